@@ -1,0 +1,452 @@
+"""Reads one top-level item of the tree into symbols and references (no cross-item resolution).
+
+`extract_item` is a pure function of the item's subtree, so the model caches its result by the
+item's text and only re-extracts the items an edit touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from tree_sitter import Node
+
+from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol, shift_range
+
+_BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
+
+
+def node_range(node: Node) -> Range:
+    s, e = node.start_point, node.end_point
+    return (s.row, s.column, e.row, e.column)
+
+
+@dataclass
+class ItemFacts:
+    """What one top-level item declares and references."""
+
+    symbols: list[Symbol] = field(default_factory=list)  # top-level symbols (with children)
+    flat: list[Symbol] = field(default_factory=list)  # every symbol, nested ones included
+    references: list[Reference] = field(default_factory=list)
+
+    def shifted(self, rows: int) -> ItemFacts:
+        """The same facts for the item moved `rows` lines down (an edit above it)."""
+        if rows == 0:
+            return self
+        moved = {
+            id(s): replace(s, range=shift_range(s.range, rows), selection=shift_range(s.selection, rows), children=[])
+            for s in self.flat
+        }
+        for s in self.flat:
+            moved[id(s)].children = [moved[id(c)] for c in s.children if id(c) in moved]
+        return ItemFacts(
+            [moved[id(s)] for s in self.symbols],
+            [moved[id(s)] for s in self.flat],
+            [r.shifted(rows) for r in self.references],
+        )
+
+
+class _Extractor:
+    def __init__(self, source: bytes, docs: dict[int, str]) -> None:
+        self.source = source
+        self.docs = docs  # row of a declaration -> its `///` text
+        self.facts = ItemFacts()
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def doc_for(self, node: Node) -> str:
+        return self.docs.get(node.start_point.row, "")
+
+    def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: object) -> Symbol | None:
+        if name_node is None:
+            return None
+        sym = Symbol(kind, self.text(name_node), node_range(node), node_range(name_node), doc=self.doc_for(node), **kw)  # type: ignore[arg-type]
+        self.facts.flat.append(sym)
+        return sym
+
+    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
+        if node is None:
+            return
+        self.facts.references.append(Reference(kind, self.text(node), node_range(node), scope, context))
+
+    def signature(self, node: Node) -> str:
+        """The declaration's first line as written (without its indented config)."""
+        text = self.text(node).split("\n", 1)[0].strip()
+        return " ".join(text.split())
+
+    # ------------------------------------------------------------------ types
+    def type_refs(self, node: Node | None) -> None:
+        if node is None:
+            return
+        if node.type == "type_identifier":
+            self.ref(RefKind.TYPE, node)
+            return
+        for child in node.named_children:
+            self.type_refs(child)
+
+    # ------------------------------------------------------------------ items
+    def item(self, node: Node) -> None:
+        method = getattr(self, "_" + node.type, None)
+        if method is not None:
+            method(node)
+
+    def _workflow_declaration(self, node: Node, kind: Kind = Kind.WORKFLOW) -> None:
+        sym = self.symbol(kind, node, node.child_by_field_name("name"), detail=f"{kind.value} {self.text(node.child_by_field_name('name'))}")
+        if sym is None:
+            return
+        self.facts.symbols.append(sym)
+        header = node.child_by_field_name("header")
+        if header is None:
+            return
+        for clause in header.named_children:
+            child = self.header_clause(clause, sym.name)
+            if child is not None:
+                sym.children.append(child)
+
+    def _workloop_declaration(self, node: Node) -> None:
+        self._workflow_declaration(node, Kind.WORKLOOP)
+
+    def header_clause(self, clause: Node, container: str) -> Symbol | None:
+        t = clause.type
+        name = clause.child_by_field_name("name")
+        type_node = clause.child_by_field_name("type")
+        type_text = self.text(type_node) if type_node is not None else None
+        self.type_refs(type_node)
+        kinds = {
+            "input_clause": Kind.INPUT,
+            "signal_clause": Kind.SIGNAL,
+            "outcome_clause": Kind.OUTCOME,
+            "carry_clause": Kind.CARRY,
+            "report_clause": Kind.REPORT,
+            "invariant_clause": Kind.INVARIANT,
+        }
+        if t == "on_clause":
+            self.ref(RefKind.SIGNAL, clause.child_by_field_name("signal"))
+            return None
+        if t == "invariant_clause":
+            for sub in clause.named_children:
+                if sub.type == "confirms_clause":
+                    target = sub.child_by_field_name("target")
+                    if target is not None and target.named_children and target.named_children[0].type == "identifier":
+                        self.ref(RefKind.ROUTE, target.named_children[0])
+        if t == "carry_clause":
+            self.values(clause.child_by_field_name("default"), "")
+        kind = kinds.get(t)
+        if kind is None:
+            return None
+        sym = self.symbol(kind, clause, name, detail=self.signature(clause), type=type_text, container=container)
+        if sym is not None and t == "outcome_clause":
+            route = clause.child_by_field_name("route")
+            if route is not None:
+                sym.extra["route"] = self.text(route)
+        return sym
+
+    def _const_declaration(self, node: Node) -> None:
+        sym = self.symbol(Kind.CONST, node, node.child_by_field_name("name"), detail=self.signature(node))
+        if sym is not None:
+            self.facts.symbols.append(sym)
+        self.values(node.child_by_field_name("value"), "")
+
+    def _type_declaration(self, node: Node) -> None:
+        sym = self.symbol(Kind.TYPE, node, node.child_by_field_name("name"))
+        if sym is None:
+            return
+        self.facts.symbols.append(sym)
+        body = node.child_by_field_name("body")
+        sym.detail = f"type {sym.name}"
+        if body is None:
+            return
+        sym.extra["form"] = body.type
+        if body.type == "record_body":
+            for f in body.named_children:
+                if f.type != "field_declaration":
+                    continue
+                type_node = f.child_by_field_name("type")
+                self.type_refs(type_node)
+                child = self.symbol(Kind.FIELD, f, f.child_by_field_name("name"), type=self.text(type_node), container=sym.name)
+                if child is not None:
+                    child.detail = f"{child.name}: {child.type}"
+                    sym.children.append(child)
+        elif body.type == "enum_body":
+            for v in body.named_children:
+                child = self.symbol(Kind.VARIANT, v, v.child_by_field_name("name"), container=sym.name)
+                if child is not None:
+                    child.detail = f"{sym.name}.{child.name}"
+                    sym.children.append(child)
+            sym.detail = f"type {sym.name} = " + " | ".join(c.name for c in sym.children)
+        elif body.type == "schema_import":
+            sym.detail = f"type {sym.name} = {self.text(body)}"
+            sym.extra["schema_path"] = self.text(body.child_by_field_name("path")).strip('"')
+        elif body.type == "schema_body":
+            sym.detail = f"type {sym.name} = schema {{ … }}"
+
+    def _parameters(self, params: Node | None, container: str, scope: str) -> list[Symbol]:
+        out: list[Symbol] = []
+        if params is None:
+            return out
+        for p in params.named_children:
+            if p.type != "parameter":
+                continue
+            type_node = p.child_by_field_name("type")
+            self.type_refs(type_node)
+            sym = self.symbol(Kind.PARAMETER, p, p.child_by_field_name("name"), type=self.text(type_node) or None, container=container, scope=scope)
+            if sym is not None:
+                sym.detail = f"{sym.name}: {sym.type}" if sym.type else sym.name
+                out.append(sym)
+        return out
+
+    def callable(self, kind: Kind, node: Node, container: str | None = None) -> Symbol | None:
+        sym = self.symbol(kind, node, node.child_by_field_name("name"), detail=self.signature(node), container=container)
+        if sym is None:
+            return None
+        rt = node.child_by_field_name("return_type")
+        self.type_refs(rt)
+        sym.type = self.text(rt) if rt is not None else None
+        sym.children.extend(self._parameters(node.child_by_field_name("parameters"), sym.name, f"params:{sym.name}"))
+        return sym
+
+    def _worker_declaration(self, node: Node) -> None:
+        sym = self.symbol(Kind.WORKER, node, node.child_by_field_name("name"))
+        if sym is None:
+            return
+        sym.detail = f"worker {sym.name}"
+        self.facts.symbols.append(sym)
+        for a in node.named_children:
+            if a.type == "action_declaration":
+                child = self.callable(Kind.ACTION, a, container=sym.name)
+                if child is not None:
+                    sym.children.append(child)
+
+    def _child_declaration(self, node: Node) -> None:
+        sym = self.callable(Kind.CHILD, node)
+        if sym is not None:
+            self.facts.symbols.append(sym)
+
+    def _detached_declaration(self, node: Node) -> None:
+        sym = self.callable(Kind.DETACHED, node)
+        if sym is not None:
+            self.facts.symbols.append(sym)
+
+    def _subflow_declaration(self, node: Node) -> None:
+        sym = self.callable(Kind.SUBFLOW, node)
+        if sym is None:
+            return
+        self.facts.symbols.append(sym)
+        scope = f"subflow:{sym.name}"
+        for p in sym.children:
+            p.scope = scope
+        for child in node.named_children:
+            if child.type == "outcome_clause":
+                out = self.header_clause(child, sym.name)
+                if out is not None:
+                    out.scope = scope
+                    sym.children.append(out)
+            elif child.type == "step_declaration":
+                step = self.step(child, scope, sym.name)
+                if step is not None:
+                    sym.children.append(step)
+
+    def _step_declaration(self, node: Node) -> None:
+        sym = self.step(node, "", None)
+        if sym is not None:
+            self.facts.symbols.append(sym)
+
+    def _retire_block(self, node: Node) -> None:
+        sym = Symbol(Kind.RETIRE, "retire", node_range(node), node_range(node.children[0]), detail="retire", doc=self.doc_for(node))
+        self.facts.flat.append(sym)
+        self.facts.symbols.append(sym)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.statements(body, "", sym)
+
+    # ------------------------------------------------------------------ steps
+    def step(self, node: Node, scope: str, container: str | None) -> Symbol | None:
+        name = node.child_by_field_name("name")
+        sym = self.symbol(Kind.STEP, node, name, container=container, scope=scope)
+        if sym is None:
+            return None
+        sym.detail = self.signature(node)
+        after = node.child_by_field_name("after")
+        if after is not None:
+            for target in after.children_by_field_name("step"):
+                self.ref(RefKind.STEP, target, scope)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.statements(body, scope, sym)
+        return sym
+
+    def statements(self, block: Node, scope: str, owner: Symbol) -> None:
+        for st in block.named_children:
+            self.statement(st, scope, owner)
+
+    def bind(self, name_node: Node | None, scope: str, owner: Symbol, node: Node, how: str, type_text: str | None = None) -> None:
+        sym = self.symbol(Kind.BINDING, node, name_node, container=owner.name, scope=scope, type=type_text)
+        if sym is not None:
+            sym.detail = f"{sym.name} ({how})"
+            sym.extra["how"] = how
+
+    def statement(self, st: Node, scope: str, owner: Symbol) -> None:
+        t = st.type
+        if t == "step_declaration":
+            sub = self.step(st, scope, owner.name)
+            if sub is not None:
+                owner.children.append(sub)
+            return
+        if t == "step_outcome":
+            name = st.child_by_field_name("name")
+            sym = self.symbol(Kind.STEP_OUTCOME, st, name, container=owner.name, scope=scope)
+            if sym is not None:
+                sym.detail = self.signature(st)
+                owner.children.append(sym)
+            guard = st.child_by_field_name("guard")
+            if guard is not None:
+                self.values(guard.child_by_field_name("condition"), scope)
+            route = st.child_by_field_name("route")
+            if route is not None:
+                self.statement(route, scope, owner)
+            return
+        if t == "fork_statement":
+            item = st.child_by_field_name("item")
+            inner = scope
+            if item is not None:
+                inner = f"{scope}/fork@{st.start_point.row}"
+                self.values(st.child_by_field_name("collection"), scope)
+                self.bind(item, inner, owner, item, "fork item")
+            body = st.child_by_field_name("body")
+            if body is not None:
+                self.statements(body, inner, owner)
+            join = st.child_by_field_name("join")
+            if join is not None:
+                b = join.child_by_field_name("binding")
+                if b is not None:
+                    self.bind(b.child_by_field_name("name"), scope, owner, join, "join")
+            return
+        if t == "loop_statement":
+            self.values(st.child_by_field_name("seed"), scope)
+            self.bind(st.child_by_field_name("binding"), scope, owner, st, "loop")
+            counter = st.child_by_field_name("counter")
+            if counter is not None:
+                self.bind(counter, scope, owner, counter, "loop counter", "Int")
+            body = st.child_by_field_name("body")
+            if body is not None:
+                for child in body.named_children:
+                    if child.type in ("until_clause", "loop_max"):
+                        self.values(child.named_children[0] if child.named_children else None, scope)
+                    else:
+                        self.statement(child, scope, owner)
+            return
+        if t in ("block", "on_failure"):
+            body = st if t == "block" else st.child_by_field_name("body")
+            if body is not None:
+                self.statements(body, scope, owner)
+            return
+        if t == "visits_bound":
+            self.values(st.child_by_field_name("limit"), scope)
+            return
+        if t == "distribute_statement":
+            self.values(st.child_by_field_name("collection"), scope)
+            self.bind(st.child_by_field_name("item"), scope, owner, st, st.child_by_field_name("mode").type if st.child_by_field_name("mode") else "distribute")
+            return
+        if t == "collect_statement":
+            self.ref(RefKind.COLLECT, st.child_by_field_name("value"), scope)
+            b = st.child_by_field_name("binding")
+            if b is not None:
+                self.bind(b.child_by_field_name("name"), scope, owner, st, "collect")
+            return
+        if t == "wait_statement":
+            self.ref(RefKind.SIGNAL, st.child_by_field_name("signal"), scope)
+            self.values(st.child_by_field_name("timeout"), scope)
+            b = st.child_by_field_name("binding")
+            if b is not None:
+                self.bind(b.child_by_field_name("name"), scope, owner, st, "wait")
+            return
+        if t == "route_statement":
+            self.values(st.child_by_field_name("input"), scope)
+            target = st.child_by_field_name("target")
+            payload = st.child_by_field_name("payload")
+            tname = ""
+            if target is not None and target.named_children:
+                tnode = target.named_children[0]
+                tname = "start" if tnode.type == "start" else self.text(tnode)
+                if tnode.type == "identifier":
+                    self.ref(RefKind.ROUTE, tnode, scope)
+            if payload is not None:
+                self.arguments(payload, scope, f"route:{tname}")
+            return
+        if t in ("hatch_statement", "answer_statement", "spawn_statement"):
+            call = st.child_by_field_name("call")
+            kind = {"hatch_statement": RefKind.HATCH, "answer_statement": RefKind.ANSWER}.get(t, RefKind.CALL)
+            if call is not None and call.type == "call_expression":
+                fn = call.child_by_field_name("function")
+                self.ref(kind, fn, scope)
+                args = call.child_by_field_name("arguments")
+                if args is not None:
+                    self.arguments(args, scope, f"{kind.value}:{self.text(fn)}")
+            else:
+                self.values(call, scope)
+            self.values(st.child_by_field_name("key"), scope)
+            b = st.child_by_field_name("binding")
+            if b is not None:
+                self.bind(b.child_by_field_name("name"), scope, owner, st, t.split("_")[0])
+            return
+        if t in ("expression_statement", "sleep_statement"):
+            value = st.child_by_field_name("value") or st.child_by_field_name("duration")
+            self.values(value, scope)
+            b = st.child_by_field_name("binding")
+            if b is not None:
+                self.bind(b.child_by_field_name("name"), scope, owner, st, "binding")
+            return
+
+    # ------------------------------------------------------------------ expressions
+    def arguments(self, args: Node, scope: str, callee: str) -> None:
+        for arg in args.named_children:
+            if arg.type != "argument":
+                continue
+            name = arg.child_by_field_name("name")
+            if name is not None:
+                self.ref(RefKind.ARGUMENT, name, scope, callee)
+            self.values(arg.child_by_field_name("value"), scope)
+
+    def values(self, node: Node | None, scope: str) -> None:
+        """References inside an expression: names, calls, fields, types."""
+        if node is None:
+            return
+        t = node.type
+        if t == "identifier":
+            self.ref(RefKind.VALUE, node, scope)
+        elif t == "call_expression":
+            fn = node.child_by_field_name("function")
+            self.ref(RefKind.CALL, fn, scope)
+            args = node.child_by_field_name("arguments")
+            if args is not None:
+                self.arguments(args, scope, f"call:{self.text(fn)}")
+        elif t == "field_expression":
+            self.values(node.child_by_field_name("value"), scope)
+            self.ref(RefKind.FIELD, node.child_by_field_name("field"), scope, "")
+        elif t == "relative_field":
+            self.ref(RefKind.FIELD, node.child_by_field_name("field"), scope, ".")
+        elif t == "pipe_expression":
+            self.values(node.child_by_field_name("input"), scope)
+            stage = node.child_by_field_name("stage")
+            if stage is not None:
+                if stage.type == "identifier":
+                    self.ref(RefKind.CALL, stage, scope)
+                elif stage.type == "combinator":
+                    self.values(stage.child_by_field_name("argument"), scope)
+                else:
+                    self.values(stage, scope)
+        elif t in ("schema_of",):
+            self.type_refs(node.child_by_field_name("type"))
+        elif t in ("workflow_builtin", "string", "raw_string", "integer", "float", "duration", "boolean", "json_literal"):
+            return
+        else:
+            for child in node.named_children:
+                self.values(child, scope)
+
+
+def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
+    extractor = _Extractor(source, docs)
+    extractor.item(node)
+    return extractor.facts

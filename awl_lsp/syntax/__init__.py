@@ -1,0 +1,11 @@
+"""Syntax layer: parsing AWL with tree-sitter, incremental edits, and position conversions.
+
+Everything above this package sees AWL as a tree-sitter tree plus a `LineIndex`; nothing above it
+parses text itself.
+"""
+
+from awl_lsp.syntax.document import SyntaxDocument, TextEdit
+from awl_lsp.syntax.parser import LANGUAGE, new_parser, parse
+from awl_lsp.syntax.positions import Encoding, LineIndex
+
+__all__ = ["LANGUAGE", "Encoding", "LineIndex", "SyntaxDocument", "TextEdit", "new_parser", "parse"]

@@ -1,0 +1,110 @@
+"""One open AWL text with its tree: full and incremental updates.
+
+An incremental change (an LSP range edit) is applied to the text *and* to the tree with
+`Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
+subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
+rows plus tree-sitter's changed ranges) — the semantic model rebuilds only what lies there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node, Point, Tree
+
+from awl_lsp.syntax.parser import new_parser
+from awl_lsp.syntax.positions import Encoding, LineIndex
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace the LSP range (start_line, start_char)–(end_line, end_char) with `text`."""
+
+    start_line: int
+    start_char: int
+    end_line: int
+    end_char: int
+    text: str
+
+
+class SyntaxDocument:
+    def __init__(self, text: str, encoding: Encoding = Encoding.UTF16) -> None:
+        self.encoding = encoding
+        self._parser = new_parser()
+        self.text = text
+        self.lines = LineIndex(text)
+        self.source = text.encode("utf-8")
+        self.tree: Tree = self._parser.parse(self.source)
+        self.changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def replace(self, text: str) -> None:
+        """Full-text update (no tree reuse)."""
+        self.text = text
+        self.lines = LineIndex(text)
+        self.source = text.encode("utf-8")
+        self.tree = self._parser.parse(self.source)
+        self.changed_rows = None
+
+    def apply(self, edits: list[TextEdit]) -> None:
+        """Apply LSP range edits in order, editing the tree in step, then re-parse once."""
+        if not edits:
+            return
+        tree = self.tree
+        rows: list[tuple[int, int]] = []
+        for edit in edits:
+            lines = self.lines
+            start = lines.offset(edit.start_line, edit.start_char, self.encoding)
+            end = lines.offset(edit.end_line, edit.end_char, self.encoding)
+            if end < start:
+                start, end = end, start
+            start_row, start_col = self._point(lines, start)
+            end_row, end_col = self._point(lines, end)
+            start_byte = lines.byte_starts[start_row] + start_col
+            old_end_byte = lines.byte_starts[end_row] + end_col
+            inserted = edit.text.encode("utf-8")
+            new_end_byte = start_byte + len(inserted)
+            newline_count = edit.text.count("\n")
+            if newline_count:
+                new_end = Point(start_row + newline_count, len(inserted) - inserted.rfind(b"\n") - 1)
+            else:
+                new_end = Point(start_row, start_col + len(inserted))
+            tree.edit(
+                start_byte=start_byte,
+                old_end_byte=old_end_byte,
+                new_end_byte=new_end_byte,
+                start_point=Point(start_row, start_col),
+                old_end_point=Point(end_row, end_col),
+                new_end_point=new_end,
+            )
+            self.text = self.text[:start] + edit.text + self.text[end:]
+            self.lines = LineIndex(self.text)
+            # rows in new coordinates; earlier entries shift by the line delta
+            delta = newline_count - (end_row - start_row)
+            rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
+            rows.append((start_row, new_end.row))
+        self.source = self.text.encode("utf-8")
+        new_tree = self._parser.parse(self.source, tree)
+        for r in tree.changed_ranges(new_tree):
+            rows.append((r.start_point.row, r.end_point.row))
+        self.tree = new_tree
+        self.changed_rows = rows
+
+    @staticmethod
+    def _point(lines: LineIndex, offset: int) -> tuple[int, int]:
+        row, char = lines.position(offset, Encoding.UTF32)
+        prefix = lines.line_text(row)[:char]
+        return row, len(prefix) if prefix.isascii() else len(prefix.encode("utf-8"))
+
+    # ---- conveniences for the layers above
+    def node_text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def to_position(self, point: Point | tuple[int, int]) -> tuple[int, int]:
+        return self.lines.point_to_position(point[0], point[1], self.encoding)
+
+    def to_point(self, line: int, character: int) -> tuple[int, int]:
+        return self.lines.position_to_point(line, character, self.encoding)

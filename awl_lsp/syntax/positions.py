@@ -1,0 +1,134 @@
+"""Line/column arithmetic between text offsets, tree-sitter points (byte columns) and LSP positions.
+
+LSP positions count columns in UTF-16 code units by default, or UTF-8 bytes / UTF-32 code points
+when the client negotiates `positionEncodings`. tree-sitter counts bytes. A `LineIndex` is built
+once per text version and answers both directions, multibyte-safe.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from enum import Enum
+
+
+class Encoding(str, Enum):
+    UTF8 = "utf-8"
+    UTF16 = "utf-16"
+    UTF32 = "utf-32"
+
+
+def _units(ch: str, encoding: Encoding) -> int:
+    if encoding is Encoding.UTF32:
+        return 1
+    code = ord(ch)
+    if encoding is Encoding.UTF16:
+        return 2 if code > 0xFFFF else 1
+    if code < 0x80:
+        return 1
+    if code < 0x800:
+        return 2
+    if code < 0x10000:
+        return 3
+    return 4
+
+
+class LineIndex:
+    """Offsets of line starts in a text, in characters and in UTF-8 bytes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.char_starts = starts
+        self._byte_starts: list[int] | None = None
+
+    @property
+    def byte_starts(self) -> list[int]:
+        if self._byte_starts is None:
+            out = [0]
+            total = 0
+            text = self.text
+            prev = 0
+            for start in self.char_starts[1:]:
+                segment = text[prev:start]
+                total += len(segment) if segment.isascii() else len(segment.encode("utf-8"))
+                out.append(total)
+                prev = start
+            self._byte_starts = out
+        return self._byte_starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self.char_starts)
+
+    def line_text(self, line: int) -> str:
+        if line < 0 or line >= len(self.char_starts):
+            return ""
+        start = self.char_starts[line]
+        end = self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
+        return self.text[start:end]
+
+    # ---- LSP position <-> character offset
+    def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
+        """Character offset of an LSP position (clamped to the text)."""
+        if line >= len(self.char_starts):
+            return len(self.text)
+        if line < 0:
+            return 0
+        text = self.line_text(line)
+        if encoding is Encoding.UTF32 or text.isascii():
+            return self.char_starts[line] + min(character, len(text))
+        units = 0
+        for i, ch in enumerate(text):
+            if units >= character:
+                return self.char_starts[line] + i
+            units += _units(ch, encoding)
+        return self.char_starts[line] + len(text)
+
+    def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        """LSP (line, character) of a character offset."""
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect_right(self.char_starts, offset) - 1
+        prefix = self.text[self.char_starts[line] : offset]
+        if encoding is Encoding.UTF32 or prefix.isascii():
+            return line, len(prefix)
+        return line, sum(_units(ch, encoding) for ch in prefix)
+
+    # ---- tree-sitter point (row, byte column) <-> LSP position
+    def point_to_position(self, row: int, byte_col: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        if row >= len(self.char_starts):
+            last = len(self.char_starts) - 1
+            return last, self._units_of(self.line_text(last), encoding)
+        text = self.line_text(row)
+        if text.isascii():
+            return row, min(byte_col, len(text)) if encoding is not Encoding.UTF8 else byte_col
+        if encoding is Encoding.UTF8:
+            return row, byte_col
+        prefix = text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore")
+        return row, self._units_of(prefix, encoding)
+
+    def position_to_point(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        if line >= len(self.char_starts):
+            last = len(self.char_starts) - 1
+            return last, len(self.line_text(last).encode("utf-8"))
+        text = self.line_text(line)
+        if text.isascii():
+            return line, min(character, len(text))
+        if encoding is Encoding.UTF8:
+            return line, min(character, len(text.encode("utf-8")))
+        offset = self.offset(line, character, encoding) - self.char_starts[line]
+        return line, len(text[:offset].encode("utf-8"))
+
+    def byte_offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
+        row, col = self.position_to_point(line, character, encoding)
+        return self.byte_starts[row] + col
+
+    @staticmethod
+    def _units_of(text: str, encoding: Encoding) -> int:
+        if encoding is Encoding.UTF32 or text.isascii():
+            return len(text) if encoding is not Encoding.UTF8 or text.isascii() else len(text.encode())
+        return sum(_units(ch, encoding) for ch in text)

@@ -1,0 +1,2 @@
+-- *.awl files are AWL workflow documents.
+vim.filetype.add({ extension = { awl = "awl" } })

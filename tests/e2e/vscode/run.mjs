@@ -1,0 +1,392 @@
+#!/usr/bin/env node
+// End-to-end test of the AWL VS Code extension, as a user sees it: code-server with the packaged
+// .vsix installed, driven by headless Chromium through playwright-core.
+//
+//   node tests/e2e/vscode/run.mjs --code-server PATH --vsix PATH --server PATH [--keep]
+//
+// Opens workspace/inbox_watch.awl (a workloop whose hatch has no `key`) by clicking its Explorer row
+// and checks: the status bar's language mode reads "AWL"; an error squiggle shows and the Problems
+// panel lists an entry mentioning `key`; hovering `tolerance` shows the keyword reference's text;
+// Ctrl+Space on a new line of the workloop header offers `every` and `carry`.
+// Screenshots go to artifacts/vscode-*.png. Every wait is bounded; code-server is always killed.
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, "../../..");
+const require = createRequire(path.join(REPO, "vscode-extension", "package.json"));
+const { chromium } = require("playwright-core");
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+const DOC = "inbox_watch.awl";
+const HOVER_PHRASE = "unconfirmed invariant alarms"; // keyword-reference.txt, the `tolerance` entry
+const TOTAL_BUDGET_MS = 8 * 60 * 1000;
+
+// ---------------------------------------------------------------- arguments and setup
+
+function parseArgs(argv) {
+  const out = { keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--keep") out.keep = true;
+    else if (a === "--code-server") out.codeServer = argv[++i];
+    else if (a === "--vsix") out.vsix = argv[++i];
+    else if (a === "--server") out.server = argv[++i];
+    else die(`unknown argument ${a}`);
+  }
+  for (const k of ["codeServer", "vsix", "server"]) {
+    if (!out[k]) die("usage: run.mjs --code-server PATH --vsix PATH --server PATH [--keep]");
+  }
+  return out;
+}
+
+function die(msg) {
+  console.error(`e2e-vscode: ${msg}`);
+  process.exit(2);
+}
+
+const args = parseArgs(process.argv.slice(2));
+const ARTIFACTS = path.join(REPO, "artifacts");
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+for (const f of fs.readdirSync(ARTIFACTS)) {
+  if (/^vscode-.*\.(png|log)$/.test(f)) fs.rmSync(path.join(ARTIFACTS, f));
+}
+if (!fs.existsSync(CHROMIUM)) die(`${CHROMIUM} is missing (apt-get install chromium)`);
+if (!fs.existsSync(args.vsix)) die(`no vsix at ${args.vsix} (make vsix)`);
+if (!fs.existsSync(args.server)) die(`no AWL server at ${args.server} (make .venv/.installed)`);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "awl-e2e-vscode-"));
+const userData = path.join(tmp, "user-data");
+const extensions = path.join(tmp, "extensions");
+const workspace = path.join(tmp, "workspace");
+fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+fs.mkdirSync(workspace, { recursive: true });
+fs.copyFileSync(path.join(HERE, "workspace", DOC), path.join(workspace, DOC));
+fs.writeFileSync(path.join(tmp, "config.yaml"), "auth: none\ncert: false\n");
+fs.writeFileSync(
+  path.join(userData, "User", "settings.json"),
+  JSON.stringify(
+    {
+      "awl.server.path": args.server,
+      "awl.trace.server": "messages",
+      "workbench.startupEditor": "none",
+      "workbench.tips.enabled": false,
+      "workbench.enableExperiments": false,
+      "security.workspace.trust.enabled": false,
+      "telemetry.telemetryLevel": "off",
+      "update.mode": "none",
+      "extensions.autoCheckUpdates": false,
+      "extensions.autoUpdate": false,
+      "extensions.ignoreRecommendations": true,
+      "editor.hover.delay": 300,
+      // the server's completions, not words from the document, are under test
+      "editor.wordBasedSuggestions": "off",
+      "editor.snippetSuggestions": "bottom",
+    },
+    null,
+    2,
+  ),
+);
+
+let codeServer; // the child process
+const log = fs.openSync(path.join(ARTIFACTS, "vscode-code-server.log"), "w");
+let browser;
+const results = [];
+
+function note(msg) {
+  console.log(`e2e-vscode: ${msg}`);
+}
+
+// ---------------------------------------------------------------- cleanup, always
+
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  try {
+    if (browser) await Promise.race([browser.close(), sleep(10000)]);
+  } catch {
+    // the browser is gone already
+  }
+  killCodeServer();
+  if (!args.keep) fs.rmSync(tmp, { recursive: true, force: true });
+  else note(`kept ${tmp}`);
+}
+
+function killCodeServer() {
+  if (!codeServer || codeServer.exitCode !== null) return;
+  const pgid = codeServer.pid;
+  try {
+    process.kill(-pgid, "SIGTERM"); // its whole process group: node, extension host, the AWL server
+  } catch {
+    // already gone
+  }
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    spawnSync("sleep", ["0.2"]);
+  }
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // gone
+  }
+}
+
+process.on("SIGINT", () => cleanup().then(() => process.exit(130)));
+process.on("SIGTERM", () => cleanup().then(() => process.exit(143)));
+process.on("exit", () => killCodeServer());
+const watchdog = setTimeout(async () => {
+  console.error(`e2e-vscode: FAILED: the whole run exceeded ${TOTAL_BUDGET_MS / 1000}s`);
+  await cleanup();
+  process.exit(1);
+}, TOTAL_BUDGET_MS);
+watchdog.unref();
+
+// ---------------------------------------------------------------- helpers
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function httpOk(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode !== undefined && res.statusCode < 500);
+    });
+    req.on("error", () => resolve(false));
+    req.setTimeout(2000, () => {
+      req.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+async function shot(page, name) {
+  const file = path.join(ARTIFACTS, `vscode-${name}.png`);
+  try {
+    await page.screenshot({ path: file, timeout: 15000 });
+    note(`screenshot ${path.relative(REPO, file)}`);
+  } catch (e) {
+    note(`screenshot ${name} failed: ${e.message}`);
+  }
+}
+
+/** Runs one user-visible check; a failure is recorded and the run goes on to the next check. */
+async function check(name, page, fn) {
+  try {
+    const detail = await fn();
+    results.push({ name, ok: true });
+    note(`PASS ${name}${detail ? ` (${detail})` : ""}`);
+  } catch (e) {
+    results.push({ name, ok: false, why: e.message });
+    note(`FAIL ${name}: ${e.message}`);
+    await shot(page, `fail-${name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`);
+  }
+}
+
+/** The "AWL Language Server" output channel as logged by the extension host, for failure reports. */
+function serverLogTail(lines = 40) {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.includes("AWL Language Server")) found.push(p);
+    }
+  };
+  try {
+    walk(path.join(userData, "logs"));
+  } catch {
+    return "(no logs directory)";
+  }
+  if (!found.length) return "(no AWL Language Server log found)";
+  return found
+    .map((f) => {
+      const text = fs.readFileSync(f, "utf8");
+      fs.writeFileSync(path.join(ARTIFACTS, "vscode-awl-server.log"), text);
+      return `--- ${path.basename(f)} (last ${lines} lines; whole log in artifacts/vscode-awl-server.log)\n` +
+        text.split("\n").slice(-lines).join("\n");
+    })
+    .join("\n");
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main() {
+  // 1. Install the packaged extension into a fresh extensions folder.
+  note(`installing ${path.basename(args.vsix)}`);
+  const install = spawnSync(
+    args.codeServer,
+    ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(tmp, "config.yaml"),
+      "--install-extension", args.vsix, "--force"],
+    { encoding: "utf8", timeout: 180000 },
+  );
+  fs.writeSync(log, `$ code-server --install-extension\n${install.stdout}\n${install.stderr}\n`);
+  if (install.status !== 0) {
+    throw new Error(`code-server --install-extension failed (${install.status ?? install.error}): ${install.stderr}`);
+  }
+  const installed = fs.readdirSync(extensions).filter((d) => d.startsWith("awl-lsp.awl-"));
+  if (!installed.length) throw new Error(`the extension is not in ${extensions} after install`);
+  note(`installed ${installed.join(", ")}`);
+
+  // 2. Serve on a free loopback port.
+  const port = await freePort();
+  codeServer = spawn(
+    args.codeServer,
+    ["--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
+      "--disable-workspace-trust", "--user-data-dir", userData, "--extensions-dir", extensions,
+      "--config", path.join(tmp, "config.yaml"), workspace],
+    { detached: true, stdio: ["ignore", log, log] },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor("code-server to answer /healthz", async () => {
+    if (codeServer.exitCode !== null) throw new Error(`code-server exited with ${codeServer.exitCode}`);
+    return httpOk(`${base}/healthz`);
+  }, 60000);
+  note(`code-server is up on ${base}`);
+
+  // 3. Open the workspace in headless Chromium.
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30000);
+  await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`, { timeout: 60000 });
+  await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout: 60000 });
+
+  // 4. Open the document by clicking its Explorer row.
+  const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: DOC });
+  try {
+    await row.waitFor({ state: "visible", timeout: 20000 });
+  } catch {
+    await page.keyboard.press("Control+Shift+E"); // the Explorer was not showing
+    await row.waitFor({ state: "visible", timeout: 20000 });
+  }
+  await row.click();
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  await editor.locator(".view-lines", { hasText: "workloop inbox_watch" }).waitFor({ state: "visible", timeout: 30000 });
+  note(`opened ${DOC}`);
+
+  await check("language mode is AWL", page, async () => {
+    const mode = page.locator('[id="status.editor.mode"]');
+    await waitFor('the status bar language mode to read "AWL"', async () => (await mode.innerText()).trim() === "AWL", 30000);
+    return `status bar shows "${(await mode.innerText()).trim()}"`;
+  });
+
+  await check("error squiggle", page, async () => {
+    await editor.locator(".squiggly-error").first().waitFor({ state: "attached", timeout: 60000 });
+    return `${await editor.locator(".squiggly-error").count()} error decoration(s)`;
+  });
+  await shot(page, "editor");
+
+  await check("Problems panel mentions key", page, async () => {
+    await page.locator('[id="status.problems"]').click(); // the errors/warnings counter opens the panel
+    const rows = page.locator(".markers-panel .monaco-list-row");
+    await rows.first().waitFor({ state: "visible", timeout: 30000 });
+    let texts = [];
+    await waitFor("a Problems entry mentioning `key`", async () => {
+      texts = await rows.allInnerTexts();
+      return texts.some((t) => /\bkey\b/.test(t));
+    }, 30000);
+    return texts.find((t) => /\bkey\b/.test(t)).replace(/\s+/g, " ").trim();
+  });
+  await shot(page, "problems");
+  await page.keyboard.press("Escape");
+
+  await check("hover on tolerance", page, async () => {
+    const word = editor.locator(".view-line span > span").filter({ hasText: /^tolerance$/ }).first();
+    await word.waitFor({ state: "visible", timeout: 10000 });
+    const hover = page.locator(".monaco-hover:visible", { hasText: HOVER_PHRASE });
+    await page.mouse.move(5, 5);
+    await word.hover();
+    try {
+      await hover.first().waitFor({ state: "visible", timeout: 15000 });
+    } catch {
+      // The mouse hover did not show it; ask with the keyboard, as a user could (Ctrl+K Ctrl+I).
+      await word.click();
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      await hover.first().waitFor({ state: "visible", timeout: 15000 });
+    }
+    const text = (await hover.first().innerText()).replace(/\s+/g, " ").trim();
+    return `"${text.slice(0, 120)}${text.length > 120 ? "…" : ""}"`;
+  });
+  await shot(page, "hover");
+  await page.keyboard.press("Escape");
+
+  await check("header completion offers every and carry", page, async () => {
+    // A new empty line after `  input inbox: String`, inside the workloop header.
+    const headerLine = editor.locator(".view-line", { hasText: "input inbox: String" }).first();
+    await headerLine.click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+Space");
+    const suggest = page.locator(".suggest-widget.visible");
+    await suggest.waitFor({ state: "visible", timeout: 20000 });
+    let labels = [];
+    await waitFor("`every` and `carry` in the suggest list", async () => {
+      labels = (await suggest.locator(".monaco-list-row .label-name").allInnerTexts()).map((t) => t.trim());
+      return labels.includes("every") && labels.includes("carry");
+    }, 20000);
+    return `suggest list shows: ${labels.join(", ")}`;
+  });
+  await shot(page, "completion");
+}
+
+let crashed;
+try {
+  await main();
+} catch (e) {
+  crashed = e;
+  console.error(`e2e-vscode: FAILED before all checks ran: ${e.message}`);
+}
+const failed = results.filter((r) => !r.ok);
+if (crashed || failed.length) {
+  console.error(serverLogTail());
+  const cs = fs.readFileSync(path.join(ARTIFACTS, "vscode-code-server.log"), "utf8");
+  console.error(`--- code-server log (last 20 lines; whole log in artifacts/vscode-code-server.log)\n${cs.split("\n").slice(-20).join("\n")}`);
+} else {
+  serverLogTail(); // keep the server log as an artifact
+}
+await cleanup();
+for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
+const passed = results.length - failed.length;
+const expected = 5;
+console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
+process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);
