@@ -8,6 +8,7 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  State,
   TransportKind,
 } from "vscode-languageclient/node";
 import { discoverServer } from "./discovery";
@@ -109,12 +110,18 @@ async function showSetupError(message: string, setting: string): Promise<void> {
   }
 }
 
-/** Restarts after every crash, unless the server crashed MAX_CRASHES times within CRASH_WINDOW_MS. */
-function crashRestartHandler(): ErrorHandler {
+/**
+ * Restarts after every crash of a server that was running, unless it crashed MAX_CRASHES times within
+ * CRASH_WINDOW_MS. A server that never came up is not restarted: startClient reports it instead.
+ */
+function crashRestartHandler(wasRunning: () => boolean): ErrorHandler {
   const crashes: number[] = [];
   return {
     error: () => ({ action: ErrorAction.Continue }),
     closed: () => {
+      if (!wasRunning()) {
+        return { action: CloseAction.DoNotRestart, handled: true };
+      }
       const now = Date.now();
       crashes.push(now);
       while (crashes.length && now - crashes[0] > CRASH_WINDOW_MS) {
@@ -160,6 +167,7 @@ async function startClient(): Promise<void> {
     transport: TransportKind.stdio,
     options: { cwd: folder, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
   };
+  let running = false; // becomes true once the server has answered `initialize`
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "awl" },
@@ -167,10 +175,15 @@ async function startClient(): Promise<void> {
     ],
     outputChannel: output,
     traceOutputChannel: output,
-    errorHandler: crashRestartHandler(),
+    errorHandler: crashRestartHandler(() => running),
   };
 
   const next = new LanguageClient(CLIENT_ID, CHANNEL_NAME, serverOptions, clientOptions);
+  next.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      running = true;
+    }
+  });
   client = next;
   try {
     await next.start();

@@ -1,0 +1,183 @@
+"""Shared tree helpers for the declaration, name, layout and workloop rule modules.
+
+The checker loads every `rules_*` module; this one reports nothing itself (`check` is a no-op)
+and only offers small, crash-proof helpers over tree-sitter nodes: every field look-up may be
+`None` on a broken tree, and every helper accepts that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.model import BUILTIN_TYPES, Range
+
+SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+TITLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+# Words that open a declaration or a statement: refused as names even though most keywords are contextual.
+RESERVED_NAMES = frozenset(
+    "workflow workloop input signal outcome type worker action child detached subflow step const fork loop "
+    "spawn hatch answer wait sleep route retire distribute sequence collect join until max on".split()
+)
+
+STATEMENT_TYPES = frozenset(
+    {
+        "expression_statement",
+        "route_statement",
+        "spawn_statement",
+        "hatch_statement",
+        "answer_statement",
+        "wait_statement",
+        "sleep_statement",
+        "fork_statement",
+        "loop_statement",
+        "distribute_statement",
+        "collect_statement",
+    }
+)
+
+
+def check(ctx: CheckContext) -> None:
+    """No rules here: this module only shares helpers."""
+
+
+def field(node: Node | None, name: str) -> Node | None:
+    """`node.child_by_field_name(name)`, tolerant of a missing node."""
+    if node is None:
+        return None
+    return node.child_by_field_name(name)
+
+
+def fields(node: Node | None, name: str) -> list[Node]:
+    if node is None:
+        return []
+    return list(node.children_by_field_name(name))
+
+
+def walk(node: Node | None) -> Iterator[Node]:
+    """Every node below (and including) `node`, in document order."""
+    if node is None:
+        return
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(cur.children))
+
+
+def descendants(node: Node | None, *types: str) -> list[Node]:
+    wanted = set(types)
+    return [n for n in walk(node) if n.type in wanted]
+
+
+def top_items(ctx: CheckContext, *types: str) -> list[Node]:
+    wanted = set(types)
+    return [n for n in ctx.tree.root_node.children if n.type in wanted]
+
+
+def flow_node(ctx: CheckContext) -> Node | None:
+    """The first `workflow` / `workloop` declaration of the document."""
+    found = top_items(ctx, "workflow_declaration", "workloop_declaration")
+    return found[0] if found else None
+
+
+def header_clauses(ctx: CheckContext, *types: str) -> list[Node]:
+    header = field(flow_node(ctx), "header")
+    if header is None:
+        return []
+    wanted = set(types)
+    return [c for c in header.named_children if not wanted or c.type in wanted]
+
+
+def is_workloop(ctx: CheckContext) -> bool:
+    flow = flow_node(ctx)
+    return flow is not None and flow.type == "workloop_declaration"
+
+
+def name_of(ctx: CheckContext, node: Node | None) -> str:
+    return ctx.text(field(node, "name"))
+
+
+def first_token(node: Node) -> Node:
+    return node.children[0] if node.children else node
+
+
+def line_range(ctx: CheckContext, node: Node) -> Range:
+    """The node's first line only (a long block squiggles on its opening line)."""
+    s = node.start_point
+    if node.end_point.row == s.row:
+        return (s.row, s.column, s.row, node.end_point.column)
+    end = ctx.source.find(b"\n", node.start_byte)
+    end = len(ctx.source) if end == -1 else end
+    return (s.row, s.column, s.row, max(s.column + 1, end - (node.start_byte - s.column)))
+
+
+def is_duration(node: Node | None) -> bool:
+    return node is not None and node.type == "duration"
+
+
+def type_names(node: Node | None) -> list[Node]:
+    """The `type_identifier` leaves of a type expression."""
+    return [n for n in walk(node) if n.type == "type_identifier"]
+
+
+def is_builtin(name: str) -> bool:
+    return name in BUILTIN_TYPES
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def listing(words: list[str]) -> str:
+    quoted = [f"`{w}`" for w in words]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def named_arguments(ctx: CheckContext, args: Node | None) -> list[tuple[str, Node]]:
+    """`(name, name_node)` of each named argument of an `arguments` node (positional ones skipped)."""
+    out: list[tuple[str, Node]] = []
+    if args is None:
+        return out
+    for arg in args.named_children:
+        if arg.type != "argument":
+            continue
+        name = field(arg, "name")
+        if name is not None:
+            out.append((ctx.text(name), name))
+    return out
+
+
+def match_arguments(
+    ctx: CheckContext,
+    args: Node | None,
+    expected: list[str],
+    what: str,
+    where: Node,
+    code: str,
+    optional: frozenset[str] = frozenset(),
+) -> None:
+    """Report unknown and missing named arguments against the `expected` names.
+
+    `what` names the callee in messages (e.g. "action `send`"), `where` is where a missing
+    argument is reported (the callee's name). Positional and duplicate arguments are reported by
+    `rules_names` for every argument list, so they are not repeated here.
+    """
+    given = named_arguments(ctx, args)
+    names = {n for n, _ in given}
+    for name, node in given:
+        if name not in expected:
+            hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
+            ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code)
+    if args is not None and any(a.type == "argument" and field(a, "name") is None for a in args.named_children):
+        return  # positional arguments: the named-only message says enough
+    missing = [e for e in expected if e not in names and e not in optional]
+    if missing:
+        noun = "argument" if len(missing) == 1 else "arguments"
+        ctx.error(where, f"{what} is missing {noun} {listing(missing)}", code)

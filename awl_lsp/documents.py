@@ -1,0 +1,42 @@
+"""Open documents and their analysis: text → tree (incremental) → semantic model → `Snapshot`.
+
+The server and the CLI both go through here, so they see AWL the same way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import ModelBuilder
+from awl_lsp.syntax import Encoding, SyntaxDocument, TextEdit
+
+
+class OpenDocument:
+    def __init__(self, text: str, version: int | None, path: Path | None, workspace: Path | None,
+                 encoding: Encoding = Encoding.UTF16) -> None:
+        self.version = version
+        self.syntax = SyntaxDocument(text, encoding)
+        self.builder = ModelBuilder()
+        self.path = path
+        self.workspace = workspace
+        self.snapshot = self._analyse()
+
+    def _analyse(self) -> Snapshot:
+        model = self.builder.build(self.syntax.tree, self.syntax.source)
+        return Snapshot(self.syntax, model, self.path, self.workspace)
+
+    def replace(self, text: str, version: int | None) -> None:
+        self.syntax.replace(text)
+        self.version = version
+        self.snapshot = self._analyse()
+
+    def edit(self, edits: list[TextEdit], version: int | None) -> None:
+        self.syntax.apply(edits)
+        self.version = version
+        self.snapshot = self._analyse()
+
+
+def analyse_text(text: str, path: Path | None = None, workspace: Path | None = None) -> Snapshot:
+    """One-shot analysis (the CLI): parse, index, ready for features and checks."""
+    return OpenDocument(text, None, path, workspace).snapshot

@@ -1,0 +1,1 @@
+"""Editor features, one module each, as pure functions of a `Snapshot` (tree + semantic model)."""

@@ -1,0 +1,43 @@
+"""Diagnostics: syntax problems (from the syntax layer) and semantic problems (from the checker)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsprotocol import types as lsp
+
+from awl_lsp.checks import Problem, Severity, run_checks
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import Range
+from awl_lsp.syntax.errors import syntax_problems
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem in tree coordinates, whatever layer found it."""
+
+    range: Range
+    message: str
+    code: str
+    severity: Severity
+
+
+def findings(snap: Snapshot) -> list[Finding]:
+    doc = snap.doc
+    out = [Finding(p.range, p.message, p.code, Severity.ERROR) for p in syntax_problems(doc.tree, doc.source, doc.text)]
+    problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
+    out += [Finding(p.range, p.message, p.code, p.severity) for p in problems]
+    return sorted(out, key=lambda f: (f.range, f.code))
+
+
+def diagnostics(snap: Snapshot) -> list[lsp.Diagnostic]:
+    return [
+        lsp.Diagnostic(
+            range=snap.lsp_range(f.range),
+            message=f.message,
+            severity=lsp.DiagnosticSeverity(int(f.severity)),
+            code=f.code,
+            source="awl",
+        )
+        for f in findings(snap)
+    ]

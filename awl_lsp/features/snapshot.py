@@ -1,0 +1,50 @@
+"""A `Snapshot`: one document version as the features see it — text, tree and semantic model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from tree_sitter import Node
+
+from awl_lsp.model import Range, SemanticModel
+from awl_lsp.syntax import SyntaxDocument
+
+
+@dataclass
+class Snapshot:
+    doc: SyntaxDocument
+    model: SemanticModel
+    path: Path | None = None
+    workspace: Path | None = None
+
+    # ---- coordinates
+    def point(self, position: lsp.Position) -> tuple[int, int]:
+        """tree-sitter (row, byte column) of an LSP position."""
+        return self.doc.to_point(position.line, position.character)
+
+    def lsp_range(self, r: Range) -> lsp.Range:
+        sl, sc = self.doc.to_position((r[0], r[1]))
+        el, ec = self.doc.to_position((r[2], r[3]))
+        return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
+
+    def node_range(self, node: Node) -> lsp.Range:
+        s, e = node.start_point, node.end_point
+        return self.lsp_range((s.row, s.column, e.row, e.column))
+
+    # ---- tree
+    def node_at(self, row: int, col: int) -> Node:
+        """The smallest node at a point (preferring the token that ends there when between tokens)."""
+        root = self.doc.root
+        node = root.descendant_for_point_range((row, col), (row, col))
+        if node is None:
+            return root
+        if col > 0 and (node.start_point.row, node.start_point.column) == (row, col) and not node.is_named:
+            before = root.descendant_for_point_range((row, col - 1), (row, col - 1))
+            if before is not None and before.is_named:
+                return before
+        return node
+
+    def text(self, node: Node | None) -> str:
+        return self.doc.node_text(node) if node is not None else ""

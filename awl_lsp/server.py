@@ -1,0 +1,207 @@
+"""The AWL language server: pygls wiring only — protocol messages in, feature functions out."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from awl_lsp import __version__
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features import definition as definition_feature
+from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.folding import folding_ranges
+from awl_lsp.features.hover import hover
+from awl_lsp.features.symbols import document_symbols
+from awl_lsp.syntax import Encoding, TextEdit
+
+log = logging.getLogger("awl_lsp")
+
+
+class AwlServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.documents: dict[str, OpenDocument] = {}
+        self._pending: dict[str, asyncio.Task] = {}
+
+    # ---- helpers
+    @property
+    def encoding(self) -> Encoding:
+        try:
+            value = str(self.workspace.position_encoding or "utf-16")
+        except Exception:  # noqa: BLE001 — before initialize
+            value = "utf-16"
+        return Encoding(value) if value in {e.value for e in Encoding} else Encoding.UTF16
+
+    def workspace_root(self) -> Path | None:
+        try:
+            root = self.workspace.root_path
+        except Exception:  # noqa: BLE001
+            return None
+        return Path(root) if root else None
+
+    def publish(self, uri: str) -> None:
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
+        try:
+            items = diagnostics(doc.snapshot)
+        except Exception:  # noqa: BLE001 — a checker bug must not take the server down
+            log.exception("diagnostics failed for %s", uri)
+            items = []
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
+        )
+
+    def schedule(self, uri: str) -> None:
+        """Diagnostics for the newest version only: a burst of edits publishes once."""
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+
+        async def run() -> None:
+            await asyncio.sleep(0)
+            self._pending.pop(uri, None)
+            self.publish(uri)
+
+        try:
+            self._pending[uri] = asyncio.get_running_loop().create_task(run())
+        except RuntimeError:
+            self.publish(uri)
+
+    def snapshot(self, uri: str):
+        doc = self.documents.get(uri)
+        return doc.snapshot if doc is not None else None
+
+
+server = AwlServer()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    path = Path(to_fs_path(item.uri)) if item.uri.startswith("file:") else None
+    ls.documents[item.uri] = OpenDocument(item.text, item.version, path, ls.workspace_root(), ls.encoding)
+    ls.publish(item.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: AwlServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    doc = ls.documents.get(uri)
+    if doc is None:
+        return
+    edits: list[TextEdit] = []
+    for change in params.content_changes:
+        if isinstance(change, lsp.TextDocumentContentChangePartial):
+            r = change.range
+            edits.append(TextEdit(r.start.line, r.start.character, r.end.line, r.end.character, change.text))
+        else:
+            if edits:
+                doc.edit(edits, params.text_document.version)
+                edits = []
+            doc.replace(change.text, params.text_document.version)
+    if edits:
+        doc.edit(edits, params.text_document.version)
+    ls.schedule(uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.documents.pop(uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _wants_markdown(ls: AwlServer) -> bool:
+    caps = ls.client_capabilities.text_document
+    formats = caps.hover.content_format if caps and caps.hover else None
+    return not formats or formats[0] == lsp.MarkupKind.Markdown
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    snap = ls.snapshot(params.text_document.uri)
+    return hover(snap, params.position, _wants_markdown(ls)) if snap else None
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_COMPLETION,
+    lsp.CompletionOptions(trigger_characters=[".", " ", "(", ">", ","]),
+)
+def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    snap = ls.snapshot(params.text_document.uri)
+    if snap is None:
+        return None
+    from awl_lsp.features.completion import complete
+
+    return lsp.CompletionList(is_incomplete=False, items=complete(snap, params.position))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def on_definition(ls: AwlServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+    snap = ls.snapshot(params.text_document.uri)
+    return definition_feature.definition(snap, params.position, params.text_document.uri) if snap else None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    snap = ls.snapshot(params.text_document.uri)
+    if snap is None:
+        return []
+    return definition_feature.references(
+        snap, params.position, params.text_document.uri, params.context.include_declaration
+    )
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
+    snap = ls.snapshot(params.text_document.uri)
+    return definition_feature.highlights(snap, params.position) if snap else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    snap = ls.snapshot(params.text_document.uri)
+    if snap is None:
+        return None
+    return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    snap = ls.snapshot(params.text_document.uri)
+    return document_symbols(snap) if snap else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
+    snap = ls.snapshot(params.text_document.uri)
+    return folding_ranges(snap) if snap else []
+
+
+@server.feature("awl/syntaxTree")
+def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
+    """The server's current tree as an S-expression (a debugging view, and what tests compare)."""
+    doc = getattr(params, "textDocument", None) or getattr(params, "text_document", None)
+    uri = getattr(doc, "uri", None) if doc is not None else None
+    if uri is None and isinstance(params, dict):
+        uri = params.get("textDocument", {}).get("uri")
+    snap = ls.snapshot(uri) if uri else None
+    if snap is None:
+        return None
+    return {"tree": str(snap.doc.root), "text": snap.doc.text}
+
+
+def run_stdio() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    server.start_io()

@@ -1,0 +1,463 @@
+-- End-to-end test of editors/nvim with the real editor and the real `awl lsp` server.
+--
+--   nvim --headless --clean -u NONE -l tests/e2e/nvim/e2e.lua
+--
+-- Environment:
+--   AWL_REPO         awl-lsp clone (default: three folders above this file)
+--   AWL_SERVER       the `awl` executable (default: $AWL_REPO/.venv/bin/awl, else `awl` on PATH)
+--   AWL_E2E_WAIT_MS  bound of each wait for the server (default 30000)
+--
+-- Prints PASS/FAIL/SKIP per assertion and a final "e2e-nvim: N passed, M failed[, K skipped]"
+-- line; exits 0 only when nothing failed. Every wait is bounded, and a watchdog ends the run.
+
+local uv = vim.uv or vim.loop
+
+local function out(line)
+  io.stdout:write(line .. "\n")
+  io.stdout:flush()
+end
+
+-- Messages from Neovim and the plugin, one per line on stdout (headless nvim writes them to
+-- stderr without a line break).
+vim.notify = function(msg, level)
+  local names = { [0] = "TRACE", "DEBUG", "INFO", "WARN", "ERROR" }
+  out(string.format("notify[%s]: %s", names[level or 2] or tostring(level), tostring(msg)))
+end
+
+local script = debug.getinfo(1, "S").source:sub(2)
+script = uv.fs_realpath(script) or script
+local here = vim.fs.dirname(script)
+local repo = vim.env.AWL_REPO and vim.env.AWL_REPO ~= "" and vim.env.AWL_REPO
+  or vim.fs.normalize(here .. "/../../..")
+repo = uv.fs_realpath(repo) or repo
+local plugin_dir = repo .. "/editors/nvim"
+local WAIT = tonumber(vim.env.AWL_E2E_WAIT_MS or "") or 30000
+
+local passed, failed, skipped = 0, 0, 0
+local failures = {}
+
+local function pass(name, detail)
+  passed = passed + 1
+  out("PASS " .. name .. (detail and ("  (" .. detail .. ")") or ""))
+end
+
+local function fail(name, detail)
+  failed = failed + 1
+  table.insert(failures, name)
+  out("FAIL " .. name .. (detail and ("  -- " .. detail) or ""))
+end
+
+local function skip(name, detail)
+  skipped = skipped + 1
+  out("SKIP " .. name .. (detail and ("  -- " .. detail) or ""))
+end
+
+local function check(name, cond, detail_ok, detail_fail)
+  if cond then
+    pass(name, detail_ok)
+  else
+    fail(name, detail_fail)
+  end
+  return cond
+end
+
+--- Run fn as one assertion group: a Lua error in it is a FAIL, not a crash.
+local function guarded(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if not ok then
+    fail(name, "error: " .. tostring(err))
+  end
+end
+
+local lsp_log = vim.lsp.get_log_path()
+local lsp_log_start = (uv.fs_stat(lsp_log) or { size = 0 }).size
+
+local function finish()
+  for _, client in ipairs(vim.lsp.get_clients()) do
+    client.stop(true)
+  end
+  vim.wait(3000, function()
+    return #vim.lsp.get_clients() == 0
+  end, 50)
+  if failed > 0 then
+    vim.wait(300) -- let the last lines of a server's stderr reach the log
+    local fd = io.open(lsp_log, "r")
+    if fd then
+      fd:seek("set", lsp_log_start)
+      local tail = fd:read("*a") or ""
+      fd:close()
+      if #tail > 0 then
+        out("---- LSP log during this run (last 3000 characters) ----")
+        out(tail:sub(-3000))
+        out("----")
+      end
+    end
+    out("failed: " .. table.concat(failures, ", "))
+  end
+  local summary = string.format("e2e-nvim: %d passed, %d failed", passed, failed)
+  if skipped > 0 then
+    summary = summary .. string.format(", %d skipped", skipped)
+  end
+  out(summary)
+  os.exit(failed == 0 and 0 or 1)
+end
+
+-- Watchdog: whatever hangs, the run ends.
+local watchdog = uv.new_timer()
+watchdog:start(math.max(6 * WAIT, 180000), 0, function()
+  io.stdout:write("FAIL watchdog: the e2e run did not finish in time\n")
+  io.stdout:flush()
+  os.exit(2)
+end)
+
+if vim.fn.has("nvim-0.10") == 0 then
+  out("e2e-nvim: needs Neovim 0.10 or newer, this is " .. tostring(vim.version()))
+  os.exit(1)
+end
+out("e2e-nvim: Neovim " .. tostring(vim.version()) .. ", plugin " .. plugin_dir)
+
+-- ------------------------------------------------------------------ set up like a user would
+local server = vim.env.AWL_SERVER
+if not server or server == "" then
+  server = repo .. "/.venv/bin/awl"
+  if vim.fn.executable(server) == 0 then
+    server = "awl"
+  end
+end
+out("e2e-nvim: server " .. server)
+
+vim.opt.runtimepath:prepend(plugin_dir)
+vim.cmd("filetype plugin on") -- what a user's config has; loads ftdetect/ and ftplugin/
+vim.cmd("runtime! plugin/awl.lua")
+vim.opt.swapfile = false
+vim.lsp.set_log_level("WARN")
+
+local attached = {}
+local published = {}
+local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+  if result and result.uri then
+    published[result.uri] = (published[result.uri] or 0) + 1
+  end
+  return publish(err, result, ctx, config)
+end
+
+local awl = require("awl")
+-- Remember the clients the plugin starts, to tell a dead server from a slow one.
+local started_ids = {}
+local start_lsp = awl.start_lsp
+awl.start_lsp = function(bufnr)
+  local id = start_lsp(bufnr)
+  if id then
+    table.insert(started_ids, id)
+  end
+  return id
+end
+awl.setup({
+  cmd = { server, "lsp" },
+  on_attach = function(client, bufnr)
+    attached[bufnr] = client.id
+  end,
+})
+
+-- ------------------------------------------------------------------ parser build
+guarded("parser builds with cc", function()
+  local so = awl.parser_path()
+  check("user command :AwlBuildParser exists", vim.fn.exists(":AwlBuildParser") == 2)
+  local ok, msg = awl.build_parser({ force = true, quiet = true })
+  check("parser builds with cc", ok and uv.fs_stat(so) ~= nil, so, msg)
+  local loaded = pcall(vim.treesitter.language.add, "awl", { path = so })
+  check("parser loads into Neovim", loaded, nil, "vim.treesitter.language.add failed for " .. so)
+end)
+
+local queries = vim.treesitter.query.get_files("awl", "highlights")
+check(
+  "highlights.scm found on runtimepath",
+  #queries > 0,
+  queries[1],
+  "no queries/awl/highlights.scm (editors/nvim/queries/awl -> tree-sitter-awl/queries)"
+)
+
+-- ------------------------------------------------------------------ documents
+local tmp = vim.fn.tempname()
+vim.fn.mkdir(tmp, "p")
+tmp = uv.fs_realpath(tmp) or tmp
+for _, name in ipairs({ "inbox_watch.awl", "bell_loop.awl" }) do
+  uv.fs_copyfile(here .. "/fixtures/" .. name, tmp .. "/" .. name)
+end
+
+--- 0-based (row, col) of the first match of a Lua pattern in the buffer, col at `word`.
+local function find(bufnr, pattern, word)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    local s = line:find(pattern)
+    if s then
+      local w = word and line:find(word, s, true) or s
+      return i - 1, w - 1
+    end
+  end
+  error("pattern not in the test document: " .. pattern)
+end
+
+vim.cmd("edit " .. vim.fn.fnameescape(tmp .. "/inbox_watch.awl"))
+local buf = vim.api.nvim_get_current_buf()
+local uri = vim.uri_from_bufnr(buf)
+
+check("*.awl gets filetype awl", vim.bo[buf].filetype == "awl", nil, "filetype=" .. vim.bo[buf].filetype)
+check("ftplugin sets commentstring", vim.bo[buf].commentstring == "// %s", nil, vim.bo[buf].commentstring)
+check(
+  "tree-sitter highlighter started",
+  vim.treesitter.highlighter.active[buf] ~= nil,
+  nil,
+  "vim.treesitter.start() did not run for the buffer"
+)
+check(
+  "folds use tree-sitter",
+  vim.wo.foldmethod == "expr" and vim.wo.foldexpr:find("treesitter") ~= nil,
+  vim.wo.foldexpr,
+  "foldmethod=" .. vim.wo.foldmethod .. " foldexpr=" .. vim.wo.foldexpr
+)
+
+-- ------------------------------------------------------------------ tree-sitter captures
+guarded("keyword captures", function()
+  local function captures_at(row, col)
+    local names = {}
+    for _, c in ipairs(vim.treesitter.get_captures_at_pos(buf, row, col)) do
+      table.insert(names, c.capture)
+    end
+    return names
+  end
+  local function has_keyword(names)
+    for _, n in ipairs(names) do
+      if n == "keyword" or n:match("^keyword%.") then
+        return true
+      end
+    end
+    return false
+  end
+  for _, at in ipairs({
+    { "^workloop ", "workloop" },
+    { "^step sort_out", "step" },
+    { "^    hatch ", "hatch" },
+    { "^    tolerance ", "tolerance" },
+  }) do
+    local row, col = find(buf, at[1], at[2])
+    local names = captures_at(row, col)
+    check(
+      string.format("keyword capture at `%s` (line %d)", at[2], row + 1),
+      has_keyword(names),
+      table.concat(names, " "),
+      "captures: [" .. table.concat(names, " ") .. "]"
+    )
+  end
+end)
+
+guarded("tree-sitter folds", function()
+  if #vim.treesitter.query.get_files("awl", "folds") == 0 then
+    skip("tree-sitter fold at a step", "no folds.scm for awl")
+    return
+  end
+  local row = find(buf, "^step look")
+  local body = row + 2 -- a line inside the step body
+  vim.treesitter.get_parser(buf, "awl"):parse()
+  vim.cmd("normal! zx")
+  local level = 0
+  vim.wait(2000, function()
+    level = vim.fn.foldlevel(body)
+    return level > 0
+  end, 50)
+  check("tree-sitter fold at a step", level > 0, "foldlevel " .. level, "foldlevel of line " .. body .. " is 0")
+end)
+
+-- ------------------------------------------------------------------ language server
+local client
+local server_died = false
+local got_client = vim.wait(WAIT, function()
+  client = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
+  if started_ids[1] and not client and not vim.lsp.get_client_by_id(started_ids[1]) then
+    server_died = true -- it started and exited: no use waiting longer
+    return true
+  end
+  return client ~= nil and client.initialized == true and attached[buf] ~= nil
+end, 50) and not server_died
+check(
+  "awl lsp attaches and initializes",
+  got_client,
+  client and ("client " .. client.id),
+  server_died and ("`" .. server .. " lsp` exited before initializing")
+    or ("no initialized `awl` client after " .. WAIT .. " ms (is `" .. server .. " lsp` working?)")
+)
+
+if got_client then
+  check(
+    "root dir is the file's folder (no .git)",
+    client.config.root_dir == tmp,
+    client.config.root_dir,
+    "root_dir=" .. tostring(client.config.root_dir) .. " expected " .. tmp
+  )
+
+  -- Diagnostics: the hatch without `key`.
+  guarded("diagnostic for hatch without key", function()
+    local hatch_row = find(buf, "^    hatch ")
+    local diag
+    vim.wait(WAIT, function()
+      for _, d in ipairs(vim.diagnostic.get(buf)) do
+        if d.message:lower():find("key", 1, true) then
+          diag = d
+          return true
+        end
+      end
+      return false
+    end, 50)
+    if not diag then
+      local all = {}
+      for _, d in ipairs(vim.diagnostic.get(buf)) do
+        table.insert(all, string.format("%d: %s", d.lnum + 1, d.message))
+      end
+      fail(
+        "diagnostic mentions `key`",
+        "none within " .. WAIT .. " ms; diagnostics: [" .. table.concat(all, " | ") .. "]"
+      )
+      return
+    end
+    pass("diagnostic mentions `key`", diag.message)
+    check(
+      "diagnostic is on the hatch line",
+      diag.lnum == hatch_row,
+      "line " .. (diag.lnum + 1),
+      string.format("line %d, expected %d", diag.lnum + 1, hatch_row + 1)
+    )
+    check(
+      "diagnostic is an error",
+      diag.severity == vim.diagnostic.severity.ERROR,
+      nil,
+      "severity " .. tostring(diag.severity)
+    )
+  end)
+
+  local function request(method, row, col, extra)
+    local params = {
+      textDocument = { uri = uri },
+      position = { line = row, character = col },
+    }
+    for k, v in pairs(extra or {}) do
+      params[k] = v
+    end
+    local responses, err = vim.lsp.buf_request_sync(buf, method, params, WAIT)
+    if not responses then
+      return nil, "no answer: " .. tostring(err)
+    end
+    for _, r in pairs(responses) do
+      if r.error then
+        return nil, "error: " .. vim.inspect(r.error)
+      end
+      return r.result
+    end
+    return nil, "no client answered"
+  end
+
+  -- Hover on `tolerance`.
+  guarded("hover on tolerance", function()
+    local row, col = find(buf, "^    tolerance ", "tolerance")
+    local result, err = request("textDocument/hover", row, col + 2)
+    local text = ""
+    if result and result.contents then
+      local c = result.contents
+      if type(c) == "string" then
+        text = c
+      elseif c.value then
+        text = c.value
+      else
+        for _, part in ipairs(c) do
+          text = text .. "\n" .. (type(part) == "string" and part or part.value or "")
+        end
+      end
+    end
+    local flat = text:gsub("%s+", " ")
+    check(
+      "hover on `tolerance` shows the reference text",
+      flat:find("unconfirmed invariant alarms", 1, true) ~= nil,
+      flat:sub(1, 80),
+      result and ("hover text: " .. flat:sub(1, 200)) or (err or "no hover")
+    )
+  end)
+
+  -- Definition of a step name used in a route.
+  guarded("definition of a routed step", function()
+    local row, col = find(buf, "route sort_out", "sort_out")
+    local target_row = find(buf, "^step sort_out")
+    local result, err = request("textDocument/definition", row, col + 1)
+    local loc = result
+    if type(result) == "table" and result[1] then
+      loc = result[1]
+    end
+    local range = loc and (loc.targetSelectionRange or loc.range or loc.targetRange)
+    local luri = loc and (loc.targetUri or loc.uri)
+    if not range then
+      fail("definition of `sort_out` goes to its step", err or ("result: " .. vim.inspect(result)))
+      return
+    end
+    check(
+      "definition of `sort_out` goes to its step",
+      range.start.line == target_row and luri == uri,
+      "line " .. (range.start.line + 1),
+      string.format("got %s line %d, expected line %d", tostring(luri), range.start.line + 1, target_row + 1)
+    )
+  end)
+
+  -- Completion after `route `: the steps are offered.
+  guarded("completion", function()
+    local row, col = find(buf, "route sort_out", "sort_out")
+    local result, err = request("textDocument/completion", row, col, {
+      context = { triggerKind = 1 },
+    })
+    local items = result and (result.items or result) or {}
+    local labels = {}
+    for _, it in ipairs(items) do
+      labels[it.label] = true
+    end
+    local listed = vim.tbl_keys(labels)
+    table.sort(listed)
+    check(
+      "completion after `route ` offers the steps",
+      labels["sort_out"] == true and labels["look"] == true,
+      #items .. " items",
+      result and ("labels: " .. table.concat(listed, " "):sub(1, 300)) or (err or "no completion")
+    )
+  end)
+end
+
+-- ------------------------------------------------------------------ a valid document
+guarded("valid document", function()
+  vim.cmd("edit " .. vim.fn.fnameescape(tmp .. "/bell_loop.awl"))
+  local vbuf = vim.api.nvim_get_current_buf()
+  local vuri = vim.uri_from_bufnr(vbuf)
+  local parser = vim.treesitter.get_parser(0, "awl")
+  local tree = parser:parse()[1]
+  local root = tree:root()
+  check(
+    "tree-sitter parses the valid document without error",
+    root:type() == "source_file" and not root:has_error(),
+    root:child_count() .. " top-level nodes",
+    "root " .. root:type() .. " has_error=" .. tostring(root:has_error())
+  )
+  if not got_client then
+    skip("valid document has no error diagnostics", "no server")
+    return
+  end
+  local seen = vim.wait(WAIT, function()
+    return (published[vuri] or 0) > 0
+  end, 50)
+  local errors = {}
+  for _, d in ipairs(vim.diagnostic.get(vbuf, { severity = vim.diagnostic.severity.ERROR })) do
+    table.insert(errors, string.format("%d: %s", d.lnum + 1, d.message))
+  end
+  check(
+    "valid document has no error diagnostics",
+    seen and #errors == 0,
+    nil,
+    seen and table.concat(errors, " | ") or "the server published no diagnostics for it"
+  )
+end)
+
+watchdog:stop()
+finish()
