@@ -25,6 +25,7 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info
 
-# Editor-specific targets (vsix, e2e, TextMate tests) live in mk/*.mk.
+# Editor-specific targets (vsix, e2e, TextMate tests) live in mk/*.mk; they add to these.
 test-extra::
+e2e::
 include $(wildcard mk/*.mk)

@@ -54,8 +54,8 @@ e2e-emacs: $(STAMP)
 	  if command -v emacs >/dev/null 2>&1; then em="$$(command -v emacs)"; \
 	  else echo "e2e-emacs: SKIPPED: no emacs (apt-get install emacs-nox elpa-eglot, or set AWL_EMACS)"; exit 0; fi; \
 	fi; \
-	if ! "$$em" --batch --eval "(progn (package-initialize) (require 'eglot))" >/dev/null 2>&1; then \
+	if ! "$$em" --batch --eval "(require 'eglot)" >/dev/null 2>&1; then \
 	  echo "e2e-emacs: SKIPPED: $$em has no eglot (Emacs 29+, or apt-get install elpa-eglot)"; exit 0; fi; \
 	echo "e2e-emacs: $$("$$em" --version | head -n 1)"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
-	  timeout 300 "$$em" --batch -Q -l editors/emacs/test/awl-eglot-smoke.el
+	  timeout 300 "$$em" --batch -l editors/emacs/test/awl-eglot-smoke.el

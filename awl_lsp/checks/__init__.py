@@ -27,7 +27,8 @@ def _load() -> None:
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
         if info.name.startswith("rules_"):
             module = importlib.import_module(f"awl_lsp.checks.{info.name}")
-            RULES.append(module)
+            if callable(getattr(module, "check", None)):
+                RULES.append(module)
 
 
 def run_checks(

@@ -29,7 +29,8 @@
 
 (defcustom awl-lsp-command '("awl" "lsp")
   "Command line of the AWL language server, as a list of strings.
-Use the absolute path of an awl-lsp clone's .venv/bin/awl when `awl' is not on PATH."
+When `awl' is not on PATH, use the absolute path of .venv/bin/awl
+in an awl-lsp clone."
   :type '(repeat string))
 
 (defcustom awl-indent-offset 2
@@ -117,8 +118,8 @@ Use the absolute path of an awl-lsp clone's .venv/bin/awl when `awl' is not on P
               (t prev))))))
 
 (defun awl-indent-line ()
-  "Indent the current line: one level in after a block opener, else as the line above.
-Pressing TAB again on an already indented line steps it out by one level."
+  "Indent the current line: a level in after a block opener, else as above.
+Pressing TAB again on an indented line steps it out by one level."
   (interactive)
   (let* ((wanted (or (awl--previous-line-indentation) 0))
          (current (current-indentation))
@@ -146,6 +147,8 @@ Pressing TAB again on an already indented line steps it out by one level."
 
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.awl\\'" . awl-mode))
+
+(defvar eglot-server-programs)
 
 (defun awl-lsp-contact (&optional _interactive)
   "The `eglot-server-programs' contact for `awl-mode': `awl-lsp-command'."

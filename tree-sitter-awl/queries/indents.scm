@@ -74,13 +74,15 @@
   (#set! indent.immediate 1))
 
 ; An outcome broken after its comma: `outcome spent: else,` then `route …` one level deeper.
-(step_outcome) @indent.begin
+((step_outcome
+  "," @indent.begin)
+  (#set! indent.immediate 1))
 
-; …but a complete outcome line does not indent the line after it.
-(step_outcome
+((step_outcome
   route: (route_statement
-    target: (route_target
-      (_) @indent.end) .))
+    "route" @indent.begin))
+  (#set! indent.start_at_same_line 1)
+  (#set! indent.immediate 1))
 
 ; A pipe chain continued on lines that start with `|>`.
 (pipe_expression
@@ -93,16 +95,49 @@
 [
   (record_body)
   (parameters)
-  (arguments)
   (list)
   (list_type)
 ] @indent.begin
 
+(call_expression
+  arguments: (arguments) @indent.begin)
+
+(step_body
+  (route_statement
+    payload: (arguments) @indent.begin))
+
+(block
+  (route_statement
+    payload: (arguments) @indent.begin))
+
+; A payload wrapped inside a broken outcome keeps the indentation it was given.
+(step_outcome
+  route: (route_statement
+    payload: (arguments) @indent.auto))
+
 (record_body
   "}" @indent.branch @indent.end)
 
-(parameters
-  ")" @indent.branch @indent.end)
+; A subflow's parameter list is followed by its indented body, so its `)` does not end a block.
+(subflow_declaration
+  parameters: (parameters
+    ")" @indent.branch))
+
+(action_declaration
+  parameters: (parameters
+    ")" @indent.branch @indent.end))
+
+(child_declaration
+  parameters: (parameters
+    ")" @indent.branch @indent.end))
+
+(detached_declaration
+  parameters: (parameters
+    ")" @indent.branch @indent.end))
+
+(enum_variant
+  payload: (parameters
+    ")" @indent.branch @indent.end))
 
 (arguments
   ")" @indent.branch @indent.end)
@@ -112,6 +147,25 @@
 
 (list_type
   "]" @indent.branch @indent.end)
+
+; While a line is still being typed the tree has an ERROR: an open bracket, or an outcome
+; that stops at its comma, still indents the next line.
+((ERROR
+  "(" @indent.begin)
+  (#set! indent.immediate 1))
+
+((ERROR
+  "[" @indent.begin)
+  (#set! indent.immediate 1))
+
+((ERROR
+  "{" @indent.begin)
+  (#set! indent.immediate 1))
+
+((ERROR
+  "outcome"
+  "," @indent.begin)
+  (#set! indent.immediate 1))
 
 ; ------------------------------------------------------------------ the rest
 

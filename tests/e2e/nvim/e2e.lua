@@ -348,7 +348,7 @@ if got_client then
     end
     for _, r in pairs(responses) do
       if r.error then
-        return nil, "error: " .. vim.inspect(r.error)
+        return nil, string.format("server error %s: %s", tostring(r.error.code), tostring(r.error.message))
       end
       return r.result
     end

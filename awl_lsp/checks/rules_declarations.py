@@ -1,0 +1,287 @@
+"""Declaration rules: narration and header placement, header clauses, types, workers and call config.
+
+- `//!` narration comes first (at least one line) and never after the header; exactly one
+  `workflow`/`workloop` header, and it is the first item.
+- A workflow declares at least one outcome; a header outcome has `type T` and `route success|failure`;
+  inputs and signals have types.
+- Types: builtins are not redeclared, every named type exists, `List(…)`/`Option(…)` are spelled
+  `[T]`/`T?`, list elements are not optional, enum variants carry no payload.
+- Workers declare actions; actions and children declare `-> T`; every parameter has a type.
+- Config lines: a call site overrides only `node`/`timeout`; `retry N` has `every D` or
+  `backoff D..D`; `timeout` takes a duration.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.rules_support import (
+    descendants,
+    field,
+    first_token,
+    flow_node,
+    header_clauses,
+    is_builtin,
+    is_duration,
+    name_of,
+    top_items,
+    walk,
+)
+from awl_lsp.model import BUILTIN_TYPES, RefKind
+
+_GENERIC = {
+    "List": "write a list as `[T]`",
+    "Array": "write a list as `[T]`",
+    "Vec": "write a list as `[T]`",
+    "Option": "write an optional as `T?`",
+    "Optional": "write an optional as `T?`",
+    "Maybe": "write an optional as `T?`",
+}
+_ITEM_TYPES = frozenset(
+    {
+        "workflow_declaration",
+        "workloop_declaration",
+        "const_declaration",
+        "type_declaration",
+        "worker_declaration",
+        "child_declaration",
+        "detached_declaration",
+        "subflow_declaration",
+        "step_declaration",
+        "retire_block",
+    }
+)
+_ITEM_WORD = {"retire_block": "retire"}
+
+
+def check(ctx: CheckContext) -> None:
+    _narration(ctx)
+    _header_placement(ctx)
+    _header_clauses(ctx)
+    _types(ctx)
+    _workers_and_signatures(ctx)
+    _config(ctx)
+
+
+# ---------------------------------------------------------------- document shape
+def _narration(ctx: CheckContext) -> None:
+    flow = flow_node(ctx)
+    if flow is None:
+        return
+    header_row = flow.start_point.row
+    narration = [n for n in walk(ctx.tree.root_node) if n.type == "narration"]
+    if not any(n.start_point.row < header_row for n in narration):
+        ctx.error(
+            first_token(flow),
+            "missing `//!` narration: a document opens with at least one `//! …` line saying what the flow does, "
+            "before the header",
+            "narration",
+        )
+    for n in narration:
+        if n.start_point.row > header_row:
+            row = n.start_point.row
+            ctx.error(
+                (row, n.start_point.column, row, n.start_point.column + 3),
+                "`//!` narration is only allowed before the header; use `//` for a comment or `///` for a doc line",
+                "narration",
+            )
+
+
+def _header_placement(ctx: CheckContext) -> None:
+    items = [n for n in ctx.tree.root_node.children if n.type in _ITEM_TYPES]
+    flows = [n for n in items if n.type in ("workflow_declaration", "workloop_declaration")]
+    if not flows:
+        if items:
+            ctx.error((0, 0, 0, 0), "no `workflow NAME` or `workloop NAME` header: a document declares one flow", "header")
+        return
+    for extra in flows[1:]:
+        word = first_token(extra).type
+        ctx.error(
+            field(extra, "name") or first_token(extra),
+            f"a document declares exactly one flow; this second `{word} {name_of(ctx, extra)}` belongs in its own file",
+            "header",
+        )
+    first = items[0]
+    if first is not flows[0]:
+        word = _ITEM_WORD.get(first.type, first.type.split("_")[0])
+        ctx.error(
+            first_token(first),
+            f"the `{first_token(flows[0]).type}` header must come first (after the `//!` narration); "
+            f"move this `{word}` below it",
+            "header",
+        )
+
+
+def _header_clauses(ctx: CheckContext) -> None:
+    flow = flow_node(ctx)
+    if flow is None:
+        return
+    is_workflow = flow.type == "workflow_declaration"
+    outcomes = header_clauses(ctx, "outcome_clause")
+    has_broken_outcome = any(
+        c.type == "ERROR" and ctx.text(c).lstrip().startswith("outcome") for c in header_clauses(ctx)
+    )
+    if is_workflow and not outcomes and not has_broken_outcome:
+        name = field(flow, "name") or first_token(flow)
+        ctx.error(
+            name,
+            f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route success` to its header",
+            "outcome",
+        )
+    if is_workflow:
+        for clause in outcomes:
+            _header_outcome(ctx, clause)
+    for clause in header_clauses(ctx, "input_clause", "signal_clause"):
+        word = first_token(clause).type
+        name = field(clause, "name")
+        if name is not None and field(clause, "type") is None:
+            n = ctx.text(name)
+            ctx.error(name, f"{word} `{n}` has no type: write `{word} {n}: T`", "header-type")
+    for clause in header_clauses(ctx, "timeout_clause"):
+        d = field(clause, "duration")
+        if d is not None and not is_duration(d):
+            ctx.error(d, f"`timeout` takes a duration like `30m`, not `{ctx.text(d)}`", "duration")
+
+
+def _header_outcome(ctx: CheckContext, clause: Node) -> None:
+    name = field(clause, "name") or first_token(clause)
+    n = ctx.text(name)
+    if any(c.type == "ERROR" for c in clause.children):
+        return  # the layout rules explain a broken outcome line
+    if field(clause, "type") is None:
+        ctx.error(name, f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`", "outcome")
+    if field(clause, "route") is None:
+        ctx.error(
+            name,
+            f"outcome `{n}` needs its kind: end it with `, route success` or `, route failure`",
+            "outcome",
+        )
+
+
+# ---------------------------------------------------------------- types
+def _types(ctx: CheckContext) -> None:
+    for decl in top_items(ctx, "type_declaration"):
+        name = field(decl, "name")
+        if name is not None and is_builtin(ctx.text(name)):
+            ctx.error(
+                name,
+                f"`{ctx.text(name)}` is a builtin type and cannot be redeclared: choose another name",
+                "builtin-type",
+            )
+        body = field(decl, "body")
+        if body is not None and body.type == "enum_body":
+            for variant in body.named_children:
+                payload = field(variant, "payload")
+                if variant.type == "enum_variant" and payload is not None:
+                    v = name_of(ctx, variant)
+                    ctx.error(
+                        variant,
+                        f"enum variant `{v}` carries a payload `{ctx.text(payload)}`: AWL enums are payload-less "
+                        f"names (`A | B`); put the data in a record type",
+                        "enum-payload",
+                    )
+    for ref in ctx.model.references:
+        if ref.kind is not RefKind.TYPE or ref.target is not None or ref.name in BUILTIN_TYPES:
+            continue
+        hint = _GENERIC.get(ref.name)
+        if hint is not None:
+            ctx.error(ref.range, f"`{ref.name}(…)` is not an AWL type: {hint}", "generic-type")
+        else:
+            builtins = ", ".join(BUILTIN_TYPES)
+            ctx.error(
+                ref.range,
+                f"unknown type `{ref.name}`: declare `type {ref.name} …` or use a builtin ({builtins})",
+                "unknown-type",
+            )
+    for node in descendants(ctx.tree.root_node, "list_type"):
+        element = field(node, "element")
+        if element is not None and element.type == "optional_type":
+            inner = ctx.text(field(element, "inner"))
+            ctx.error(
+                node,
+                f"a list element cannot be optional (`{ctx.text(node)}`): a list has no holes; "
+                f"use `[{inner}]`, or `[{inner}]?` for an optional list",
+                "list-element",
+            )
+
+
+# ---------------------------------------------------------------- workers, actions, parameters
+def _workers_and_signatures(ctx: CheckContext) -> None:
+    callables: list[tuple[str, Node]] = []
+    for worker in top_items(ctx, "worker_declaration"):
+        actions = [c for c in worker.named_children if c.type == "action_declaration"]
+        if not actions:
+            name = field(worker, "name") or first_token(worker)
+            ctx.error(
+                name,
+                f"worker `{ctx.text(name)}` declares no actions: add an indented `action name(p: T) -> R`",
+                "worker",
+            )
+        callables.extend(("action", a) for a in actions)
+    callables.extend(("child", c) for c in top_items(ctx, "child_declaration"))
+    callables.extend(("detached", c) for c in top_items(ctx, "detached_declaration"))
+    callables.extend(("subflow", c) for c in top_items(ctx, "subflow_declaration"))
+    for kind, node in callables:
+        name = field(node, "name")
+        label = f"{kind} `{ctx.text(name)}`"
+        if kind in ("action", "child") and name is not None and field(node, "return_type") is None:
+            ctx.error(
+                name,
+                f"{label} has no return type: add `-> T` after its parameters (`-> Nil` when it returns nothing)",
+                "return-type",
+            )
+        params = field(node, "parameters")
+        for p in params.named_children if params is not None else []:
+            pname = field(p, "name")
+            if p.type == "parameter" and pname is not None and field(p, "type") is None:
+                n = ctx.text(pname)
+                ctx.error(pname, f"parameter `{n}` of {label} has no type: write `{n}: T`", "parameter-type")
+
+
+# ---------------------------------------------------------------- config lines
+def _config(ctx: CheckContext) -> None:
+    for config in descendants(ctx.tree.root_node, "call_config"):
+        at_call_site = config.parent is not None and config.parent.type != "action_declaration"
+        for item in config.named_children:
+            if item.type == "retry_setting":
+                if at_call_site:
+                    ctx.error(
+                        first_token(item),
+                        "a call site may override only `node` and `timeout`; declare `retry` on the action itself",
+                        "call-override",
+                    )
+                _retry(ctx, item)
+            elif item.type == "timeout_setting":
+                d = field(item, "duration")
+                if d is None:
+                    ctx.error(item, "`timeout` needs a duration, e.g. `timeout 30s`", "duration")
+                elif not is_duration(d):
+                    ctx.error(d, f"`timeout` takes a duration like `30s`, not `{ctx.text(d)}`", "duration")
+
+
+def _retry(ctx: CheckContext, item: Node) -> None:
+    attempts = field(item, "attempts")
+    if attempts is None:
+        ctx.error(item, "`retry` needs a count and a schedule: `retry 3 every 1m` or `retry 3 backoff 5s..2m`", "retry")
+        return
+    n = ctx.text(attempts)
+    if attempts.type != "integer":
+        ctx.error(attempts, f"`retry` takes a whole number of attempts, not `{n}`", "retry")
+    interval, start, end = field(item, "interval"), field(item, "from"), field(item, "to")
+    if interval is None and start is None:
+        ctx.error(
+            item,
+            f"`retry {n}` needs a schedule: `retry {n} every <duration>` or `retry {n} backoff <min>..<max>`",
+            "retry",
+        )
+        return
+    if start is not None and end is None:
+        ctx.error(
+            item,
+            f"`backoff {ctx.text(start)}` needs a range: `backoff {ctx.text(start)}..<max>` (min `..` max)",
+            "retry",
+        )
+    for d in (interval, start, end):
+        if d is not None and not is_duration(d):
+            ctx.error(d, f"a retry schedule takes durations like `30s`, not `{ctx.text(d)}`", "retry")

@@ -1,0 +1,287 @@
+"""Type rules for expressions: operators, predicates, pipes, field access, indexing, optionals, calls.
+
+One walker visits every expression of every step body, outcome guard and route, carrying the
+facts the surrounding guards establish (`x is present and x.f`, `x is absent or x.f`, the route of
+an arm guarded by `x is present`). Types come from `awl_lsp.model.types`; UNKNOWN never reports.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.model.types import BOOL, DURATION, INT, STRING, AwlType, TypeEnv, assignable, element_of, parse_type_text
+
+Facts = frozenset[str]
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_BODY_EXPRS = ("value", "input", "call", "key", "timeout", "duration", "collection", "seed", "condition", "limit")
+
+
+def env_for(ctx: CheckContext) -> TypeEnv:
+    """One TypeEnv per check run, shared by the type, flow and schema rules."""
+    env = getattr(ctx, "_awl_type_env", None)
+    if env is None:
+        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path)
+        ctx._awl_type_env = env  # type: ignore[attr-defined]
+    return env
+
+
+def present_facts(env: TypeEnv, node: Node | None) -> set[str]:
+    """Expressions proven present when `node` is true."""
+    if node is None:
+        return set()
+    if node.type == "parenthesized_expression" and node.named_children:
+        return present_facts(env, node.named_children[0])
+    if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "present":
+        return {env.text(node.child_by_field_name("value"))}
+    if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "and":
+        return present_facts(env, node.child_by_field_name("left")) | present_facts(env, node.child_by_field_name("right"))
+    if node.type == "not_expression":
+        return absent_facts(env, node.child_by_field_name("operand"))
+    return set()
+
+
+def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
+    """Expressions proven present when `node` is false."""
+    if node is None:
+        return set()
+    if node.type == "parenthesized_expression" and node.named_children:
+        return absent_facts(env, node.named_children[0])
+    if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "absent":
+        return {env.text(node.child_by_field_name("value"))}
+    if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "or":
+        return absent_facts(env, node.child_by_field_name("left")) | absent_facts(env, node.child_by_field_name("right"))
+    if node.type == "not_expression":
+        return present_facts(env, node.child_by_field_name("operand"))
+    return set()
+
+
+class ExprChecker:
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self.env = env_for(ctx)
+        self.table = self.env.table
+
+    def known(self, t: AwlType) -> bool:
+        return self.table.known(t)
+
+    def show(self, node: Node) -> str:
+        text = " ".join(self.env.text(node).split())
+        return text if len(text) <= 40 else text[:37] + "…"
+
+    # ---- optionals
+    def unguarded(self, node: Node, t: AwlType, facts: Facts, why: str) -> None:
+        text = self.env.text(node)
+        if t.is_optional and text not in facts and self.known(t):
+            self.ctx.error(node, f"`{self.show(node)}` is optional ({t}) and may be absent here: {why} only under a "
+                           f"`{self.show(node)} is present` guard", "optional-unguarded")
+
+    def expect_bool(self, node: Node | None, what: str, facts: Facts, item: AwlType | None) -> None:
+        if node is None:
+            return
+        t = self.env.infer(node, item)
+        if self.known(t) and t.strip() != BOOL:
+            self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool")
+
+    def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
+        """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
+        if node is None:
+            return
+        if node.type == "identifier" and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
+            self.ctx.error(node, f"`null` does not exist in AWL: leave {what} out to make an optional absent",
+                           "null-value")
+            return
+        t = self.env.infer(node)
+        if not assignable(t, expected, self.table):
+            self.ctx.error(node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch")
+        elif not expected.is_optional and self.known(expected):
+            self.unguarded(node, t, facts, f"passing it as {what} (which is not optional) is allowed")
+
+    # ---- the walker
+    def walk(self, node: Node | None, facts: Facts = frozenset(), item: AwlType | None = None) -> None:
+        if node is None:
+            return
+        t = node.type
+        env = self.env
+        if t == "binary_expression":
+            op = env.text(node.child_by_field_name("operator"))
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            self.walk(left, facts, item)
+            if op == "and":
+                self.walk(right, facts | present_facts(env, left), item)
+            elif op == "or":
+                self.walk(right, facts | absent_facts(env, left), item)
+            else:
+                self.walk(right, facts, item)
+            self.binary(node, op, left, right, facts, item)
+            return
+        if t == "not_expression":
+            self.walk(node.child_by_field_name("operand"), facts, item)
+            self.expect_bool(node.child_by_field_name("operand"), "the operand of `not`", facts, item)
+            return
+        if t == "is_expression":
+            value = node.child_by_field_name("value")
+            self.walk(value, facts, item)
+            test = env.text(node.child_by_field_name("test"))
+            vt = env.infer(value, item)
+            if self.known(vt) and test == "empty" and not vt.strip().is_list:
+                self.ctx.error(node, f"`is empty` needs a list, but `{self.show(value)}` is {vt}", "is-empty")
+            if self.known(vt) and test in ("present", "absent") and not vt.is_optional:
+                self.ctx.error(node, f"`is {test}` applies only to optional values; `{self.show(value)}` is {vt}, "
+                               "which is always present", "is-present")
+            return
+        if t == "field_expression":
+            base = node.child_by_field_name("value")
+            self.walk(base, facts, item)
+            self.field(node, env.infer(base, item), node.child_by_field_name("field"), base, facts)
+            return
+        if t == "relative_field":
+            if item is None:
+                self.ctx.error(node, f"`{self.show(node)}` is a field accessor: it works only as a pipe stage or "
+                               "inside a combinator like `filter(.f)`, not on its own", "relative-field")
+            elif self.known(item):
+                self.field(node, item, node.child_by_field_name("field"), None, facts)
+            return
+        if t == "workflow_builtin":
+            f = node.child_by_field_name("field")
+            if f is None:
+                self.ctx.error(node, "`workflow` is a builtin namespace, not a value: use `workflow.id`", "workflow-bare")
+            elif env.text(f) != "id":
+                self.ctx.error(node, f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists",
+                               "workflow-field")
+            return
+        if t == "index_expression":
+            self.index(node, facts, item)
+            return
+        if t == "call_expression":
+            self.call(node, facts)
+            return
+        if t == "pipe_expression":
+            self.walk(node.child_by_field_name("input"), facts, item)
+            self.stage(node, facts, item)
+            return
+        for child in node.named_children:
+            self.walk(child, facts, item)
+
+    def binary(self, node: Node, op: str, left: Node | None, right: Node | None, facts: Facts,
+               item: AwlType | None) -> None:
+        if left is None or right is None:
+            return
+        if op in ("and", "or"):
+            self.expect_bool(left, f"each operand of `{op}`", facts, item)
+            self.expect_bool(right, f"each operand of `{op}`", facts, item)
+            return
+        lt, rt = self.env.infer(left, item), self.env.infer(right, item)
+        if not (self.known(lt) and self.known(rt)):
+            return
+        if op in _COMPARE:
+            if not (assignable(lt, rt, self.table) or assignable(rt, lt, self.table)):
+                self.ctx.error(node, f"`{op}` compares {lt} with {rt}: both sides must have the same type",
+                               "compare-mismatch")
+            return
+        ls, rs = lt.strip(), rt.strip()
+        ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
+        if not ok:
+            self.ctx.error(node, f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
+                           "plus-mismatch")
+
+    def field(self, node: Node, base: AwlType, fname: Node | None, base_node: Node | None, facts: Facts) -> None:
+        if fname is None:
+            return
+        name = self.env.text(fname)
+        ft = self.env.field_type(base, name)
+        if ft is None:
+            fields = self.env.fields_of_type(base)
+            hint = f" (fields: {', '.join(fields)})" if fields else ""
+            self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}", "unknown-field")
+        elif base_node is not None:
+            self.unguarded(base_node, base, facts, f"reading `.{name}` is allowed")
+
+    def index(self, node: Node, facts: Facts, item: AwlType | None) -> None:
+        value, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+        self.walk(value, facts, item)
+        if index is not None and index.type != "integer":
+            self.ctx.error(index, f"an index must be a literal integer like `[0]`; `{self.show(index)}` is computed",
+                           "index-literal")
+        vt = self.env.infer(value, item)
+        if self.known(vt) and not vt.strip().is_list:
+            self.ctx.error(node, f"only lists can be indexed, but `{self.show(value)}` is {vt}", "index-non-list")
+
+    def call(self, node: Node, facts: Facts) -> None:
+        fn = self.env.text(node.child_by_field_name("function"))
+        args = node.child_by_field_name("arguments")
+        sym = self.ctx.model.callable(fn)
+        params: dict[str, AwlType] = {}
+        if sym is not None:
+            params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
+        elif fn in self.table.records:
+            params = dict(self.table.records[fn])
+        for arg in args.named_children if args is not None else []:
+            if arg.type != "argument":
+                continue
+            value = arg.child_by_field_name("value")
+            self.walk(value, facts)
+            name = self.env.text(arg.child_by_field_name("name"))
+            if name in params:
+                self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
+
+    def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
+        env = self.env
+        stage = pipe.child_by_field_name("stage")
+        input_node = pipe.child_by_field_name("input")
+        it = env.infer(input_node, item)
+        if stage is None:
+            return
+        if stage.type == "identifier":
+            name = env.text(stage)
+            sym = self.ctx.model.callable(name)
+            if sym is None:
+                return
+            params = self.ctx.model.parameters_of(sym)
+            if len(params) != 1:
+                self.ctx.error(stage, f"`{name}` takes {len(params)} parameters; a pipe stage action must take "
+                               "exactly one argument — call it with named arguments instead", "pipe-multi-arg")
+                return
+            pt = parse_type_text(params[0].type)
+            if not assignable(it, pt, self.table):
+                self.ctx.error(stage, f"`{name}` takes {pt} (`{params[0].name}`), but the piped value is {it}",
+                               "pipe-stage-type")
+            return
+        if stage.type == "relative_field":
+            if self.known(it):
+                self.field(stage, it, stage.child_by_field_name("field"), None, facts)
+                if it.is_optional and input_node is not None:
+                    self.unguarded(input_node, it, facts, f"piping it into `{env.text(stage)}` is allowed")
+            return
+        if stage.type == "combinator":
+            self.combinator(stage, it, input_node, facts)
+
+    def combinator(self, stage: Node, it: AwlType, input_node: Node | None, facts: Facts) -> None:
+        env = self.env
+        name = env.text(stage.children[0]) if stage.children else ""
+        arg = stage.child_by_field_name("argument")
+        has_parens = any(c.type == "(" for c in stage.children)
+        if self.known(it) and not it.strip().is_list:
+            shown = self.show(input_node) if input_node is not None else "the input"
+            self.ctx.error(stage, f"`{name}` needs a List collection, but `{shown}` is {it}", "combinator-list")
+            return
+        elem = element_of(it)
+        if name == "count":
+            if arg is not None or has_parens:
+                self.ctx.error(stage, "`count` takes no argument: write `|> count`", "count-argument")
+            return
+        if arg is None:
+            self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")
+            return
+        self.walk(arg, facts, elem if elem is not None else AwlType("unknown"))
+        if name in ("filter", "any", "all") and elem is not None:
+            self.expect_bool(arg, f"the `{name}` predicate", facts, elem)
+
+
+def check(ctx: CheckContext) -> None:
+    from awl_lsp.checks.rules_types_stmt import walk_statements
+
+    walk_statements(ExprChecker(ctx))
+
+
+__all__ = ["BOOL", "DURATION", "INT", "ExprChecker", "env_for", "present_facts", "absent_facts", "check"]

@@ -1,0 +1,222 @@
+"""Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`.
+
+`walk_statements` drives the expression walker of `rules_types` over every body in the document,
+giving each outcome's route the facts its guard (and the arms before it) establish.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
+from awl_lsp.model.symbols import Kind, RefKind, Symbol
+from awl_lsp.model.types import DURATION, INT, NIL, AwlType, assignable, parse_type_text
+
+_PURE_STAGES = ("relative_field", "combinator")
+
+
+def check(ctx: CheckContext) -> None:
+    """Statement rules run from `rules_types.check` (one walk); this module registers nothing itself."""
+    optional_list_elements(ctx)
+
+
+def optional_list_elements(ctx: CheckContext) -> None:
+    """`[T?]` is refused wherever a type is written."""
+    stack = [ctx.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "list_type":
+            el = node.child_by_field_name("element")
+            if el is not None and el.type == "optional_type":
+                inner = ctx.text(el.child_by_field_name("inner"))
+                ctx.error(node, f"a list element cannot be optional: `{ctx.text(node)}` is not allowed — use "
+                          f"`[{inner}]` (or make the whole list optional: `[{inner}]?`)", "optional-element")
+        stack.extend(node.named_children)
+
+
+def walk_statements(ec: ExprChecker) -> None:
+    root = ec.ctx.tree.root_node
+    for item in root.named_children:
+        if item.type == "const_declaration":
+            ec.walk(item.child_by_field_name("value"))
+        elif item.type == "step_declaration":
+            _step(ec, item)
+        elif item.type == "subflow_declaration":
+            for child in item.named_children:
+                if child.type == "step_declaration":
+                    _step(ec, child)
+        elif item.type == "retire_block":
+            _block(ec, item.child_by_field_name("body"))
+        elif item.type in ("workflow_declaration", "workloop_declaration"):
+            header = item.child_by_field_name("header")
+            for clause in header.named_children if header is not None else []:
+                if clause.type == "carry_clause":
+                    ec.walk(clause.child_by_field_name("default"))
+
+
+def _step(ec: ExprChecker, step: Node) -> None:
+    body = step.child_by_field_name("body")
+    if body is None:
+        return
+    else_facts: set[str] = set()
+    for st in body.named_children:
+        if st.type == "step_declaration":
+            _step(ec, st)
+        elif st.type == "step_outcome":
+            guard = st.child_by_field_name("guard")
+            cond = guard.child_by_field_name("condition") if guard is not None else None
+            facts = frozenset(else_facts)
+            if cond is not None:
+                ec.walk(cond, facts)
+                ec.expect_bool(cond, "an outcome guard", facts, None)
+                facts = facts | present_facts(ec.env, cond)
+                else_facts |= absent_facts(ec.env, cond)
+            route = st.child_by_field_name("route")
+            if route is not None:
+                _route(ec, route, facts)
+        elif st.type == "visits_bound":
+            ec.walk(st.child_by_field_name("limit"))
+        else:
+            _statement(ec, st)
+
+
+def _block(ec: ExprChecker, block: Node | None) -> None:
+    for st in block.named_children if block is not None else []:
+        _statement(ec, st)
+
+
+def _statement(ec: ExprChecker, st: Node) -> None:
+    t = st.type
+    env = ec.env
+    if t == "route_statement":
+        _route(ec, st, frozenset())
+        return
+    if t == "on_failure":
+        _block(ec, st.child_by_field_name("body"))
+        return
+    if t in ("fork_statement", "loop_statement"):
+        coll = st.child_by_field_name("collection")
+        ec.walk(coll)
+        ec.walk(st.child_by_field_name("seed"))
+        if coll is not None:
+            _needs_list(ec, coll, "`fork … in`")
+        body = st.child_by_field_name("body")
+        for sub in body.named_children if body is not None else []:
+            if sub.type == "until_clause":
+                cond = sub.child_by_field_name("condition")
+                ec.walk(cond)
+                ec.expect_bool(cond, "the `until` condition", frozenset(), None)
+            elif sub.type == "loop_max":
+                limit = sub.child_by_field_name("limit")
+                ec.walk(limit)
+                lt = env.infer(limit)
+                if limit is not None and ec.known(lt) and lt.strip() != INT:
+                    ec.ctx.error(limit, f"`max` takes an Int, but `{ec.show(limit)}` is {lt}", "loop-max-type")
+            else:
+                _statement(ec, sub)
+        return
+    if t == "distribute_statement":
+        coll = st.child_by_field_name("collection")
+        ec.walk(coll)
+        if coll is not None:
+            mode = env.text(st.child_by_field_name("mode")) or "distribute"
+            _needs_list(ec, coll, f"`{mode} … in`")
+        return
+    if t in ("sleep_statement", "wait_statement"):
+        d = st.child_by_field_name("duration") or st.child_by_field_name("timeout")
+        if d is not None:
+            ec.walk(d)
+            dt = env.infer(d)
+            if ec.known(dt) and dt != DURATION:
+                word = "`sleep`" if t == "sleep_statement" else "a `wait … timeout`"
+                ec.ctx.error(d, f"{word} takes a duration like `30s` or `5m`, but `{ec.show(d)}` is {dt}",
+                             "duration-type")
+        return
+    if t == "expression_statement":
+        value = st.child_by_field_name("value")
+        ec.walk(value)
+        if value is not None and value.type == "pipe_expression" and st.child_by_field_name("binding") is None:
+            stage = value.child_by_field_name("stage")
+            if stage is not None and stage.type in _PURE_STAGES:
+                ec.ctx.error(value, "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
+                             "`|> route target`", "pipe-unterminated")
+        return
+    for field in ("call", "key"):
+        ec.walk(st.child_by_field_name(field))
+
+
+def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
+    ct = ec.env.infer(coll)
+    if ec.known(ct) and not ct.strip().is_list:
+        ec.ctx.error(coll, f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}", "fork-non-list")
+
+
+def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
+    target = route.child_by_field_name("target")
+    node = target.named_children[0] if target is not None and target.named_children else None
+    if node is None or node.type != "identifier":
+        return ("start" if node is not None else "", None)
+    s, e = node.start_point, node.end_point
+    rng = (s.row, s.column, e.row, e.column)
+    ref = next((r for r in ec.ctx.model.references if r.kind is RefKind.ROUTE and r.range == rng), None)
+    return ec.env.text(node), ref.target if ref is not None else None
+
+
+def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
+    env = ec.env
+    input_node = route.child_by_field_name("input")
+    ec.walk(input_node, facts)
+    payload = route.child_by_field_name("payload")
+    args = [a for a in (payload.named_children if payload is not None else []) if a.type == "argument"]
+    for a in args:
+        ec.walk(a.child_by_field_name("value"), facts)
+    name, target = route_target(ec, route)
+    if target is None or target.kind is not Kind.OUTCOME or not target.type:
+        return
+    out_t = parse_type_text(target.type)
+    what = f"outcome `{name}`"
+    if input_node is not None:
+        it = env.infer(input_node)
+        if not assignable(it, out_t, ec.table):
+            ec.ctx.error(input_node, f"{what} carries {out_t}, but the piped value is {it}", "route-payload")
+        elif not out_t.is_optional:
+            ec.unguarded(input_node, it, facts, f"routing it to {what} is allowed")
+        return
+    if payload is None:
+        _bare_route(ec, route, name, out_t, facts)
+        return
+    if len(args) == 1 and args[0].child_by_field_name("name") is None:
+        ec.check_value(args[0].child_by_field_name("value"), out_t, facts, f"the payload of {what}")
+        return
+    fields = ec.table.fields(out_t)
+    if fields is None:
+        return
+    given = set()
+    for a in args:
+        fname = env.text(a.child_by_field_name("name"))
+        given.add(fname)
+        if fname in fields:
+            ec.check_value(a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}")
+    missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
+    if missing:
+        names = ", ".join(f"`{m}`" for m in missing)
+        ec.ctx.error(payload, f"the payload of {what} leaves out {names}: {out_t} requires "
+                     f"{'it' if len(missing) == 1 else 'them'}", "route-missing-field")
+
+
+def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: Facts) -> None:
+    if out_t.strip() == NIL or not ec.known(out_t):
+        return
+    row = route.start_point.row
+    ref_scope = next((r.scope for r in ec.ctx.model.references
+                      if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name), "")
+    sym = ec.ctx.model.resolve_value(name, ref_scope, row)
+    if sym is None:
+        ec.ctx.error(route, f"`route {name}` has no payload, but outcome `{name}` carries {out_t}: pass one "
+                     f"(`route {name}(…)`) or bind the value as `-> {name}` before routing", "route-no-payload")
+        return
+    st = ec.env.type_of_symbol(sym)
+    if not assignable(st, out_t, ec.table):
+        ec.ctx.error(route, f"`route {name}` sends the binding `{name}` ({st}), but outcome `{name}` carries {out_t}",
+                     "route-payload")

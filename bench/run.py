@@ -1,0 +1,14 @@
+"""`make bench`: every benchmark of the project, one after the other."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+for name in ("parse_bench.py", "lsp_latency.py"):
+    path = HERE / name
+    if path.exists():
+        print(f"== {name}")
+        runpy.run_path(str(path), run_name="__main__")
