@@ -116,7 +116,7 @@ def cmd_guide(args: argparse.Namespace) -> int:
     try:
         print(render_guide(args.word))
     except UnknownKeywordError as exc:
-        print(f"awl guide: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        print(f"awl guide: {exc}", file=sys.stderr)
         return 2
     return 0
 

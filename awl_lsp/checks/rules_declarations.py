@@ -74,7 +74,8 @@ def _narration(ctx: CheckContext) -> None:
     if not any(n.start_point.row < header_row for n in narration):
         ctx.error(
             first_token(flow),
-            "missing `//!` narration: a document opens with at least one `//! …` line saying what the flow does, "
+            "missing `//!` narration: a document opens with at least one `//! …` line saying what "
+            "the flow does, "
             "before the header",
             "narration",
         )
@@ -83,7 +84,8 @@ def _narration(ctx: CheckContext) -> None:
             row = n.start_point.row
             ctx.error(
                 (row, n.start_point.column, row, n.start_point.column + 3),
-                "`//!` narration is only allowed before the header; use `//` for a comment or `///` for a doc line",
+                "`//!` narration is only allowed before the header; use `//` for a comment or `///` "
+                "for a doc line",
                 "narration",
             )
 
@@ -93,13 +95,18 @@ def _header_placement(ctx: CheckContext) -> None:
     flows = [n for n in items if n.type in ("workflow_declaration", "workloop_declaration")]
     if not flows:
         if items:
-            ctx.error((0, 0, 0, 0), "no `workflow NAME` or `workloop NAME` header: a document declares one flow", "header")
+            ctx.error(
+                (0, 0, 0, 0),
+                "no `workflow NAME` or `workloop NAME` header: a document declares one flow",
+                "header",
+            )
         return
     for extra in flows[1:]:
         word = first_token(extra).type
         ctx.error(
             field(extra, "name") or first_token(extra),
-            f"a document declares exactly one flow; this second `{word} {name_of(ctx, extra)}` belongs in its own file",
+            f"a document declares exactly one flow; this second `{word} {name_of(ctx, extra)}` "
+            "belongs in its own file",
             "header",
         )
     first = items[0]
@@ -126,7 +133,8 @@ def _header_clauses(ctx: CheckContext) -> None:
         name = field(flow, "name") or first_token(flow)
         ctx.error(
             name,
-            f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route success` to its header",
+            f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route "
+            "success` to its header",
             "outcome",
         )
     if is_workflow:
@@ -150,7 +158,11 @@ def _header_outcome(ctx: CheckContext, clause: Node) -> None:
     if any(c.type == "ERROR" for c in clause.children):
         return  # the layout rules explain a broken outcome line
     if field(clause, "type") is None:
-        ctx.error(name, f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`", "outcome")
+        ctx.error(
+            name,
+            f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`",
+            "outcome",
+        )
     if field(clause, "route") is None:
         ctx.error(
             name,
@@ -177,13 +189,21 @@ def _types(ctx: CheckContext) -> None:
                     v = name_of(ctx, variant)
                     ctx.error(
                         variant,
-                        f"enum variant `{v}` carries a payload `{ctx.text(payload)}`: AWL enums are payload-less "
+                        f"enum variant `{v}` carries a payload `{ctx.text(payload)}`: AWL enums are "
+                        "payload-less "
                         f"names (`A | B`); put the data in a record type",
                         "enum-payload",
                     )
+    broken_rows = {
+        c.start_point.row
+        for c in header_clauses(ctx, "outcome_clause")
+        if any(x.type == "ERROR" for x in c.children)
+    }
     for ref in ctx.model.references:
         if ref.kind is not RefKind.TYPE or ref.target is not None or ref.name in BUILTIN_TYPES:
             continue
+        if ref.range[0] in broken_rows:
+            continue  # a broken outcome line: rules_layout explains it
         hint = _GENERIC.get(ref.name)
         if hint is not None:
             ctx.error(ref.range, f"`{ref.name}(…)` is not an AWL type: {hint}", "generic-type")
@@ -228,7 +248,8 @@ def _workers_and_signatures(ctx: CheckContext) -> None:
         if kind in ("action", "child") and name is not None and field(node, "return_type") is None:
             ctx.error(
                 name,
-                f"{label} has no return type: add `-> T` after its parameters (`-> Nil` when it returns nothing)",
+                f"{label} has no return type: add `-> T` after its parameters (`-> Nil` when it "
+                "returns nothing)",
                 "return-type",
             )
         params = field(node, "parameters")
@@ -248,7 +269,8 @@ def _config(ctx: CheckContext) -> None:
                 if at_call_site:
                     ctx.error(
                         first_token(item),
-                        "a call site may override only `node` and `timeout`; declare `retry` on the action itself",
+                        "a call site may override only `node` and `timeout`; declare `retry` on the "
+                        "action itself",
                         "call-override",
                     )
                 _retry(ctx, item)
@@ -263,7 +285,11 @@ def _config(ctx: CheckContext) -> None:
 def _retry(ctx: CheckContext, item: Node) -> None:
     attempts = field(item, "attempts")
     if attempts is None:
-        ctx.error(item, "`retry` needs a count and a schedule: `retry 3 every 1m` or `retry 3 backoff 5s..2m`", "retry")
+        ctx.error(
+            item,
+            "`retry` needs a count and a schedule: `retry 3 every 1m` or `retry 3 backoff 5s..2m`",
+            "retry",
+        )
         return
     n = ctx.text(attempts)
     if attempts.type != "integer":

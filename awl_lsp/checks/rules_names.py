@@ -97,11 +97,14 @@ def _report_duplicates(ctx: CheckContext, groups: dict[tuple, list[Symbol]], whe
             if dup.kind is first.kind:
                 what = f"duplicate {label(dup.kind)} `{dup.name}`"
             else:
-                what = f"`{dup.name}` is already declared as {_article(label(first.kind))} {label(first.kind)}"
+                what = (
+                    f"`{dup.name}` is already declared as {_article(label(first.kind))} {label(first.kind)}"
+                )
             suffix = where.format(container=dup.container or "")
             ctx.error(
                 dup.selection,
-                f"{what}{suffix}: first declared on line {first.selection[0] + 1}; each name is declared once",
+                f"{what}{suffix}: first declared on line {first.selection[0] + 1}; each name is "
+                "declared once",
                 "duplicate",
             )
 

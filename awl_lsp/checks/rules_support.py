@@ -175,7 +175,9 @@ def match_arguments(
         if name not in expected:
             hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
             ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code)
-    if args is not None and any(a.type == "argument" and field(a, "name") is None for a in args.named_children):
+    if args is not None and any(
+        a.type == "argument" and field(a, "name") is None for a in args.named_children
+    ):
         return  # positional arguments: the named-only message says enough
     missing = [e for e in expected if e not in names and e not in optional]
     if missing:

@@ -10,11 +10,32 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext
-from awl_lsp.model.types import BOOL, DURATION, INT, STRING, AwlType, TypeEnv, assignable, element_of, parse_type_text
+from awl_lsp.model.types import (
+    BOOL,
+    DURATION,
+    INT,
+    STRING,
+    AwlType,
+    TypeEnv,
+    assignable,
+    element_of,
+    parse_type_text,
+)
 
 Facts = frozenset[str]
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-_BODY_EXPRS = ("value", "input", "call", "key", "timeout", "duration", "collection", "seed", "condition", "limit")
+_BODY_EXPRS = (
+    "value",
+    "input",
+    "call",
+    "key",
+    "timeout",
+    "duration",
+    "collection",
+    "seed",
+    "condition",
+    "limit",
+)
 
 
 def env_for(ctx: CheckContext) -> TypeEnv:
@@ -35,7 +56,9 @@ def present_facts(env: TypeEnv, node: Node | None) -> set[str]:
     if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "present":
         return {env.text(node.child_by_field_name("value"))}
     if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "and":
-        return present_facts(env, node.child_by_field_name("left")) | present_facts(env, node.child_by_field_name("right"))
+        return present_facts(env, node.child_by_field_name("left")) | present_facts(
+            env, node.child_by_field_name("right")
+        )
     if node.type == "not_expression":
         return absent_facts(env, node.child_by_field_name("operand"))
     return set()
@@ -50,7 +73,9 @@ def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
     if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "absent":
         return {env.text(node.child_by_field_name("value"))}
     if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "or":
-        return absent_facts(env, node.child_by_field_name("left")) | absent_facts(env, node.child_by_field_name("right"))
+        return absent_facts(env, node.child_by_field_name("left")) | absent_facts(
+            env, node.child_by_field_name("right")
+        )
     if node.type == "not_expression":
         return present_facts(env, node.child_by_field_name("operand"))
     return set()
@@ -73,8 +98,12 @@ class ExprChecker:
     def unguarded(self, node: Node, t: AwlType, facts: Facts, why: str) -> None:
         text = self.env.text(node)
         if t.is_optional and text not in facts and self.known(t):
-            self.ctx.error(node, f"`{self.show(node)}` is optional ({t}) and may be absent here: {why} only under a "
-                           f"`{self.show(node)} is present` guard", "optional-unguarded")
+            self.ctx.error(
+                node,
+                f"`{self.show(node)}` is optional ({t}) and may be absent here: {why} only under a "
+                f"`{self.show(node)} is present` guard",
+                "optional-unguarded",
+            )
 
     def expect_bool(self, node: Node | None, what: str, facts: Facts, item: AwlType | None) -> None:
         if node is None:
@@ -88,12 +117,17 @@ class ExprChecker:
         if node is None:
             return
         if node.type == "identifier" and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
-            self.ctx.error(node, f"`null` does not exist in AWL: leave {what} out to make an optional absent",
-                           "null-value")
+            self.ctx.error(
+                node,
+                f"`null` does not exist in AWL: leave {what} out to make an optional absent",
+                "null-value",
+            )
             return
         t = self.env.infer(node)
         if not assignable(t, expected, self.table):
-            self.ctx.error(node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch")
+            self.ctx.error(
+                node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
+            )
         elif not expected.is_optional and self.known(expected):
             self.unguarded(node, t, facts, f"passing it as {what} (which is not optional) is allowed")
 
@@ -127,8 +161,12 @@ class ExprChecker:
             if self.known(vt) and test == "empty" and not vt.strip().is_list:
                 self.ctx.error(node, f"`is empty` needs a list, but `{self.show(value)}` is {vt}", "is-empty")
             if self.known(vt) and test in ("present", "absent") and not vt.is_optional:
-                self.ctx.error(node, f"`is {test}` applies only to optional values; `{self.show(value)}` is {vt}, "
-                               "which is always present", "is-present")
+                self.ctx.error(
+                    node,
+                    f"`is {test}` applies only to optional values; `{self.show(value)}` is {vt}, "
+                    "which is always present",
+                    "is-present",
+                )
             return
         if t == "field_expression":
             base = node.child_by_field_name("value")
@@ -137,18 +175,27 @@ class ExprChecker:
             return
         if t == "relative_field":
             if item is None:
-                self.ctx.error(node, f"`{self.show(node)}` is a field accessor: it works only as a pipe stage or "
-                               "inside a combinator like `filter(.f)`, not on its own", "relative-field")
+                self.ctx.error(
+                    node,
+                    f"`{self.show(node)}` is a field accessor: it works only as a pipe stage or "
+                    "inside a combinator like `filter(.f)`, not on its own",
+                    "relative-field",
+                )
             elif self.known(item):
                 self.field(node, item, node.child_by_field_name("field"), None, facts)
             return
         if t == "workflow_builtin":
             f = node.child_by_field_name("field")
             if f is None:
-                self.ctx.error(node, "`workflow` is a builtin namespace, not a value: use `workflow.id`", "workflow-bare")
+                self.ctx.error(
+                    node, "`workflow` is a builtin namespace, not a value: use `workflow.id`", "workflow-bare"
+                )
             elif env.text(f) != "id":
-                self.ctx.error(node, f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists",
-                               "workflow-field")
+                self.ctx.error(
+                    node,
+                    f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists",
+                    "workflow-field",
+                )
             return
         if t == "index_expression":
             self.index(node, facts, item)
@@ -163,8 +210,9 @@ class ExprChecker:
         for child in node.named_children:
             self.walk(child, facts, item)
 
-    def binary(self, node: Node, op: str, left: Node | None, right: Node | None, facts: Facts,
-               item: AwlType | None) -> None:
+    def binary(
+        self, node: Node, op: str, left: Node | None, right: Node | None, facts: Facts, item: AwlType | None
+    ) -> None:
         if left is None or right is None:
             return
         if op in ("and", "or"):
@@ -176,16 +224,24 @@ class ExprChecker:
             return
         if op in _COMPARE:
             if not (assignable(lt, rt, self.table) or assignable(rt, lt, self.table)):
-                self.ctx.error(node, f"`{op}` compares {lt} with {rt}: both sides must have the same type",
-                               "compare-mismatch")
+                self.ctx.error(
+                    node,
+                    f"`{op}` compares {lt} with {rt}: both sides must have the same type",
+                    "compare-mismatch",
+                )
             return
         ls, rs = lt.strip(), rt.strip()
         ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
         if not ok:
-            self.ctx.error(node, f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
-                           "plus-mismatch")
+            self.ctx.error(
+                node,
+                f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
+                "plus-mismatch",
+            )
 
-    def field(self, node: Node, base: AwlType, fname: Node | None, base_node: Node | None, facts: Facts) -> None:
+    def field(
+        self, node: Node, base: AwlType, fname: Node | None, base_node: Node | None, facts: Facts
+    ) -> None:
         if fname is None:
             return
         name = self.env.text(fname)
@@ -201,11 +257,16 @@ class ExprChecker:
         value, index = node.child_by_field_name("value"), node.child_by_field_name("index")
         self.walk(value, facts, item)
         if index is not None and index.type != "integer":
-            self.ctx.error(index, f"an index must be a literal integer like `[0]`; `{self.show(index)}` is computed",
-                           "index-literal")
+            self.ctx.error(
+                index,
+                f"an index must be a literal integer like `[0]`; `{self.show(index)}` is computed",
+                "index-literal",
+            )
         vt = self.env.infer(value, item)
         if self.known(vt) and not vt.strip().is_list:
-            self.ctx.error(node, f"only lists can be indexed, but `{self.show(value)}` is {vt}", "index-non-list")
+            self.ctx.error(
+                node, f"only lists can be indexed, but `{self.show(value)}` is {vt}", "index-non-list"
+            )
 
     def call(self, node: Node, facts: Facts) -> None:
         fn = self.env.text(node.child_by_field_name("function"))
@@ -239,13 +300,20 @@ class ExprChecker:
                 return
             params = self.ctx.model.parameters_of(sym)
             if len(params) != 1:
-                self.ctx.error(stage, f"`{name}` takes {len(params)} parameters; a pipe stage action must take "
-                               "exactly one argument — call it with named arguments instead", "pipe-multi-arg")
+                self.ctx.error(
+                    stage,
+                    f"`{name}` takes {len(params)} parameters; a pipe stage action must take "
+                    "exactly one argument — call it with named arguments instead",
+                    "pipe-multi-arg",
+                )
                 return
             pt = parse_type_text(params[0].type)
             if not assignable(it, pt, self.table):
-                self.ctx.error(stage, f"`{name}` takes {pt} (`{params[0].name}`), but the piped value is {it}",
-                               "pipe-stage-type")
+                self.ctx.error(
+                    stage,
+                    f"`{name}` takes {pt} (`{params[0].name}`), but the piped value is {it}",
+                    "pipe-stage-type",
+                )
             return
         if stage.type == "relative_field":
             if self.known(it):
@@ -263,7 +331,9 @@ class ExprChecker:
         has_parens = any(c.type == "(" for c in stage.children)
         if self.known(it) and not it.strip().is_list:
             shown = self.show(input_node) if input_node is not None else "the input"
-            self.ctx.error(stage, f"`{name}` needs a List collection, but `{shown}` is {it}", "combinator-list")
+            self.ctx.error(
+                stage, f"`{name}` needs a List collection, but `{shown}` is {it}", "combinator-list"
+            )
             return
         elem = element_of(it)
         if name == "count":

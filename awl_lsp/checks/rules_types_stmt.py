@@ -30,8 +30,12 @@ def optional_list_elements(ctx: CheckContext) -> None:
             el = node.child_by_field_name("element")
             if el is not None and el.type == "optional_type":
                 inner = ctx.text(el.child_by_field_name("inner"))
-                ctx.error(node, f"a list element cannot be optional: `{ctx.text(node)}` is not allowed — use "
-                          f"`[{inner}]` (or make the whole list optional: `[{inner}]?`)", "optional-element")
+                ctx.error(
+                    node,
+                    f"a list element cannot be optional: `{ctx.text(node)}` is not allowed — use "
+                    f"`[{inner}]` (or make the whole list optional: `[{inner}]?`)",
+                    "optional-element",
+                )
         stack.extend(node.named_children)
 
 
@@ -112,7 +116,9 @@ def _statement(ec: ExprChecker, st: Node) -> None:
                 ec.walk(limit)
                 lt = env.infer(limit)
                 if limit is not None and ec.known(lt) and lt.strip() != INT:
-                    ec.ctx.error(limit, f"`max` takes an Int, but `{ec.show(limit)}` is {lt}", "loop-max-type")
+                    ec.ctx.error(
+                        limit, f"`max` takes an Int, but `{ec.show(limit)}` is {lt}", "loop-max-type"
+                    )
             else:
                 _statement(ec, sub)
         return
@@ -130,17 +136,28 @@ def _statement(ec: ExprChecker, st: Node) -> None:
             dt = env.infer(d)
             if ec.known(dt) and dt != DURATION:
                 word = "`sleep`" if t == "sleep_statement" else "a `wait … timeout`"
-                ec.ctx.error(d, f"{word} takes a duration like `30s` or `5m`, but `{ec.show(d)}` is {dt}",
-                             "duration-type")
+                ec.ctx.error(
+                    d,
+                    f"{word} takes a duration like `30s` or `5m`, but `{ec.show(d)}` is {dt}",
+                    "duration-type",
+                )
         return
     if t == "expression_statement":
         value = st.child_by_field_name("value")
         ec.walk(value)
-        if value is not None and value.type == "pipe_expression" and st.child_by_field_name("binding") is None:
+        if (
+            value is not None
+            and value.type == "pipe_expression"
+            and st.child_by_field_name("binding") is None
+        ):
             stage = value.child_by_field_name("stage")
             if stage is not None and stage.type in _PURE_STAGES:
-                ec.ctx.error(value, "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
-                             "`|> route target`", "pipe-unterminated")
+                ec.ctx.error(
+                    value,
+                    "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
+                    "`|> route target`",
+                    "pipe-unterminated",
+                )
         return
     for field in ("call", "key"):
         ec.walk(st.child_by_field_name(field))
@@ -149,7 +166,9 @@ def _statement(ec: ExprChecker, st: Node) -> None:
 def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
     ct = ec.env.infer(coll)
     if ec.known(ct) and not ct.strip().is_list:
-        ec.ctx.error(coll, f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}", "fork-non-list")
+        ec.ctx.error(
+            coll, f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}", "fork-non-list"
+        )
 
 
 def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
@@ -197,26 +216,45 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         fname = env.text(a.child_by_field_name("name"))
         given.add(fname)
         if fname in fields:
-            ec.check_value(a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}")
+            ec.check_value(
+                a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}"
+            )
     missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
     if missing:
         names = ", ".join(f"`{m}`" for m in missing)
-        ec.ctx.error(payload, f"the payload of {what} leaves out {names}: {out_t} requires "
-                     f"{'it' if len(missing) == 1 else 'them'}", "route-missing-field")
+        ec.ctx.error(
+            payload,
+            f"the payload of {what} leaves out {names}: {out_t} requires "
+            f"{'it' if len(missing) == 1 else 'them'}",
+            "route-missing-field",
+        )
 
 
 def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: Facts) -> None:
     if out_t.strip() == NIL or not ec.known(out_t):
         return
     row = route.start_point.row
-    ref_scope = next((r.scope for r in ec.ctx.model.references
-                      if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name), "")
+    ref_scope = next(
+        (
+            r.scope
+            for r in ec.ctx.model.references
+            if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name
+        ),
+        "",
+    )
     sym = ec.ctx.model.resolve_value(name, ref_scope, row)
     if sym is None:
-        ec.ctx.error(route, f"`route {name}` has no payload, but outcome `{name}` carries {out_t}: pass one "
-                     f"(`route {name}(…)`) or bind the value as `-> {name}` before routing", "route-no-payload")
+        ec.ctx.error(
+            route,
+            f"`route {name}` has no payload, but outcome `{name}` carries {out_t}: pass one "
+            f"(`route {name}(…)`) or bind the value as `-> {name}` before routing",
+            "route-no-payload",
+        )
         return
     st = ec.env.type_of_symbol(sym)
     if not assignable(st, out_t, ec.table):
-        ec.ctx.error(route, f"`route {name}` sends the binding `{name}` ({st}), but outcome `{name}` carries {out_t}",
-                     "route-payload")
+        ec.ctx.error(
+            route,
+            f"`route {name}` sends the binding `{name}` ({st}), but outcome `{name}` carries {out_t}",
+            "route-payload",
+        )

@@ -3,7 +3,8 @@
 A `workloop` is perpetual work: armed by `every D` and/or `on SIGNAL`, threading `carry` values from
 iteration to iteration through `route start(…)`, and winding down only through its one `retire`
 block. The workloop-only words are refused in a `workflow`, and the workflow-only header clauses
-(`timeout`, outcomes) in a workloop.
+(`timeout`, outcomes) in a workloop. `hatch`, `answer` and `detached` are checked in
+`rules_workloop_statements`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from awl_lsp.checks.rules_support import (
     header_clauses,
     is_duration,
     is_workloop,
-    match_arguments,
     name_of,
     top_items,
 )
@@ -45,9 +45,6 @@ def check(ctx: CheckContext) -> None:
         _header(ctx)
         _invariants(ctx)
         _route_start(ctx)
-        _hatches(ctx)
-        _answers(ctx)
-        _detached(ctx)
         _retire(ctx, flow)
         _never_completes(ctx, flow)
     else:
@@ -67,17 +64,22 @@ def _workflow_refuses(ctx: CheckContext, flow: Node) -> None:
         )
     for node in descendants(ctx.tree.root_node, "hatch_statement", "answer_statement"):
         word = node.type.split("_")[0]
-        ctx.error(first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only")
+        ctx.error(
+            first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only"
+        )
     for node in top_items(ctx, "detached_declaration", "retire_block"):
         word = "detached" if node.type == "detached_declaration" else "retire"
         what = "a `detached` declaration" if word == "detached" else "a `retire` block"
-        ctx.error(first_token(node), f"{what} belongs to a workloop; a workflow cannot declare one", "workloop-only")
+        ctx.error(
+            first_token(node), f"{what} belongs to a workloop; a workflow cannot declare one", "workloop-only"
+        )
     if ctx.model.first(Kind.STEP, "start") is None:
         for route in _start_routes(ctx):
             target = field(route, "target")
             ctx.error(
                 target or route,
-                "`route start` ends a workloop iteration; a workflow has no `start`: route to a step or an outcome",
+                "`route start` ends a workloop iteration; a workflow has no `start`: route to a step "
+                "or an outcome",
                 "workloop-only",
             )
 
@@ -95,7 +97,9 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
             "workloop-arming",
         )
     for extra in every[1:]:
-        ctx.error(first_token(extra), "a workloop has one cadence: remove this second `every`", "workloop-arming")
+        ctx.error(
+            first_token(extra), "a workloop has one cadence: remove this second `every`", "workloop-arming"
+        )
     for clause in every:
         d = field(clause, "duration")
         if d is not None and not is_duration(d):
@@ -105,7 +109,8 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
         if sig is not None and ctx.model.first(Kind.SIGNAL, ctx.text(sig)) is None:
             ctx.error(
                 sig,
-                f"`on {ctx.text(sig)}` names no declared signal: add `signal {ctx.text(sig)}: T` to the header",
+                f"`on {ctx.text(sig)}` names no declared signal: add `signal {ctx.text(sig)}: T` to "
+                "the header",
                 "workloop-arming",
             )
 
@@ -171,9 +176,13 @@ def _invariants(ctx: CheckContext) -> None:
                 "invariant",
             )
         for extra in tolerances[1:]:
-            ctx.error(first_token(extra), f"invariant `{n}` has a second `tolerance`; keep exactly one", "invariant")
+            ctx.error(
+                first_token(extra), f"invariant `{n}` has a second `tolerance`; keep exactly one", "invariant"
+            )
         for extra in confirms[1:]:
-            ctx.error(first_token(extra), f"invariant `{n}` has a second `confirms`; keep exactly one", "invariant")
+            ctx.error(
+                first_token(extra), f"invariant `{n}` has a second `confirms`; keep exactly one", "invariant"
+            )
         for tol in tolerances:
             _tolerance(ctx, tol, signal_only)
         for conf in confirms:
@@ -193,9 +202,17 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
     if count is not None:
         text = ctx.text(count)
         if count.type != "integer":
-            ctx.error(count, f"the tolerance count must be a whole number of windows (≥ 1), not `{text}`", "tolerance")
+            ctx.error(
+                count,
+                f"the tolerance count must be a whole number of windows (≥ 1), not `{text}`",
+                "tolerance",
+            )
         elif int(text) < 1:
-            ctx.error(count, f"`tolerance {text} windows` tolerates nothing: the count must be at least 1", "tolerance")
+            ctx.error(
+                count,
+                f"`tolerance {text} windows` tolerates nothing: the count must be at least 1",
+                "tolerance",
+            )
         windows = field(tol, "windows")
         if windows is None or ctx.text(windows) != "windows":
             ctx.error(
@@ -217,17 +234,26 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
     if not has_for or duration is None:
         ctx.error(
             unconfirmed or tol,
-            "`tolerance unconfirmed` needs its window: `tolerance unconfirmed for <duration>`, e.g. `for 45m`",
+            "`tolerance unconfirmed` needs its window: `tolerance unconfirmed for <duration>`, e.g. "
+            "`for 45m`",
             "tolerance",
         )
     elif not is_duration(duration):
-        ctx.error(duration, f"`unconfirmed for` takes a duration like `45m`, not `{ctx.text(duration)}`", "tolerance")
+        ctx.error(
+            duration,
+            f"`unconfirmed for` takes a duration like `45m`, not `{ctx.text(duration)}`",
+            "tolerance",
+        )
 
 
 def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     target = field(conf, "target")
     if target is None:
-        ctx.error(first_token(conf), "`confirms` needs a route: `confirms start` or a step the loop routes to", "confirms")
+        ctx.error(
+            first_token(conf),
+            "`confirms` needs a route: `confirms start` or a step the loop routes to",
+            "confirms",
+        )
         return
     word = ctx.text(target)
     if word == "start":
@@ -241,7 +267,8 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     elif word not in routed:
         ctx.error(
             target,
-            f"`confirms {word}`: no `route` ever goes to step `{word}`, so nothing can confirm the invariant; "
+            f"`confirms {word}`: no `route` ever goes to step `{word}`, so nothing can confirm the "
+            "invariant; "
             "confirm `start` or a step some route reaches",
             "confirms",
         )
@@ -279,75 +306,11 @@ def _route_start(ctx: CheckContext) -> None:
                 known = ", ".join(f"`{c}`" for c in carries) or "none declared"
                 ctx.error(
                     name,
-                    f"`route start({n}: …)` rebinds no declared carry `{n}`: declare `carry {n}: T = <default>` "
+                    f"`route start({n}: …)` rebinds no declared carry `{n}`: declare `carry {n}: T = "
+                    "<default>` "
                     f"(carries: {known})",
                     "route-start",
                 )
-
-
-# ---------------------------------------------------------------- statements
-def _call_parts(ctx: CheckContext, st: Node) -> tuple[Node | None, Node | None, Node | None]:
-    """`(call_expression, function name node, arguments)` of a hatch/answer statement."""
-    call = field(st, "call")
-    if call is None or call.type != "call_expression":
-        return call, None, None
-    return call, field(call, "function"), field(call, "arguments")
-
-
-def _hatches(ctx: CheckContext) -> None:
-    for st in descendants(ctx.tree.root_node, "hatch_statement"):
-        call, fn, args = _call_parts(ctx, st)
-        if fn is None:
-            ctx.error(call or first_token(st), "`hatch` takes a call of a declared detached: `hatch name(arg: …) key …`", "hatch")
-            continue
-        name = ctx.text(fn)
-        target = ctx.model.first(Kind.DETACHED, name)
-        if target is None:
-            other = ctx.model.callable(name)
-            if other is not None:
-                msg = f"`hatch {name}`: `{name}` is a {other.kind.value}, but `hatch` starts a `detached` workflow"
-            else:
-                msg = f"unknown detached `{name}`: `hatch` needs a top-level `detached {name}(…)` declaration"
-            ctx.error(fn, msg, "hatch")
-        else:
-            expected = [p.name for p in ctx.model.parameters_of(target)]
-            match_arguments(ctx, args, expected, f"detached `{name}`", fn, "hatch")
-        if field(st, "key") is None:
-            ctx.error(
-                call,
-                f"`hatch {name}` has no `key`: add `key <expr>`, the identity that dedupes replays",
-                "hatch-key",
-            )
-
-
-def _answers(ctx: CheckContext) -> None:
-    for st in descendants(ctx.tree.root_node, "answer_statement"):
-        call, fn, args = _call_parts(ctx, st)
-        if fn is None:
-            ctx.error(call or first_token(st), "`answer` takes a report and its fields: `answer name(field: …)`", "answer")
-            continue
-        name = ctx.text(fn)
-        report = ctx.model.first(Kind.REPORT, name)
-        if report is None:
-            ctx.error(fn, f"unknown report `{name}`: declare `report {name}: type T` in the workloop header", "answer")
-            continue
-        type_sym = ctx.model.type_symbol(report.type or "")
-        if type_sym is None or type_sym.extra.get("form") != "record_body":
-            continue
-        expected = [f.name for f in ctx.model.fields_of(report.type)]
-        optional = frozenset(f.name for f in ctx.model.fields_of(report.type) if (f.type or "").endswith("?"))
-        match_arguments(ctx, args, expected, f"report `{name}` (type `{report.type}`)", fn, "answer", optional)
-
-
-def _detached(ctx: CheckContext) -> None:
-    for node in top_items(ctx, "detached_declaration"):
-        rt = field(node, "return_type")
-        if rt is not None:
-            ctx.error(
-                rt,
-                f"detached `{name_of(ctx, node)}` takes input only: it owes its starter nothing, so drop `-> {ctx.text(rt)}`",
-                "detached",
-            )
 
 
 # ---------------------------------------------------------------- retire and completion
@@ -357,11 +320,16 @@ def _retire(ctx: CheckContext, flow: Node) -> None:
     if not blocks:
         ctx.error(
             name,
-            f"workloop `{ctx.text(name)}` has no `retire` block: add a top-level `retire` with the wind-down statements",
+            f"workloop `{ctx.text(name)}` has no `retire` block: add a top-level `retire` with the "
+            "wind-down statements",
             "retire",
         )
     for extra in blocks[1:]:
-        ctx.error(first_token(extra), "a workloop has exactly one `retire` block: merge this one into the first", "retire")
+        ctx.error(
+            first_token(extra),
+            "a workloop has exactly one `retire` block: merge this one into the first",
+            "retire",
+        )
     for block in blocks:
         if field(block, "body") is None:
             ctx.error(first_token(block), "`retire` needs an indented body of wind-down statements", "retire")
@@ -391,7 +359,8 @@ def _never_completes(ctx: CheckContext, flow: Node) -> None:
         name = field(last, "name") or first_token(last)
         ctx.error(
             name,
-            f"workloop `{name_of(ctx, flow)}` never completes, but its last step `{ctx.text(name)}` falls off the end: "
+            f"workloop `{name_of(ctx, flow)}` never completes, but its last step `{ctx.text(name)}` "
+            "falls off the end: "
             "finish it with `route start` (or route to another step)",
             "workloop-route",
         )

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import Kind, SemanticModel, Symbol
+from awl_lsp.model import Kind, SemanticModel
+from awl_lsp.model.types import BOOL, INT, STRING, UNKNOWN, AwlType, TypeEnv, element_of
 
 _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -23,7 +24,9 @@ _CLOSE = frozenset(_OPEN.values())
 _TOP_WORDS = frozenset("workflow workloop const type worker child detached subflow step retire".split())
 _COMBINATORS = frozenset("filter map sort count any all".split())
 _OPERATORS = frozenset("and or not == != < <= > >= + is".split())
-_VALUE_END = frozenset({"identifier", "integer", "float", "string", "raw_string", "duration", "true", "false", ")", "]"})
+_VALUE_END = frozenset(
+    {"identifier", "integer", "float", "string", "raw_string", "duration", "true", "false", ")", "]"}
+)
 _LITERALS = frozenset({"integer", "float", "string", "raw_string", "duration"})
 
 
@@ -99,12 +102,14 @@ class Analysis:
             end += 1
         self.prefix = line[start:col].decode("utf-8", errors="replace")
         self.word_start, self.word_end = start, end
-        base = snap.doc.lines.byte_starts[row] if row < len(snap.doc.lines.byte_starts) else len(snap.doc.source)
+        starts = snap.doc.lines.byte_starts
+        base = starts[row] if row < len(starts) else len(snap.doc.source)
         self.word_byte = base + start
         self.toks = self._tokens(snap)
         # index of the first token at or after the partial word
         self.cut = next((i for i, t in enumerate(self.toks) if t.start >= self.word_byte), len(self.toks))
         self.scope = ""
+        self._env: TypeEnv | None = None
         self.row_first: dict[int, int] = {}
         for i, t in enumerate(self.toks):
             if t.row not in self.row_first:
@@ -226,119 +231,448 @@ class Analysis:
         return ""
 
     # ------------------------------------------------------------------ types
-    def symbol_type(self, sym: Symbol | None, depth: int = 0) -> str | None:
-        if sym is None or depth > 8:
-            return None
-        if sym.type:
-            return sym.type
-        if sym.kind is not Kind.BINDING:
-            return None
-        how = sym.extra.get("how", "")
-        i = next((k for k, t in enumerate(self.toks) if (t.row, t.col) == sym.selection[:2]), None)
-        if i is None:
-            return None
-        first = self.line_start(i)
-        words = [t.text for t in self.toks[first:i]]
-        if how == "fork item" or how in ("distribute", "sequence"):
-            j = self._expr_end(first, self.toks[i].row, stop=("sequential",), after=i + 1)
-            return element_type(self.infer_back(j, depth + 1)) if j is not None else None
-        if how == "loop":
-            j = self._expr_end(first, self.toks[i].row, stop=("counting",), after=i + 1)
-            return self.infer_back(j, depth + 1) if j is not None else None
-        if how == "wait" and len(words) > 1:
-            signal = self.model.first(Kind.SIGNAL, words[1])
-            if signal is None or not signal.type:
-                return None
-            return signal.type + ("?" if "timeout" in words else "")
-        if how == "binding" and i >= 2 and self.toks[i - 1].text == "->":
-            return self.infer_back(i - 2, depth + 1)
-        return None
+    @property
+    def env(self) -> TypeEnv:
+        if self._env is None:
+            doc = self.snap.doc
+            self._env = TypeEnv(self.model, doc.tree, doc.source, self.snap.path)
+        return self._env
 
-    def _expr_end(self, first: int, row: int, stop: tuple[str, ...], after: int) -> int | None:
-        """The last token of the expression after `in`/`=` on the line opened at `first`."""
-        j = after
-        while j < len(self.toks) and self.toks[j].text not in ("in", "="):
-            j += 1
-        k = j + 1
-        last = None
-        while k < len(self.toks) and (self.toks[k].depth > 0 or self.toks[k].row == row or not self.is_line_start(k)):
-            if self.toks[k].text in stop and self.toks[k].depth == self.toks[first].depth:
-                break
-            if self.toks[k].row != row and self.is_line_start(k):
-                break
-            last = k
-            k += 1
-        return last
+    def infer_back(self, j: int | None, depth: int = 0) -> AwlType:
+        """The type of the expression that ends with token `j` (names, fields, calls, indexes, pipes).
 
-    def infer_back(self, j: int | None, depth: int = 0) -> str | None:
-        """The type of the expression that ends with token `j` (names, fields, calls, indexes, pipes)."""
+        Token-based, so it also reads the half-typed line; the types of names, fields and calls
+        come from `awl_lsp.model.types`.
+        """
         if j is None or j < 0 or depth > 12:
-            return None
+            return UNKNOWN
+        env = self.env
         t = self.toks[j]
         prev = self.toks[j - 1] if j > 0 else None
         if t.kind == "identifier":
             if prev is not None and prev.text == "." and prev.end == t.start:
                 if j >= 2 and self.toks[j - 2].text == "workflow":
-                    return "String" if t.text == "id" else None
+                    return STRING if t.text == "id" else UNKNOWN
                 if j >= 2 and self.toks[j - 2].end == prev.start and self.toks[j - 2].kind in _VALUE_END:
-                    return field_type(self.model, self.infer_back(j - 2, depth + 1), t.text)
-                return field_type(self.model, element_type(self.pipe_input(j - 1, depth + 1)), t.text)
+                    return env.field_type(self.infer_back(j - 2, depth + 1), t.text) or UNKNOWN
+                item = element_of(self.pipe_input(j - 1, depth + 1))
+                return env.field_type(item, t.text) or UNKNOWN if item is not None else UNKNOWN
             if prev is not None and prev.text == "|>":
-                action = self.model.callable(t.text)
-                return action.type if action is not None else None
+                return env.callable_type(t.text) or UNKNOWN
             sym = self.model.resolve_value(t.text, self.scope, self.row)
-            return self.symbol_type(sym, depth + 1)
+            return env.type_of_symbol(sym) if sym is not None else UNKNOWN
         if t.kind in _LITERALS:
-            return {"integer": "Int", "float": "Float", "string": "String", "raw_string": "String"}.get(t.kind)
+            return env.infer(t.node)
         if t.text in ("true", "false"):
-            return "Bool"
+            return BOOL
         if t.text == "count" and prev is not None and prev.text == "|>":
-            return "Int"
+            return INT
         if t.text in ("filter", "sort") and prev is not None and prev.text == "|>":
             return self.infer_back(j - 2, depth + 1)
         if t.text == ")":
             k = self.matching_open(j)
             if k is None or k == 0:
-                return None
+                return UNKNOWN
             callee = self.toks[k - 1]
             if callee.text in ("filter", "sort") and k >= 2 and self.toks[k - 2].text == "|>":
                 return self.infer_back(k - 3, depth + 1)
             if callee.text in ("any", "all"):
-                return "Bool"
+                return BOOL
             if callee.kind == "identifier":
-                target = self.model.callable(callee.text)
-                if target is not None:
-                    return target.type
-                if self.model.type_symbol(callee.text) is not None:
-                    return callee.text
-            return None
+                return env.callable_type(callee.text) or UNKNOWN
+            return UNKNOWN
         if t.text == "]":
             k = self.matching_open(j)
             if k is None or k == 0:
-                return None
-            return element_type(self.infer_back(k - 1, depth + 1))
-        return None
+                return UNKNOWN
+            return element_of(self.infer_back(k - 1, depth + 1)) or UNKNOWN
+        return UNKNOWN
 
-    def pipe_input(self, j: int, depth: int = 0) -> str | None:
+    def pipe_input(self, j: int, depth: int = 0) -> AwlType:
         """The type flowing into the pipe stage that encloses token `j` (`xs |> filter(.f …`)."""
         k = j
         while k >= 0:
             if self.toks[k].text == "|>":
                 return self.infer_back(k - 1, depth + 1)
             if self.is_line_start(k):
-                return None
+                return UNKNOWN
             k -= 1
-        return None
+        return UNKNOWN
 
 
-def element_type(t: str | None) -> str | None:
-    if not t:
+# ---------------------------------------------------------------------- planning
+_STATEMENT_BLOCKS = frozenset({"step", "fork", "loop", "retire", "on-failure", "outcome-route"})
+_OPENER_BLOCKS = {
+    "workflow": "workflow-header",
+    "workloop": "workloop-header",
+    "worker": "worker",
+    "step": "step",
+    "subflow": "subflow",
+    "fork": "fork",
+    "loop": "loop",
+    "retire": "retire",
+}
+_CONFIG_WORDS = ("node", "timeout", "retry")
+_DECLARES_PARAMETERS = frozenset({"action", "child", "detached", "subflow"})
+
+
+def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
+    """What may be typed at tree-sitter point (row, byte column)."""
+    a = Analysis(snap, row, col)
+    p = Plan(row=row)
+    if a.prefix[:1].isdigit():
+        return p, a
+    if a.cut > 0:
+        last = a.toks[a.cut - 1]
+        if last.end > a.word_byte and last.kind not in ("identifier",) and not is_word(last.text):
+            return p, a  # inside a string, a number or a JSON body
+    on_row = [i for i in range(a.cut) if a.toks[i].row == row]
+    stack = a.open_brackets(a.cut)
+    first: int | None = None
+    if on_row:
+        first = a.line_start(on_row[0])
+    elif stack:
+        first = a.line_start(stack[0])
+    indent = a.toks[first].col if first is not None else a.word_start
+    line_row = a.toks[first].row if first is not None else row
+    openers = a.openers(line_row, indent)
+    a.scope = p.scope = a.scope_of(openers)
+    block = _block_of(a, openers, indent)
+    if stack:
+        _bracket(a, p, stack[-1], block)
+    elif first is None:
+        _line_start(a, p, block, row, indent)
+    else:
+        _mid_line(a, p, block, first)
+    return p, a
+
+
+def _block_of(a: Analysis, openers: list[int], indent: int) -> str:
+    if indent == 0:
+        return "top"
+    if not openers:
+        return "none"
+    o = a.toks[openers[0]]
+    if indent != o.col + 2:
+        return "none"
+    outer = a.toks[openers[1]].text if len(openers) > 1 else ""
+    nxt = a.toks[openers[0] + 1].text if openers[0] + 1 < len(a.toks) else ""
+    if not o.named and o.text in _OPENER_BLOCKS and (o.col == 0 or o.text not in ("workflow", "workloop")):
+        return _OPENER_BLOCKS[o.text]
+    if o.text == "invariant" and outer in ("workloop", "workflow"):
+        return "invariant"
+    if o.text == "action" and outer == "worker":
+        return "action-config"
+    if o.text == "on" and nxt == "failure":
+        return "on-failure"
+    if o.text == "outcome" and outer == "step":
+        return "outcome-route"
+    if outer in _OPENER_BLOCKS and _OPENER_BLOCKS[outer] in _STATEMENT_BLOCKS or outer == "on":
+        if o.kind in _VALUE_END or o.text == "workflow":
+            return "call-config"
+    return "none"
+
+
+def _statements(a: Analysis, p: Plan, slot: str, row: int, indent: int) -> None:
+    p.slots.append(slot)
+    p.callables = p.values = True
+    last = a.last_sibling(row, indent)
+    if last is not None and a.toks[last].text == "fork":
+        p.words.append("join")
+
+
+def _line_start(a: Analysis, p: Plan, block: str, row: int, indent: int) -> None:
+    m = a.model
+    if block == "top":
+        p.slots.append("top-level")
+        if m.flow is not None:
+            p.drop |= {"workflow", "workloop"}
+        if not m.is_workloop or m.of_kind(Kind.RETIRE):
+            p.drop.add("retire")
+    elif block in ("workflow-header", "workloop-header"):
+        p.slots.append(block)
+    elif block == "invariant":
+        p.slots.append("invariant-body")
+    elif block == "worker":
+        p.slots.append("worker-body")
+    elif block == "action-config":
+        p.slots.append("action-config")
+    elif block == "call-config":
+        p.words += ["node", "timeout"]
+    elif block == "subflow":
+        p.words += ["outcome", "step"]
+    elif block == "step":
+        _statements(a, p, "step-body", row, indent)
+    elif block == "loop":
+        _statements(a, p, "loop-body", row, indent)
+    elif block == "fork":
+        _statements(a, p, "fork-body", row, indent)
+    elif block == "retire":
+        _statements(a, p, "step-body", row, indent)
+        p.drop |= {"step", "on", "outcome", "max"}
+    elif block == "on-failure":
+        p.callables = True
+        p.words.append("route")
+    elif block == "outcome-route":
+        p.words.append("route")
+
+
+def _type_position(a: Analysis, i: int) -> str | None:
+    """Whether the place right after token `i` takes a type: "types", "types+type" or "type"."""
+    if i < 0:
         return None
-    t = t.strip().rstrip("?")
-    if t.startswith("[") and t.endswith("]"):
-        return t[1:-1].strip()
+    t = a.toks[i]
+    first = a.toks[a.line_start(i)]
+    stack = a.open_brackets(i)
+    if t.text == "[" and not t.named:
+        return "types" if _type_position(a, i - 1) else None
+    if t.text == "type" and i > 0 and a.toks[i - 1].text == ":":
+        return "types"
+    if t.text == "->":
+        return "types" if first.text in ("action", "child", "detached") and not stack else None
+    if t.text != ":":
+        return None
+    if stack:
+        ob = stack[-1]
+        if a.toks[ob].text == "{":
+            return "types" if first.text == "type" else None
+        if a.toks[ob].text == "(" and ob >= 2 and a.toks[ob - 2].text in _DECLARES_PARAMETERS:
+            return "types"
+        return None
+    pos = i - a.line_start(i)
+    if pos != 2:
+        return None
+    if first.text in ("input", "signal", "carry"):
+        return "types"
+    if first.text in ("report", "invariant"):
+        return "types+type"
     return None
 
 
-def field_type(model: SemanticModel, owner: str | None, name: str) -> str | None:
-    return next((f.type for f in model.fields_of(owner) if f.name == name), None)
+def _base_scope(a: Analysis) -> str:
+    return a.scope.split("/")[0] if a.scope.startswith("subflow:") else ""
+
+
+def _steps(a: Analysis, exclude: set[str]) -> list[str]:
+    base = _base_scope(a)
+    return [s.name for s in a.model.of_kind(Kind.STEP) if s.scope == base and s.name not in exclude]
+
+
+def _route(p: Plan) -> None:
+    p.route_targets = True
+
+
+def _expression(a: Analysis, p: Plan, start: int) -> str:
+    """Plan for an expression whose tokens run from `start` to the cursor; returns its state."""
+    opener = a.toks[start - 1].text if start > 0 else ""
+    if start >= a.cut:
+        p.values = True
+        p.record_types = opener in (":", "=", "(", ",", "[")
+        p.slots.append("expression")
+        return "start"
+    j = a.cut - 1
+    last = a.toks[j]
+    if last.text == ".":
+        before = a.toks[j - 1] if j > 0 else None
+        if before is not None and before.end == last.start and before.text == "workflow":
+            p.workflow_fields = True
+        elif before is not None and before.end == last.start and before.kind in _VALUE_END and j - 1 >= start:
+            p.fields_of = _type_text(a.infer_back(j - 1))
+        else:
+            p.fields_of = _type_text(element_of(a.pipe_input(j)) or a.pipe_input(j))
+        return "field"
+    if last.text == "|>":
+        p.stage_actions = True
+        p.slots.append("pipe-stage")
+        return "stage"
+    if last.text == "route" and j > 0 and a.toks[j - 1].text == "|>":
+        _route(p)
+        return "route"
+    if last.text == "is":
+        p.slots.append("is-test")
+        return "is"
+    if last.text in ("empty", "present", "absent"):
+        p.words += ["and", "or"]
+        return "complete"
+    if last.text in _OPERATORS or last.text in ("(", ",", "[", ":", "=") and not last.named:
+        p.values = True
+        p.record_types = last.text in (":", "=", "(", ",", "[")
+        p.slots.append("expression")
+        return "start"
+    if last.kind in _VALUE_END or last.text in ("count", "workflow"):
+        p.slots.append("after-expression")
+        return "complete"
+    return "other"
+
+
+def _type_text(t: AwlType | None) -> str | None:
+    return None if t is None or t.unknown else str(t)
+
+
+def _bracket(a: Analysis, p: Plan, ob: int, block: str) -> None:
+    tp = _type_position(a, a.cut - 1)
+    if tp:
+        p.types = True
+        return
+    open_tok = a.toks[ob]
+    inside = [i for i in range(ob + 1, a.cut) if a.toks[i].depth == open_tok.depth + 1]
+    commas = [i for i in inside if a.toks[i].text == ","]
+    seg = (commas[-1] + 1) if commas else ob + 1
+    before = a.toks[ob - 1] if ob > 0 else None
+    before2 = a.toks[ob - 2].text if ob > 1 else ""
+    if open_tok.text == "{":
+        return
+    if open_tok.text == "[":
+        _expression(a, p, seg)
+        return
+    if before is None or before.text == "schema" or before2 in _DECLARES_PARAMETERS:
+        return
+    if before.text in _COMBINATORS:
+        _expression(a, p, ob + 1)
+        return
+    if before.kind != "identifier" and before.text != "start" or before.end != open_tok.start:
+        _expression(a, p, ob + 1)
+        return
+    how = {"hatch": "hatch", "answer": "answer", "route": "route"}.get(before2, "call")
+    if seg >= a.cut:
+        p.arguments = (how, before.text)
+        p.given = _given(a, ob)
+        return
+    if seg + 1 < a.cut and a.toks[seg + 1].text == ":":
+        _expression(a, p, seg + 2)
+
+
+def _given(a: Analysis, ob: int) -> set[str]:
+    depth = a.toks[ob].depth + 1
+    out: set[str] = set()
+    for i in range(ob + 1, len(a.toks) - 1):
+        t = a.toks[i]
+        if t.depth < depth or (t.depth == 0 and a.is_line_start(i)):
+            break
+        if t.depth == depth and a.toks[i + 1].text == ":" and t.kind == "identifier" and i < a.cut:
+            out.add(t.text)
+    return out
+
+
+def _mid_line(a: Analysis, p: Plan, block: str, first: int) -> None:
+    toks = a.line_tokens(first)
+    words = [t.text for t in toks]
+    w0, n, last = words[0], len(words), words[-1]
+    tp = _type_position(a, a.cut - 1)
+    if tp:
+        p.types = tp != "type"
+        if tp == "types+type":
+            p.words.append("type")
+        return
+    if block in ("workflow-header", "workloop-header", "subflow"):
+        _header_line(a, p, block, toks, words)
+    elif block == "invariant":
+        if w0 == "tolerance" and n == 1:
+            p.slots.append("tolerance")
+        elif w0 == "tolerance" and n == 2:
+            p.slots.append("tolerance-unconfirmed" if last == "unconfirmed" else "tolerance-count")
+        elif w0 == "confirms" and n == 1:
+            p.confirms_targets = True
+    elif block in ("action-config", "call-config"):
+        allowed = _CONFIG_WORDS if block == "action-config" else _CONFIG_WORDS[:2]
+        if last == ",":
+            p.words += [w for w in allowed if w not in words]
+        elif "retry" in words and words.index("retry") == n - 2 and "," not in words[words.index("retry"):]:
+            p.slots.append("retry-schedule")
+    elif block == "top":
+        if w0 == "step":
+            _step_line(a, p, words)
+        elif w0 == "type" and n == 3 and last == "=":
+            p.words.append("schema")
+        elif w0 == "const" and "=" in words:
+            _expression(a, p, first + words.index("=") + 1)
+    elif block in _STATEMENT_BLOCKS:
+        _statement_line(a, p, block, first, toks, words)
+
+
+def _header_line(a: Analysis, p: Plan, block: str, toks: list[Tok], words: list[str]) -> None:
+    w0, n, last = words[0], len(words), words[-1]
+    if w0 == "on" and n == 1 and block == "workloop-header":
+        p.signals = True
+    elif w0 == "carry" and "=" in words:
+        _expression(a, p, a.toks.index(toks[0]) + words.index("=") + 1)
+    elif w0 == "outcome":
+        if n == 3 and last == ":":
+            p.slots.append("header-outcome-type")
+        elif last == "," and block != "subflow":
+            p.words.append("route")
+        elif last == "route" and "," in words and block != "subflow":
+            p.slots.append("header-outcome-route")
+
+
+def _step_line(a: Analysis, p: Plan, words: list[str]) -> None:
+    n, last = len(words), words[-1]
+    if "after" not in words:
+        if n == 2:
+            p.slots.append("step-header")
+    elif last in ("after", ","):
+        p.steps = _steps(a, set(words[1:2]) | set(words[words.index("after") + 1 :]))
+
+
+def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok], words: list[str]) -> None:
+    w0, n, last = words[0], len(words), words[-1]
+    if w0 == "step" and block == "step":
+        _step_line(a, p, words)
+    elif w0 == "route":
+        if n == 1:
+            _route(p)
+    elif w0 == "outcome" and block == "step":
+        if n == 3 and last == ":":
+            p.slots.append("outcome-guard")
+        elif n >= 4 and "," in words[3:]:
+            if last == ",":
+                p.words.append("route")
+            elif last == "route":
+                _route(p)
+        elif n >= 4 and words[3] in ("if", "when"):
+            _expression(a, p, first + 4)
+    elif w0 == "hatch":
+        if n == 1:
+            p.detached = True
+        elif "key" in words:
+            _expression(a, p, first + words.index("key") + 1)
+        elif last == ")" and a.matching_open(a.cut - 1) == first + 2:
+            p.slots.append("hatch-tail")
+    elif w0 == "answer" and n == 1:
+        p.reports = True
+    elif w0 == "spawn" and n == 1:
+        p.children = True
+    elif w0 == "wait":
+        if n == 1:
+            p.signals = True
+        elif n == 2:
+            p.slots.append("wait-tail")
+    elif w0 == "on" and n == 1 and block == "step":
+        p.slots.append("on-step")
+    elif w0 == "fork" and n >= 2:
+        if n == 2:
+            p.words.append("in")
+        elif "in" in words and "sequential" not in words:
+            if _expression(a, p, first + words.index("in") + 1) == "complete":
+                p.words.append("sequential")
+    elif w0 in ("distribute", "sequence") and n >= 2:
+        if n == 2:
+            p.words.append("in")
+        elif "in" in words:
+            _expression(a, p, first + words.index("in") + 1)
+    elif w0 == "loop" and "=" in words and "counting" not in words:
+        if _expression(a, p, first + words.index("=") + 1) == "complete":
+            p.words.append("counting")
+    elif w0 == "collect" and n == 1:
+        p.values = True
+    elif w0 == "until" and block == "loop":
+        _expression(a, p, first + 1)
+    elif w0 == "max":
+        state = _expression(a, p, first + 1)
+        if state == "complete" and block == "step" and "visits" not in words:
+            p.slots.remove("after-expression")
+            p.words.append("visits")
+    elif w0 in ("sleep", "join", "step", "outcome", "answer", "spawn", "on"):
+        return
+    elif "->" not in words:
+        _expression(a, p, first)

@@ -40,9 +40,16 @@ class Snapshot:
         node = root.descendant_for_point_range((row, col), (row, col))
         if node is None:
             return root
-        if col > 0 and (node.start_point.row, node.start_point.column) == (row, col) and not node.is_named:
+        starts_here = (node.start_point.row, node.start_point.column) == (row, col)
+        word = self.text(node)
+        if col > 0 and (not starts_here or not word[:1].isalnum()) or node.child_count:
             before = root.descendant_for_point_range((row, col - 1), (row, col - 1))
-            if before is not None and before.is_named:
+            if (
+                before is not None
+                and before.child_count == 0
+                and (before.end_point.row, before.end_point.column) == (row, col)
+                and self.text(before)[-1:].isalnum()
+            ):
                 return before
         return node
 

@@ -175,19 +175,19 @@ class SemanticModel:
                 return next((s for s in self.lookup(Kind.STEP_OUTCOME, name) if s.scope == subflow), None)
             return None
         if k in (RefKind.VALUE, RefKind.COLLECT):
-            return self.resolve_value(name, ref.scope, ref.range[0])
+            return self.resolve_value(name, ref.scope, ref.range[0], ref.range[1])
         if k is RefKind.ARGUMENT:
             return self._resolve_argument(ref)
         return None
 
-    def resolve_value(self, name: str, scope: str, row: int) -> Symbol | None:
+    def resolve_value(self, name: str, scope: str, row: int, col: int = 1 << 30) -> Symbol | None:
         chain = _scope_chain(scope)
         candidates = [s for s in self._bindings_by_name.get(name, []) if s.scope in chain]
         if candidates:
             # the innermost scope wins; within it the last definition above the use, else the first
             depth = max(len(s.scope) for s in candidates)
             inner = [s for s in candidates if len(s.scope) == depth]
-            above = [s for s in inner if s.range[0] <= row]
+            above = [s for s in inner if (s.selection[0], s.selection[1]) < (row, col)]
             return above[-1] if above else inner[0]
         for kind in (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT):
             found = self.first(kind, name)

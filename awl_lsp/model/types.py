@@ -56,7 +56,9 @@ class AwlType:
 
 UNKNOWN = AwlType("unknown")
 DURATION = AwlType("duration")
-BOOL, INT, FLOAT, STRING, NIL, DIR = (AwlType("builtin", n) for n in ("Bool", "Int", "Float", "String", "Nil", "Dir"))
+BOOL, INT, FLOAT, STRING, NIL, DIR = (
+    AwlType("builtin", n) for n in ("Bool", "Int", "Float", "String", "Nil", "Dir")
+)
 
 
 def list_of(t: AwlType) -> AwlType:
@@ -143,9 +145,13 @@ class TypeTable:
                         fields.setdefault(key, parse_type_node(f.child_by_field_name("type"), source))
                 table.records.setdefault(name, fields)
             elif body.type == "enum_body":
-                table.enums.setdefault(name, [
-                    source[v.start_byte : v.end_byte].decode().split("(")[0].strip() for v in body.named_children
-                ])
+                table.enums.setdefault(
+                    name,
+                    [
+                        source[v.start_byte : v.end_byte].decode().split("(")[0].strip()
+                        for v in body.named_children
+                    ],
+                )
             else:
                 doc = load_schema_body(body, source, path)
                 if isinstance(doc, dict):
@@ -176,7 +182,9 @@ class TypeTable:
             return named(name)
         if kind == "array":
             items = schema.get("items")
-            return list_of(self.from_schema(f"{name}.item", items, root) if isinstance(items, dict) else UNKNOWN)
+            return list_of(
+                self.from_schema(f"{name}.item", items, root) if isinstance(items, dict) else UNKNOWN
+            )
         return {"string": STRING, "integer": INT, "number": FLOAT, "boolean": BOOL}.get(str(kind), UNKNOWN)
 
 
@@ -213,9 +221,16 @@ def node_at(root: Node, r: Range, types: tuple[str, ...]) -> Node | None:
 
 
 _LITERALS = {
-    "string": STRING, "raw_string": STRING, "json_literal": STRING, "schema_of": STRING,
-    "integer": INT, "float": FLOAT, "duration": DURATION, "boolean": BOOL,
-    "not_expression": BOOL, "is_expression": BOOL,
+    "string": STRING,
+    "raw_string": STRING,
+    "json_literal": STRING,
+    "schema_of": STRING,
+    "integer": INT,
+    "float": FLOAT,
+    "duration": DURATION,
+    "boolean": BOOL,
+    "not_expression": BOOL,
+    "is_expression": BOOL,
 }
 
 
@@ -228,12 +243,18 @@ class TypeEnv:
         self.source = source
         self.path = path
         self.table = TypeTable.build(self.root, source, path)
-        self.refs = {(r.range, r.kind): r for r in model.references if r.kind in (RefKind.VALUE, RefKind.COLLECT)}
+        self.refs = {
+            (r.range, r.kind): r for r in model.references if r.kind in (RefKind.VALUE, RefKind.COLLECT)
+        }
         self._memo: dict[tuple[int, str], AwlType] = {}
         self._sym_memo: dict[int, AwlType] = {}
 
     def text(self, node: Node | None) -> str:
-        return "" if node is None else self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        return (
+            ""
+            if node is None
+            else self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        )
 
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
@@ -287,10 +308,21 @@ class TypeEnv:
         how = sym.extra.get("how", "")
         if how == "loop counter":
             return INT
-        node = node_at(self.root, sym.range, (
-            "expression_statement", "fork_statement", "join_clause", "loop_statement", "wait_statement",
-            "collect_statement", "distribute_statement", "identifier", "spawn_statement",
-        ))
+        node = node_at(
+            self.root,
+            sym.range,
+            (
+                "expression_statement",
+                "fork_statement",
+                "join_clause",
+                "loop_statement",
+                "wait_statement",
+                "collect_statement",
+                "distribute_statement",
+                "identifier",
+                "spawn_statement",
+            ),
+        )
         if node is None:
             return UNKNOWN
         if how == "binding" and node.type == "expression_statement":
@@ -302,7 +334,11 @@ class TypeEnv:
         if how == "join" and node.parent is not None and node.parent.type == "fork_statement":
             fork = node.parent
             body = fork.child_by_field_name("body")
-            calls = [s for s in (body.named_children if body is not None else []) if s.type == "expression_statement"]
+            calls = [
+                s
+                for s in (body.named_children if body is not None else [])
+                if s.type == "expression_statement"
+            ]
             if fork.child_by_field_name("item") is None or len(calls) != 1:
                 return UNKNOWN
             return list_of(self.infer(calls[0].child_by_field_name("value")))
@@ -351,7 +387,10 @@ class TypeEnv:
         if t == "parenthesized_expression":
             return self.infer(node.named_children[0], item) if node.named_children else UNKNOWN
         if t == "field_expression":
-            ft = self.field_type(self.infer(node.child_by_field_name("value"), item), self.text(node.child_by_field_name("field")))
+            ft = self.field_type(
+                self.infer(node.child_by_field_name("value"), item),
+                self.text(node.child_by_field_name("field")),
+            )
             return ft or UNKNOWN
         if t == "relative_field":
             if item is None:
@@ -363,7 +402,9 @@ class TypeEnv:
         if t == "call_expression":
             return self.callable_type(self.text(node.child_by_field_name("function"))) or UNKNOWN
         if t == "pipe_expression":
-            return self.stage_type(self.infer(node.child_by_field_name("input"), item), node.child_by_field_name("stage"))
+            return self.stage_type(
+                self.infer(node.child_by_field_name("input"), item), node.child_by_field_name("stage")
+            )
         if t == "binary_expression":
             op = self.text(node.child_by_field_name("operator"))
             if op != "+":

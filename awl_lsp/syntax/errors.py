@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.parser import LANGUAGE
 
@@ -27,6 +27,7 @@ _TOKEN_NAMES = {
     "json_body": "a `{ … }` JSON body",
     "type_identifier": "a type",
 }
+_STRINGS = Query(LANGUAGE, "(string) @s")
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
 
 
@@ -104,6 +105,10 @@ def syntax_problems(tree: Tree, source: bytes, text: str | None = None) -> list[
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
+    for _, captures in QueryCursor(_STRINGS).matches(root):
+        for node in captures.get("s", []):
+            if node.end_byte - node.start_byte < 2 or source[node.end_byte - 1 : node.end_byte] != b'"':
+                out.append(SyntaxProblem(_range(node), 'unterminated string: close it with `"`', "string"))
     if text is not None and "\t" in text:
         for row, line in enumerate(text.split("\n")):
             indent = len(line) - len(line.lstrip(" \t"))
@@ -127,14 +132,8 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing"))
         elif child.is_error:
             out.append(_error_problem(child, source))
-        elif child.type == "string" and not source[child.end_byte - 1 : child.end_byte] == b'"' or (
-            child.type == "string" and child.end_byte - child.start_byte == 1
-        ):
-            out.append(SyntaxProblem(_range(child), 'unterminated string: close it with `"`', "string"))
         elif child.has_error:
             _collect(child, source, out)
-        elif child.type == "string":
-            pass
 
 
 def _error_problem(node: Node, source: bytes) -> SyntaxProblem:

@@ -9,7 +9,6 @@ import {
   LanguageClientOptions,
   ServerOptions,
   State,
-  TransportKind,
 } from "vscode-languageclient/node";
 import { discoverServer } from "./discovery";
 
@@ -163,8 +162,7 @@ async function startClient(): Promise<void> {
   output.appendLine(`[client] Starting ${command} ${args.join(" ")} (from ${source}).`);
   const serverOptions: ServerOptions = {
     command,
-    args,
-    transport: TransportKind.stdio,
+    args, // no `transport`: stdio is the default, and naming it would append `--stdio` to the arguments
     options: { cwd: folder, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
   };
   let running = false; // becomes true once the server has answered `initialize`
@@ -187,6 +185,10 @@ async function startClient(): Promise<void> {
   client = next;
   try {
     await next.start();
+    // start() can resolve without a running server when initialization failed and the client stopped.
+    if (next.state !== State.Running) {
+      throw new Error("the server stopped during initialization");
+    }
     output.appendLine("[client] The AWL server is running.");
   } catch (e) {
     output.appendLine(`[client] The AWL server did not start: ${String(e)}`);

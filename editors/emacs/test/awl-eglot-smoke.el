@@ -74,14 +74,18 @@
             (awl-smoke--check (format "face of `%s'" (thing-at-point 'symbol t))
                               (if (listp face) (memq (cdr at) face) (eq face (cdr at)))
                               (format "%S" face))))
-        (awl-smoke--goto "^step look\n")
-        (end-of-line)
-        (insert "\n")
-        (awl-indent-line)
-        (awl-smoke--check "a new line in a step indents by 2" (= (current-indentation) 2)
-                          (format "%d" (current-indentation)))
-        (delete-region (line-beginning-position) (1+ (line-end-position)))
-        (set-buffer-modified-p nil)
+        (with-temp-buffer
+          (awl-mode)
+          (insert "step look\n  scan(inbox: inbox) -> found\n  fork letter in found.letters\n")
+          (awl-indent-line)
+          (let ((after-fork (current-indentation)))
+            (goto-char (point-min))
+            (end-of-line)
+            (insert "\n")
+            (awl-indent-line)
+            (awl-smoke--check "indentation: 2 after `step', 4 after a nested `fork'"
+                              (and (= (current-indentation) 2) (= after-fork 4))
+                              (format "%d, %d" (current-indentation) after-fork))))
         (awl-smoke--check "eglot-server-programs has awl-mode"
                           (assq 'awl-mode eglot-server-programs))
         ;; `eglot-ensure' waits for a command loop; batch mode has none, so connect directly.

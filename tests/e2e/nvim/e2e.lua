@@ -217,6 +217,42 @@ check(
   "foldmethod=" .. vim.wo.foldmethod .. " foldexpr=" .. vim.wo.foldexpr
 )
 
+guarded("indentation", function()
+  check(
+    "ftplugin sets the awl indentexpr",
+    vim.bo[buf].indentexpr:find("awl.indent", 1, true) ~= nil,
+    nil,
+    "indentexpr=" .. vim.bo[buf].indentexpr
+  )
+  -- The indent function on a scratch buffer: one level in after block openers.
+  local scratch = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, {
+    "step look",
+    "",
+    "  fork letter in found.letters",
+    "",
+    "  outcome busy: else,",
+    "",
+    "  scan(inbox: inbox) -> found",
+    "",
+  })
+  local got = {}
+  vim.api.nvim_buf_call(scratch, function()
+    vim.bo.shiftwidth = 2
+    local indent = require("awl.indent")
+    for _, lnum in ipairs({ 2, 4, 6, 8 }) do
+      table.insert(got, indent.get(lnum))
+    end
+  end)
+  vim.api.nvim_buf_delete(scratch, { force = true })
+  check(
+    "indent after step / fork / broken outcome / a call",
+    table.concat(got, ",") == "2,4,4,2",
+    table.concat(got, ","),
+    "got " .. table.concat(got, ",") .. ", expected 2,4,4,2"
+  )
+end)
+
 -- ------------------------------------------------------------------ tree-sitter captures
 guarded("keyword captures", function()
   local function captures_at(row, col)

@@ -1,0 +1,160 @@
+"""Schema rules: `schema("path")` files exist, parse, stay in the workspace and use only supported
+JSON Schema; inline `schema { … }` and `json { … }` bodies are valid JSON (schema bodies also keep to
+the supported keywords).
+
+Unsupported: `anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, `$ref` outside the schema's own
+`#/…` definitions, and the `null` type (absence is spelled by leaving a field out).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.model.symbols import Range
+
+_UNSUPPORTED = ("anyOf", "oneOf", "allOf", "not", "patternProperties")
+
+
+def check(ctx: CheckContext) -> None:
+    stack = [ctx.tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "schema_import":
+            _import(ctx, node)
+        elif node.type in ("schema_body", "json_literal"):
+            _inline(ctx, node)
+        else:
+            stack.extend(node.named_children)
+
+
+def schema_problems(doc: object) -> list[tuple[str, str]]:
+    """(what, message) for each unsupported construct in a parsed schema; `what` locates it in text."""
+    out: list[tuple[str, str]] = []
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            if key in _UNSUPPORTED:
+                out.append(
+                    (
+                        f'"{key}"',
+                        f"uses `{key}`, which AWL types cannot express: describe one shape "
+                        "(a record, a list, an enum of strings)",
+                    )
+                )
+            elif key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+                out.append(
+                    (
+                        f'"{key}"',
+                        f"has a `$ref` to `{value}` outside this schema: only refs into its own "
+                        "`#/$defs/…` are supported",
+                    )
+                )
+            elif key == "type" and (value == "null" or isinstance(value, list) and "null" in value):
+                out.append(
+                    (
+                        '"null"',
+                        "declares a `null` type: AWL has no null — leave the field out of "
+                        "`required` to make it optional",
+                    )
+                )
+            if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+                for sub in value.values():
+                    out.extend(schema_problems(sub))
+            elif key not in ("enum", "const", "default", "examples", "required"):
+                out.extend(schema_problems(value))
+    elif isinstance(doc, list):
+        for item in doc:
+            out.extend(schema_problems(item))
+    return out
+
+
+def _import(ctx: CheckContext, node: Node) -> None:
+    p = node.child_by_field_name("path")
+    if p is None or ctx.path is None:
+        return
+    rel = ctx.text(p).strip('"')
+    if not rel:
+        ctx.error(p, '`schema(…)` needs a file path, e.g. `schema("ticket.schema.json")`', "schema-path")
+        return
+    try:
+        target = (ctx.path.parent / rel).resolve()
+        if ctx.workspace is not None and not _inside(target, ctx.workspace.resolve()):
+            ctx.error(
+                p,
+                f"schema file `{rel}` lies outside the workspace: keep imported schemas inside it",
+                "schema-outside",
+            )
+            return
+        if not target.is_file():
+            ctx.error(
+                p,
+                f"schema file `{rel}` not found next to this document (looked for {target})",
+                "schema-missing",
+            )
+            return
+        raw = target.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        ctx.error(p, f"schema file `{rel}` cannot be read: {exc}", "schema-unreadable")
+        return
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        ctx.error(
+            p,
+            f"schema file `{rel}` is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            "schema-json",
+        )
+        return
+    for _, message in schema_problems(doc):
+        ctx.error(p, f"schema file `{rel}` {message}", "schema-unsupported")
+
+
+def _inside(target: Path, root: Path) -> bool:
+    try:
+        target.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _inline(ctx: CheckContext, node: Node) -> None:
+    body = node.child_by_field_name("json")
+    if body is None:
+        return
+    raw = ctx.source[body.start_byte : body.end_byte].decode("utf-8", errors="replace")
+    what = "schema body" if node.type == "schema_body" else "`json { … }` body"
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        token = re.match(r"[A-Za-z_$][\w$]*|\S", raw[exc.pos :])
+        found = f"`{token.group(0)}`" if token else "the end of the body"
+        ctx.error(
+            _span(body, raw, exc.pos, len(token.group(0)) if token else 1),
+            f"this {what} is not valid JSON: {exc.msg.lower()} at {found}",
+            "json-invalid",
+        )
+        return
+    if node.type != "schema_body":
+        return
+    for needle, message in schema_problems(doc):
+        m = re.search(
+            r'"type"\s*:\s*(\[[^\]]*)?"null"' if needle == '"null"' else re.escape(needle) + r"\s*:", raw
+        )
+        offset = m.start() if m else 0
+        ctx.error(
+            _span(body, raw, offset, len(needle)), f"this inline schema {message}", "schema-unsupported"
+        )
+
+
+def _span(body: Node, raw: str, offset: int, length: int) -> Range:
+    """The source range of `raw[offset:offset+length]` inside the JSON body node."""
+    prefix = raw[:offset]
+    row = body.start_point.row + prefix.count("\n")
+    last = prefix.rfind("\n")
+    col_chars = prefix[last + 1 :] if last != -1 else prefix
+    col = len(col_chars.encode("utf-8")) + (body.start_point.column if last == -1 else 0)
+    return (row, col, row, col + len(raw[offset : offset + length].encode("utf-8")))

@@ -1,0 +1,114 @@
+"""Workloop statements: `hatch` of a declared detached with its `key`, `answer` of a declared report.
+
+- `hatch name(args) key expr`: `name` is a declared `detached`, the arguments are exactly its
+  parameters, and the `key` (the dedupe identity of replays) is mandatory.
+- `answer name(fields…)`: `name` is a declared `report`, the arguments are exactly its type's fields.
+- `detached name(params)` is input only: a `-> T` result is refused.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.rules_support import (
+    descendants,
+    field,
+    first_token,
+    is_workloop,
+    match_arguments,
+    name_of,
+    top_items,
+)
+from awl_lsp.model import Kind
+
+
+def check(ctx: CheckContext) -> None:
+    if not is_workloop(ctx):
+        return  # rules_workloop refuses these words in a workflow
+    _hatches(ctx)
+    _answers(ctx)
+    _detached(ctx)
+
+
+# ---------------------------------------------------------------- statements
+def _call_parts(ctx: CheckContext, st: Node) -> tuple[Node | None, Node | None, Node | None]:
+    """`(call_expression, function name node, arguments)` of a hatch/answer statement."""
+    call = field(st, "call")
+    if call is None or call.type != "call_expression":
+        return call, None, None
+    return call, field(call, "function"), field(call, "arguments")
+
+
+def _hatches(ctx: CheckContext) -> None:
+    for st in descendants(ctx.tree.root_node, "hatch_statement"):
+        call, fn, args = _call_parts(ctx, st)
+        if fn is None:
+            ctx.error(
+                call or first_token(st),
+                "`hatch` takes a call of a declared detached: `hatch name(arg: …) key …`",
+                "hatch",
+            )
+            continue
+        name = ctx.text(fn)
+        target = ctx.model.first(Kind.DETACHED, name)
+        if target is None:
+            other = ctx.model.callable(name)
+            if other is not None:
+                msg = (
+                    f"`hatch {name}`: `{name}` is a {other.kind.value}, "
+                    "but `hatch` starts a `detached` workflow"
+                )
+            else:
+                msg = f"unknown detached `{name}`: `hatch` needs a top-level `detached {name}(…)` declaration"
+            ctx.error(fn, msg, "hatch")
+        else:
+            expected = [p.name for p in ctx.model.parameters_of(target)]
+            match_arguments(ctx, args, expected, f"detached `{name}`", fn, "hatch")
+        if field(st, "key") is None:
+            ctx.error(
+                call,
+                f"`hatch {name}` has no `key`: add `key <expr>`, the identity that dedupes replays",
+                "hatch-key",
+            )
+
+
+def _answers(ctx: CheckContext) -> None:
+    for st in descendants(ctx.tree.root_node, "answer_statement"):
+        call, fn, args = _call_parts(ctx, st)
+        if fn is None:
+            ctx.error(
+                call or first_token(st),
+                "`answer` takes a report and its fields: `answer name(field: …)`",
+                "answer",
+            )
+            continue
+        name = ctx.text(fn)
+        report = ctx.model.first(Kind.REPORT, name)
+        if report is None:
+            ctx.error(
+                fn,
+                f"unknown report `{name}`: declare `report {name}: type T` in the workloop header",
+                "answer",
+            )
+            continue
+        type_sym = ctx.model.type_symbol(report.type or "")
+        if type_sym is None or type_sym.extra.get("form") != "record_body":
+            continue
+        expected = [f.name for f in ctx.model.fields_of(report.type)]
+        optional = frozenset(f.name for f in ctx.model.fields_of(report.type) if (f.type or "").endswith("?"))
+        match_arguments(
+            ctx, args, expected, f"report `{name}` (type `{report.type}`)", fn, "answer", optional
+        )
+
+
+def _detached(ctx: CheckContext) -> None:
+    for node in top_items(ctx, "detached_declaration"):
+        rt = field(node, "return_type")
+        if rt is not None:
+            ctx.error(
+                rt,
+                f"detached `{name_of(ctx, node)}` takes input only: it owes its starter nothing, so "
+                f"drop `-> {ctx.text(rt)}`",
+                "detached",
+            )

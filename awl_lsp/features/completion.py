@@ -1,0 +1,207 @@
+"""Completion for AWL: only the words, names and snippets that are legal at the cursor.
+
+`complete(snap, position)` is a pure function of a `Snapshot`. `completion_context.plan` reads the
+tree's tokens around the cursor (robust to the half-typed line) and says what may come next —
+keyword slots from `awl_lsp.reference`, declared names of the right kind, argument names not yet
+given, the fields of a value's type (via `awl_lsp.model.types`), or types. This module turns that
+plan into `CompletionItem`s whose text edit replaces the partially typed word.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from awl_lsp.features.completion_context import Analysis, Plan, plan
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
+from awl_lsp.model.types import parse_type_text
+from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
+
+_SYMBOL_KINDS = {
+    Kind.ACTION: lsp.CompletionItemKind.Function,
+    Kind.CHILD: lsp.CompletionItemKind.Function,
+    Kind.SUBFLOW: lsp.CompletionItemKind.Function,
+    Kind.DETACHED: lsp.CompletionItemKind.Function,
+    Kind.TYPE: lsp.CompletionItemKind.Class,
+    Kind.FIELD: lsp.CompletionItemKind.Field,
+    Kind.PARAMETER: lsp.CompletionItemKind.Variable,
+    Kind.INPUT: lsp.CompletionItemKind.Variable,
+    Kind.CARRY: lsp.CompletionItemKind.Variable,
+    Kind.BINDING: lsp.CompletionItemKind.Variable,
+    Kind.CONST: lsp.CompletionItemKind.Constant,
+    Kind.SIGNAL: lsp.CompletionItemKind.Event,
+    Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.REPORT: lsp.CompletionItemKind.Interface,
+    Kind.STEP: lsp.CompletionItemKind.Module,
+}
+
+
+class _Items:
+    """Collects items in offer order, once per label."""
+
+    def __init__(self, snap: Snapshot, a: Analysis, p: Plan) -> None:
+        self.snap, self.a, self.p = snap, a, p
+        model = snap.model
+        self.workloop: bool | None = model.is_workloop if model.flow is not None else None
+        start = snap.doc.to_position((a.row, a.word_start))
+        end = snap.doc.to_position((a.row, a.word_end))
+        self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
+        self.items: list[lsp.CompletionItem] = []
+        self.seen: set[str] = set()
+
+    def add(
+        self,
+        label: str,
+        kind: lsp.CompletionItemKind,
+        detail: str = "",
+        doc: str = "",
+        insert: str | None = None,
+        snippet: bool = False,
+    ) -> None:
+        if label in self.seen:
+            return
+        self.seen.add(label)
+        self.items.append(
+            lsp.CompletionItem(
+                label=label,
+                kind=kind,
+                detail=detail or None,
+                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+                sort_text=f"{len(self.items):04d}",
+                filter_text=label,
+                text_edit=lsp.TextEdit(self.range, insert if insert is not None else label),
+                insert_text_format=lsp.InsertTextFormat.Snippet if snippet else lsp.InsertTextFormat.PlainText,
+            )
+        )
+
+    # ---- keywords
+    def allowed(self, e: KeywordEntry) -> bool:
+        if e.keyword in self.p.drop:
+            return False
+        if self.workloop is True and e.workflow_only:
+            return False
+        return not (self.workloop is False and e.workloop_only)
+
+    def keyword(self, e: KeywordEntry, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword) -> None:
+        if self.allowed(e):
+            self.add(e.keyword, kind, e.form, e.markdown())
+
+    def word(self, word: str, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword) -> None:
+        e = entry(word)
+        if e is not None:
+            self.keyword(e, kind)
+
+    # ---- symbols
+    def symbol(self, sym: Symbol, insert: str | None = None, snippet: bool = False, detail: str = "") -> None:
+        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+        self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
+
+    def call(self, sym: Symbol, names: list[str]) -> None:
+        args = ", ".join(f"{n}: ${{{i}:{n}}}" for i, n in enumerate(names, 1))
+        self.symbol(sym, f"{sym.name}({args})", snippet=True)
+
+    def value(self, sym: Symbol) -> None:
+        env = self.a.env
+        t = env.type_of_symbol(sym)
+        shown = sym.type or ("" if t.unknown else str(t))
+        detail = f"{sym.kind.value} {sym.name}: {shown}" if shown else f"{sym.kind.value} {sym.name}"
+        self.symbol(sym, detail=detail)
+
+    def fields(self, type_text: str) -> list[tuple[str, str, str]]:
+        """(name, type, doc) of the fields of a type, declared or from a JSON schema."""
+        env = self.a.env
+        docs = {f.name: f.doc for f in self.snap.model.fields_of(type_text)}
+        return [(n, str(t), docs.get(n, "")) for n, t in env.fields_of_type(parse_type_text(type_text)).items()]
+
+
+def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]:
+    """The completion items at `position` (an empty list where nothing may be typed)."""
+    row, col = snap.point(position)
+    p, a = plan(snap, row, col)
+    out = _Items(snap, a, p)
+    model = snap.model
+    if p.arguments is not None:
+        _arguments(out, *p.arguments)
+    if p.fields_of:
+        for name, t, doc in out.fields(p.fields_of):
+            out.add(name, lsp.CompletionItemKind.Field, f"{name}: {t}", doc)
+    if p.workflow_fields:
+        out.add("id", lsp.CompletionItemKind.Field, "workflow.id: String", "The id of this run.")
+    if p.route_targets or p.confirms_targets:
+        base = a.scope.split("/")[0] if a.scope.startswith("subflow:") else ""
+        out.word("start", lsp.CompletionItemKind.EnumMember)
+        for s in model.of_kind(Kind.STEP):
+            if s.scope == base:
+                out.symbol(s)
+        if p.route_targets:
+            for s in model.of_kind(Kind.OUTCOME):
+                if s.scope == base:
+                    out.symbol(s)
+    if p.steps is not None:
+        for name in p.steps:
+            step = model.first(Kind.STEP, name, "")
+            if step is not None:
+                out.symbol(step)
+    if p.detached:
+        for s in model.of_kind(Kind.DETACHED):
+            out.call(s, [x.name for x in model.parameters_of(s)])
+    if p.reports:
+        for s in model.of_kind(Kind.REPORT):
+            out.call(s, [n for n, _, _ in out.fields(s.type or "")])
+    if p.signals:
+        for s in model.of_kind(Kind.SIGNAL):
+            out.symbol(s)
+    if p.children:
+        for s in model.of_kind(Kind.CHILD):
+            out.call(s, [x.name for x in model.parameters_of(s)])
+    if p.callables:
+        for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
+            out.call(s, [x.name for x in model.parameters_of(s)])
+    if p.stage_actions:
+        for s in model.of_kind(Kind.ACTION):
+            if len(model.parameters_of(s)) == 1:
+                out.symbol(s)
+    if p.values:
+        for s in model.visible_values(row, p.scope):
+            if s.selection[0] != row:
+                out.value(s)
+    if p.record_types:
+        for s in model.of_kind(Kind.TYPE):
+            if s.extra.get("form") == "record_body":
+                out.call(s, [n for n, _, _ in out.fields(s.name)])
+    for slot in p.slots:
+        for e in keywords_for_slot(slot, workloop=out.workloop):
+            out.keyword(e)
+    for w in p.words:
+        out.word(w)
+    if p.types:
+        for s in model.of_kind(Kind.TYPE):
+            out.symbol(s)
+        for name in BUILTIN_TYPES:
+            e = entry(name)
+            out.add(name, lsp.CompletionItemKind.Class, "builtin type", e.markdown() if e else "")
+    return out.items
+
+
+def _arguments(out: _Items, how: str, callee: str) -> None:
+    """`name: ` items for the argument names of `callee` not yet written."""
+    model = out.snap.model
+    given = out.p.given
+    entries: list[tuple[str, str, str]] = []
+    if how == "route" and callee == "start":
+        entries = [(c.name, c.type or "", c.doc) for c in model.of_kind(Kind.CARRY)]
+    elif how == "route":
+        outcome = model.first(Kind.OUTCOME, callee)
+        entries = out.fields(outcome.type or "") if outcome is not None else []
+    elif how == "answer":
+        report = model.first(Kind.REPORT, callee)
+        entries = out.fields(report.type or "") if report is not None else []
+    else:
+        target = model.first(Kind.DETACHED, callee) if how == "hatch" else model.callable(callee)
+        if target is not None:
+            entries = [(x.name, x.type or "", x.doc) for x in model.parameters_of(target)]
+        elif how == "call" and model.type_symbol(callee) is not None:
+            entries = out.fields(callee)
+    for name, t, doc in entries:
+        if name not in given:
+            out.add(name, lsp.CompletionItemKind.Field, f"{name}: {t}" if t else name, doc, f"{name}: ")

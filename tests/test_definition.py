@@ -1,0 +1,59 @@
+"""Go to definition, references, rename and document symbols."""
+
+from __future__ import annotations
+
+from awl_lsp.features.definition import definition, references, rename
+from awl_lsp.features.symbols import document_symbols
+from helpers import example, pos, snap_of
+
+URI = "file:///doc.awl"
+
+
+def line_of(text: str, location) -> str:  # noqa: ANN001
+    return text.splitlines()[location.range.start.line]
+
+
+def test_definitions_across_kinds() -> None:
+    text = example("release_notes.awl")
+    snap = snap_of(text)
+    cases = {
+        ("route review", 7): "step review",
+        ("publish(draft: draft", 1): "action publish",
+        ("wait approval", 6): "signal approval",
+        ("type: Published", 7): None,
+        ("route shelved(tag", 7): "outcome shelved",
+        ("prior: draft", 8): "loop draft",
+        ("title in sections", 10): "input sections",
+        ("max max_rounds", 5): "input max_rounds",
+        ("tag: tag, title", 6): "input tag",
+        ("parts: [Section]", 8): "type Section",
+    }
+    for (needle, offset), expected in cases.items():
+        if needle not in text:
+            continue
+        loc = definition(snap, pos(text, needle, offset), URI)
+        if expected is None:
+            continue
+        assert loc is not None, needle
+        assert expected in line_of(text, loc), (needle, line_of(text, loc))
+
+
+def test_references_and_rename_of_a_step() -> None:
+    text = example("release_notes.awl")
+    snap = snap_of(text)
+    refs = references(snap, pos(text, "step review", 6), URI, include_declaration=True)
+    assert len(refs) == 2
+    edit = rename(snap, pos(text, "step review", 6), URI, "sign_off")
+    assert len(edit.changes[URI]) == 2 and all(e.new_text == "sign_off" for e in edit.changes[URI])
+
+
+def test_outline_is_hierarchical() -> None:
+    text = example("release_notes.awl")
+    symbols = document_symbols(snap_of(text))
+    names = [s.name for s in symbols]
+    assert names[0] == "release_notes"
+    assert names.index("gather") < names.index("refine") < names.index("review") < names.index("ship")
+    writer = next(s for s in symbols if s.name == "writer")
+    assert [c.name for c in writer.children] == ["write_section", "assemble", "polish", "publish"]
+    draft = next(s for s in symbols if s.name == "Draft")
+    assert [c.name for c in draft.children] == ["body", "ready"]
