@@ -129,7 +129,9 @@ def cmd_lsp(_: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="awl", description="Editor tooling for AWL workflows and workloops.")
+    parser = argparse.ArgumentParser(
+        prog="awl", description="Editor tooling for AWL workflows and workloops."
+    )
     parser.add_argument("--version", action="version", version=f"awl-lsp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("lsp", help="run the language server on stdio")
@@ -138,7 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="report syntax and semantic problems")
     p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--workspace", help="folder schema(\"…\") paths must stay inside (default: the file's folder)")
+    p.add_argument(
+        "--workspace", help='folder schema("…") paths must stay inside (default: the file\'s folder)'
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("parse", help="print the syntax tree")

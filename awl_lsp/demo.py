@@ -120,7 +120,9 @@ async def session(folder: Path) -> int:
             target = text[route + 6 :].split("\n", 1)[0].split("(", 1)[0].strip()
         location = await asyncio.wait_for(
             client.text_document_definition_async(
-                lsp.DefinitionParams(lsp.TextDocumentIdentifier(workloop), _position(text, f"route {target}", 7))
+                lsp.DefinitionParams(
+                    lsp.TextDocumentIdentifier(workloop), _position(text, f"route {target}", 7)
+                )
             ),
             TIMEOUT,
         )

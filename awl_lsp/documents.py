@@ -13,8 +13,14 @@ from awl_lsp.syntax import Encoding, SyntaxDocument, TextEdit
 
 
 class OpenDocument:
-    def __init__(self, text: str, version: int | None, path: Path | None, workspace: Path | None,
-                 encoding: Encoding = Encoding.UTF16) -> None:
+    def __init__(
+        self,
+        text: str,
+        version: int | None,
+        path: Path | None,
+        workspace: Path | None,
+        encoding: Encoding = Encoding.UTF16,
+    ) -> None:
         self.version = version
         self.syntax = SyntaxDocument(text, encoding)
         self.builder = ModelBuilder()

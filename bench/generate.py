@@ -9,7 +9,7 @@ def document(min_lines: int = 5000) -> str:
         "workloop big_loop",
         "  every 5m",
         "  input region: String",
-        "  carry cursor: String = \"\"",
+        '  carry cursor: String = ""',
         "  report board: type Board",
         "  invariant healthy: type Board",
         "    tolerance 3 windows",

@@ -31,7 +31,9 @@ async def server_latency(text: str) -> tuple[list[float], list[float]]:
 
     await client.start_io(sys.executable, "-m", "awl_lsp", "lsp")
     folder = Path(tempfile.mkdtemp())
-    await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri()))
+    await client.initialize_async(
+        lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri())
+    )
     client.initialized(lsp.InitializedParams())
     opens: list[float] = []
     edits: list[float] = []
@@ -39,7 +41,9 @@ async def server_latency(text: str) -> tuple[list[float], list[float]]:
     for run in range(RUNS):
         uri = (folder / f"big_{run}.awl").as_uri()
         t0 = time.perf_counter()
-        client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "awl", 1, text)))
+        client.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "awl", 1, text))
+        )
         opens.append((await got.get()) - t0)
         for version in range(2, 4):
             char = "6" if version % 2 == 0 else "5"
@@ -47,8 +51,11 @@ async def server_latency(text: str) -> tuple[list[float], list[float]]:
             client.text_document_did_change(
                 lsp.DidChangeTextDocumentParams(
                     lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
-                    [lsp.TextDocumentContentChangePartial(
-                        range=lsp.Range(lsp.Position(line, 8), lsp.Position(line, 9)), text=char)],
+                    [
+                        lsp.TextDocumentContentChangePartial(
+                            range=lsp.Range(lsp.Position(line, 8), lsp.Position(line, 9)), text=char
+                        )
+                    ],
                 )
             )
             edits.append((await got.get()) - t0)
@@ -97,7 +104,9 @@ def main() -> None:
     n = text.count("\n") + 1
     print(f"document: {n} lines, {len(text.encode())} bytes")
     for name, value in in_process(text).items():
-        print(f"  {name:<18} {value * 1000:8.2f} ms" if isinstance(value, float) else f"  {name:<18} {value:8d}")
+        print(
+            f"  {name:<18} {value * 1000:8.2f} ms" if isinstance(value, float) else f"  {name:<18} {value:8d}"
+        )
     opens, edits = asyncio.run(server_latency(text))
     print(f"server open→diagnostics  median {statistics.median(opens) * 1000:8.1f} ms  (n={len(opens)})")
     print(f"server edit→diagnostics  median {statistics.median(edits) * 1000:8.1f} ms  (n={len(edits)})")

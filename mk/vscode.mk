@@ -3,6 +3,7 @@
 #
 #   make vsix            vscode-extension/awl-<version>.vsix (bundled; needs no node_modules)
 #   make tmgrammar-test  scope assertions in vscode-extension/test/grammar/*.awl (part of `make test`)
+#   make vscode-unit-test server discovery and indentation rules (node --test; part of `make test`)
 #   make e2e-vscode      installs the vsix into code-server and drives it with headless Chromium
 #
 # e2e-vscode finds code-server as: $(AWL_CODE_SERVER) (a code-server binary, a folder holding one,
@@ -21,7 +22,7 @@ AWL_CODE_SERVER ?=
 E2E_CODE_SERVER_DIR := .e2e/code-server
 SHARED_CODE_SERVER_INSTALLER := ../shared/bin/install-code-server
 
-.PHONY: vsix tmgrammar-test e2e-vscode
+.PHONY: vsix tmgrammar-test vscode-unit-test e2e-vscode
 
 $(VSCODE_NPM): $(VSCODE_DIR)/package.json $(VSCODE_DIR)/package-lock.json
 	cd $(VSCODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
@@ -36,7 +37,10 @@ $(VSIX): $(VSCODE_NPM) $(VSIX_INPUTS)
 tmgrammar-test: $(VSCODE_NPM)
 	cd $(VSCODE_DIR) && ./node_modules/.bin/vscode-tmgrammar-test -g syntaxes/awl.tmLanguage.json 'test/grammar/*.awl'
 
-test-extra:: tmgrammar-test
+vscode-unit-test: $(VSCODE_NPM)
+	cd $(VSCODE_DIR) && npm run --silent test:unit
+
+test-extra:: tmgrammar-test vscode-unit-test
 
 e2e:: e2e-vscode
 

@@ -165,7 +165,7 @@ def test_tolerance_unconfirmed_needs_for_duration() -> None:
 
 def test_signal_only_loop_cannot_count_windows() -> None:
     text = edit("  every 10m\n", "  on poke\n")
-    assert_error(text, 8, "poke", "unconfirmed")
+    assert_error(text, 9, "poke", "unconfirmed")
 
 
 def test_confirms_a_step_some_route_reaches() -> None:
@@ -183,13 +183,13 @@ def test_retention_once_and_a_duration() -> None:
 
 # ---------------------------------------------------------------- reports, detached, hatch
 def test_answer_names_a_declared_report() -> None:
-    assert_error(edit("answer board(", "answer status("), 22, "status", "report")
+    assert_error(edit("answer board(", "answer status("), 23, "status", "report")
 
 
 def test_answer_supplies_exactly_the_fields() -> None:
-    assert_error(edit("answer board(swept: found.swept)", "answer board()"), 22, "missing", "swept")
+    assert_error(edit("answer board(swept: found.swept)", "answer board()"), 23, "missing", "swept")
     assert_error(
-        edit("answer board(swept: found.swept)", "answer board(swept: found.swept, extra: 1)"), 22, "extra"
+        edit("answer board(swept: found.swept)", "answer board(swept: found.swept, extra: 1)"), 23, "extra"
     )
 
 
@@ -222,7 +222,7 @@ def test_retire_is_required_and_single() -> None:
 
 
 def test_last_step_must_route() -> None:
-    assert_error(edit("  route start(seen: found.files)\n", ""), 24, "dispatch", "falls off", "route start")
+    assert_error(edit("  route start(seen: found.files)\n", ""), 25, "dispatch", "falls off", "route start")
 
 
 def test_outcomes_that_route_end_the_last_step() -> None:

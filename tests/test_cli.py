@@ -10,7 +10,9 @@ from helpers import EXAMPLES
 
 
 def awl(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "awl_lsp", *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "awl_lsp", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_check_clean_file_exits_zero() -> None:
@@ -43,7 +45,11 @@ def test_check_missing_file_and_binary_file(tmp_path) -> None:  # noqa: ANN001
 
 def test_parse_and_guide() -> None:
     result = awl("parse", str(EXAMPLES / "inbox_sweep.awl"))
-    assert result.returncode == 0 and "workloop_declaration" in result.stdout and "hatch_statement" in result.stdout
+    assert (
+        result.returncode == 0
+        and "workloop_declaration" in result.stdout
+        and "hatch_statement" in result.stdout
+    )
     result = awl("guide", "tolerance")
     assert result.returncode == 0 and "unconfirmed invariant alarms" in result.stdout
     result = awl("guide", "tolerence")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from helpers import example, pos, snap_of
+
 from awl_lsp.features.definition import definition, references, rename
 from awl_lsp.features.symbols import document_symbols
-from helpers import example, pos, snap_of
 
 URI = "file:///doc.awl"
 

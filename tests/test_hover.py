@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from awl_lsp.features.hover import hover
 from helpers import example, pos, snap_of
+
+from awl_lsp.features.hover import hover
 
 
 def test_keyword_hover_markdown_and_plaintext() -> None:
@@ -14,13 +15,18 @@ def test_keyword_hover_markdown_and_plaintext() -> None:
     assert "```awl" in h.contents.value
     plain = hover(snap, pos(text, "tolerance", 1), markdown=False)
     assert "```" not in plain.contents.value and "unconfirmed invariant alarms" in plain.contents.value
-    for needle, phrase in (("  retention", "prior-generation window"), ("  confirms", "green health sample"),
-                           ("    hatch", "outlives the iteration"), (" key ", "dedupe identity"),
-                           ("  every", None), ("\nretire", "wind-down")):
+    for needle, phrase in (
+        ("  retention", "prior-generation window"),
+        ("  confirms", "green health sample"),
+        ("    hatch", "outlives the iteration"),
+        (" key ", "dedupe identity"),
+        ("  every", None),
+        ("\nretire", "wind-down"),
+    ):
         h = hover(snap, pos(text, needle, len(needle) - len(needle.lstrip()) + 1))
         assert h is not None, needle
         if phrase:
-            assert phrase in h.contents.value, word
+            assert phrase in h.contents.value, needle
 
 
 def test_name_hover_shows_what_it_is() -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from helpers import example
+
 from awl_lsp.model import Kind, ModelBuilder, RefKind
 from awl_lsp.syntax import SyntaxDocument, TextEdit
-from helpers import example
 
 
 def build(text: str):
@@ -15,7 +16,13 @@ def build(text: str):
 def test_declarations_of_a_workloop() -> None:
     _, model = build(example("inbox_sweep.awl"))
     assert model.is_workloop and model.flow is not None and model.flow.name == "inbox_sweep"
-    assert [c.kind for c in model.flow.children] == [Kind.INPUT, Kind.SIGNAL, Kind.CARRY, Kind.REPORT, Kind.INVARIANT]
+    assert [c.kind for c in model.flow.children] == [
+        Kind.INPUT,
+        Kind.SIGNAL,
+        Kind.CARRY,
+        Kind.REPORT,
+        Kind.INVARIANT,
+    ]
     assert model.first(Kind.CARRY, "last_seen").type == "String"
     action = model.first(Kind.ACTION, "list_new")
     assert action.container == "mailroom" and action.type == "Batch"

@@ -62,7 +62,9 @@ async def test_valid_documents_have_no_diagnostics(client: LanguageClient) -> No
 
 
 async def test_syntax_error_diagnostic_is_precise_and_local(client: LanguageClient) -> None:
-    text = WORKLOOP.replace("  list_new(inbox: inbox, after: last_seen) -> batch", "  list_new(inbox: inbox, after: ")
+    text = WORKLOOP.replace(
+        "  list_new(inbox: inbox, after: last_seen) -> batch", "  list_new(inbox: inbox, after: "
+    )
     uri = await open_doc(client, "inbox_sweep.awl", text)
     diags = client.diagnostics[uri]
     line = pos_of(text, "list_new(inbox: inbox, after: ").line
@@ -163,7 +165,10 @@ async def test_hover_on_names(client: LanguageClient) -> None:
     hover = await client.text_document_hover_async(
         lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos_of(WORKLOOP, "hatch triage_message", 8))
     )
-    assert hover is not None and "detached triage_message(message_id: String, sender: String)" in hover.contents.value
+    assert (
+        hover is not None
+        and "detached triage_message(message_id: String, sender: String)" in hover.contents.value
+    )
     hover = await client.text_document_hover_async(
         lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos_of(WORKLOOP, "SweepStatus {", 1))
     )

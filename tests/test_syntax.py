@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
+from helpers import example
+
 from awl_lsp.syntax import Encoding, LineIndex, SyntaxDocument, TextEdit
 from awl_lsp.syntax.errors import syntax_problems
-from helpers import example
 
 
 def test_positions_round_trip_in_all_encodings() -> None:
@@ -14,8 +15,14 @@ def test_positions_round_trip_in_all_encodings() -> None:
     index = LineIndex(text)
     col_x = text.splitlines()[1].index("x")
     # UTF-16 counts the rocket as two units, UTF-32 as one, UTF-8 as four bytes
-    assert index.point_to_position(1, len(text.splitlines()[1][:col_x].encode()), Encoding.UTF16) == (1, col_x + 1)
-    assert index.point_to_position(1, len(text.splitlines()[1][:col_x].encode()), Encoding.UTF32) == (1, col_x)
+    assert index.point_to_position(1, len(text.splitlines()[1][:col_x].encode()), Encoding.UTF16) == (
+        1,
+        col_x + 1,
+    )
+    assert index.point_to_position(1, len(text.splitlines()[1][:col_x].encode()), Encoding.UTF32) == (
+        1,
+        col_x,
+    )
     byte_x = len(text.splitlines()[1][:col_x].encode())
     for enc in Encoding:
         line, char = index.point_to_position(1, byte_x, enc)
@@ -53,7 +60,9 @@ def test_one_character_edit_reuses_the_tree() -> None:
 
 
 def test_syntax_errors_are_described_not_just_flagged() -> None:
-    text = example("inbox_sweep.awl").replace("  route start(last_seen: batch.newest)", "  route start(last_seen: batch.newest")
+    text = example("inbox_sweep.awl").replace(
+        "  route start(last_seen: batch.newest)", "  route start(last_seen: batch.newest"
+    )
     doc = SyntaxDocument(text)
     problems = syntax_problems(doc.tree, doc.source, doc.text)
     assert problems
@@ -72,7 +81,7 @@ def test_unterminated_string_stays_on_its_line() -> None:
     text = example("release_notes.awl").replace('reason: "not approved")', 'reason: "not approved)')
     doc = SyntaxDocument(text)
     problems = syntax_problems(doc.tree, doc.source, doc.text)
-    line = next(i for i, l in enumerate(text.splitlines()) if '"not approved)' in l)
+    line = next(i for i, row in enumerate(text.splitlines()) if '"not approved)' in row)
     assert any("unterminated string" in p.message and p.range[0] == line for p in problems)
     steps = [n for n in doc.root.named_children if n.type == "step_declaration"]
     assert len(steps) == 4

@@ -214,6 +214,11 @@ def _types(ctx: CheckContext) -> None:
                 f"unknown type `{ref.name}`: declare `type {ref.name} …` or use a builtin ({builtins})",
                 "unknown-type",
             )
+    for err in descendants(ctx.tree.root_node, "ERROR"):  # `List(…)` the parser could not place
+        for node in descendants(err, "type_identifier", "identifier"):
+            word = ctx.text(node)
+            if word in _GENERIC and ctx.source[node.end_byte : node.end_byte + 1] == b"(":
+                ctx.error(node, f"`{word}(…)` is not an AWL type: {_GENERIC[word]}", "generic-type")
     for node in descendants(ctx.tree.root_node, "list_type"):
         element = field(node, "element")
         if element is not None and element.type == "optional_type":

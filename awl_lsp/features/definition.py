@@ -30,7 +30,9 @@ def definition(snap: Snapshot, position: lsp.Position, uri: str) -> lsp.Location
     return lsp.Location(uri, snap.lsp_range(sym.selection))
 
 
-def references(snap: Snapshot, position: lsp.Position, uri: str, include_declaration: bool) -> list[lsp.Location]:
+def references(
+    snap: Snapshot, position: lsp.Position, uri: str, include_declaration: bool
+) -> list[lsp.Location]:
     sym = target_at(snap, position)
     if sym is None:
         return []

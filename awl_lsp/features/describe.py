@@ -53,7 +53,11 @@ def signature(sym: Symbol, model: SemanticModel, binding_type: str | None = None
     if k is Kind.BINDING:
         t = binding_type or sym.type
         how = sym.extra.get("how", "binding")
-        return f"{sym.name}: {t}  // {how} in step {sym.container}" if t else f"{sym.name}  // {how} in step {sym.container}"
+        return (
+            f"{sym.name}: {t}  // {how} in step {sym.container}"
+            if t
+            else f"{sym.name}  // {how} in step {sym.container}"
+        )
     if k in (Kind.WORKFLOW, Kind.WORKLOOP):
         clauses = [f"  {c.detail}" for c in sym.children]
         return "\n".join([sym.detail] + clauses)

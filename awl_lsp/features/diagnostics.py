@@ -24,7 +24,10 @@ class Finding:
 
 def findings(snap: Snapshot) -> list[Finding]:
     doc = snap.doc
-    out = [Finding(p.range, p.message, p.code, Severity.ERROR) for p in syntax_problems(doc.tree, doc.source, doc.text)]
+    out = [
+        Finding(p.range, p.message, p.code, Severity.ERROR)
+        for p in syntax_problems(doc.tree, doc.source, doc.text)
+    ]
     problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
     out += [Finding(p.range, p.message, p.code, p.severity) for p in problems]
     return sorted(out, key=lambda f: (f.range, f.code))

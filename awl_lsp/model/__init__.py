@@ -3,4 +3,13 @@
 from awl_lsp.model.index import BUILTIN_TYPES, ModelBuilder, SemanticModel
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 
-__all__ = ["BUILTIN_TYPES", "Kind", "ModelBuilder", "Range", "RefKind", "Reference", "SemanticModel", "Symbol"]
+__all__ = [
+    "BUILTIN_TYPES",
+    "Kind",
+    "ModelBuilder",
+    "Range",
+    "RefKind",
+    "Reference",
+    "SemanticModel",
+    "Symbol",
+]

@@ -33,7 +33,9 @@ class ItemFacts:
         if rows == 0:
             return self
         moved = {
-            id(s): replace(s, range=shift_range(s.range, rows), selection=shift_range(s.selection, rows), children=[])
+            id(s): replace(
+                s, range=shift_range(s.range, rows), selection=shift_range(s.selection, rows), children=[]
+            )
             for s in self.flat
         }
         for s in self.flat:
@@ -62,7 +64,9 @@ class _Extractor:
     def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: object) -> Symbol | None:
         if name_node is None:
             return None
-        sym = Symbol(kind, self.text(name_node), node_range(node), node_range(name_node), doc=self.doc_for(node), **kw)  # type: ignore[arg-type]
+        sym = Symbol(
+            kind, self.text(name_node), node_range(node), node_range(name_node), doc=self.doc_for(node), **kw
+        )  # type: ignore[arg-type]
         self.facts.flat.append(sym)
         return sym
 
@@ -93,7 +97,12 @@ class _Extractor:
             method(node)
 
     def _workflow_declaration(self, node: Node, kind: Kind = Kind.WORKFLOW) -> None:
-        sym = self.symbol(kind, node, node.child_by_field_name("name"), detail=f"{kind.value} {self.text(node.child_by_field_name('name'))}")
+        sym = self.symbol(
+            kind,
+            node,
+            node.child_by_field_name("name"),
+            detail=f"{kind.value} {self.text(node.child_by_field_name('name'))}",
+        )
         if sym is None:
             return
         self.facts.symbols.append(sym)
@@ -129,14 +138,20 @@ class _Extractor:
             for sub in clause.named_children:
                 if sub.type == "confirms_clause":
                     target = sub.child_by_field_name("target")
-                    if target is not None and target.named_children and target.named_children[0].type == "identifier":
+                    if (
+                        target is not None
+                        and target.named_children
+                        and target.named_children[0].type == "identifier"
+                    ):
                         self.ref(RefKind.ROUTE, target.named_children[0])
         if t == "carry_clause":
             self.values(clause.child_by_field_name("default"), "")
         kind = kinds.get(t)
         if kind is None:
             return None
-        sym = self.symbol(kind, clause, name, detail=self.signature(clause), type=type_text, container=container)
+        sym = self.symbol(
+            kind, clause, name, detail=self.signature(clause), type=type_text, container=container
+        )
         if sym is not None and t == "outcome_clause":
             route = clause.child_by_field_name("route")
             if route is not None:
@@ -165,7 +180,13 @@ class _Extractor:
                     continue
                 type_node = f.child_by_field_name("type")
                 self.type_refs(type_node)
-                child = self.symbol(Kind.FIELD, f, f.child_by_field_name("name"), type=self.text(type_node), container=sym.name)
+                child = self.symbol(
+                    Kind.FIELD,
+                    f,
+                    f.child_by_field_name("name"),
+                    type=self.text(type_node),
+                    container=sym.name,
+                )
                 if child is not None:
                     child.detail = f"{child.name}: {child.type}"
                     sym.children.append(child)
@@ -191,20 +212,31 @@ class _Extractor:
                 continue
             type_node = p.child_by_field_name("type")
             self.type_refs(type_node)
-            sym = self.symbol(Kind.PARAMETER, p, p.child_by_field_name("name"), type=self.text(type_node) or None, container=container, scope=scope)
+            sym = self.symbol(
+                Kind.PARAMETER,
+                p,
+                p.child_by_field_name("name"),
+                type=self.text(type_node) or None,
+                container=container,
+                scope=scope,
+            )
             if sym is not None:
                 sym.detail = f"{sym.name}: {sym.type}" if sym.type else sym.name
                 out.append(sym)
         return out
 
     def callable(self, kind: Kind, node: Node, container: str | None = None) -> Symbol | None:
-        sym = self.symbol(kind, node, node.child_by_field_name("name"), detail=self.signature(node), container=container)
+        sym = self.symbol(
+            kind, node, node.child_by_field_name("name"), detail=self.signature(node), container=container
+        )
         if sym is None:
             return None
         rt = node.child_by_field_name("return_type")
         self.type_refs(rt)
         sym.type = self.text(rt) if rt is not None else None
-        sym.children.extend(self._parameters(node.child_by_field_name("parameters"), sym.name, f"params:{sym.name}"))
+        sym.children.extend(
+            self._parameters(node.child_by_field_name("parameters"), sym.name, f"params:{sym.name}")
+        )
         return sym
 
     def _worker_declaration(self, node: Node) -> None:
@@ -254,7 +286,14 @@ class _Extractor:
             self.facts.symbols.append(sym)
 
     def _retire_block(self, node: Node) -> None:
-        sym = Symbol(Kind.RETIRE, "retire", node_range(node), node_range(node.children[0]), detail="retire", doc=self.doc_for(node))
+        sym = Symbol(
+            Kind.RETIRE,
+            "retire",
+            node_range(node),
+            node_range(node.children[0]),
+            detail="retire",
+            doc=self.doc_for(node),
+        )
         self.facts.flat.append(sym)
         self.facts.symbols.append(sym)
         body = node.child_by_field_name("body")
@@ -281,7 +320,15 @@ class _Extractor:
         for st in block.named_children:
             self.statement(st, scope, owner)
 
-    def bind(self, name_node: Node | None, scope: str, owner: Symbol, node: Node, how: str, type_text: str | None = None) -> None:
+    def bind(
+        self,
+        name_node: Node | None,
+        scope: str,
+        owner: Symbol,
+        node: Node,
+        how: str,
+        type_text: str | None = None,
+    ) -> None:
         sym = self.symbol(Kind.BINDING, node, name_node, container=owner.name, scope=scope, type=type_text)
         if sym is not None:
             sym.detail = f"{sym.name} ({how})"
@@ -347,7 +394,13 @@ class _Extractor:
             return
         if t == "distribute_statement":
             self.values(st.child_by_field_name("collection"), scope)
-            self.bind(st.child_by_field_name("item"), scope, owner, st, st.child_by_field_name("mode").type if st.child_by_field_name("mode") else "distribute")
+            self.bind(
+                st.child_by_field_name("item"),
+                scope,
+                owner,
+                st,
+                st.child_by_field_name("mode").type if st.child_by_field_name("mode") else "distribute",
+            )
             return
         if t == "collect_statement":
             self.ref(RefKind.COLLECT, st.child_by_field_name("value"), scope)
@@ -439,7 +492,16 @@ class _Extractor:
                     self.values(stage, scope)
         elif t in ("schema_of",):
             self.type_refs(node.child_by_field_name("type"))
-        elif t in ("workflow_builtin", "string", "raw_string", "integer", "float", "duration", "boolean", "json_literal"):
+        elif t in (
+            "workflow_builtin",
+            "string",
+            "raw_string",
+            "integer",
+            "float",
+            "duration",
+            "boolean",
+            "json_literal",
+        ):
             return
         else:
             for child in node.named_children:

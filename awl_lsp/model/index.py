@@ -51,7 +51,9 @@ class SemanticModel:
         self.symbols: list[Symbol] = [s for item in items for s in item.symbols]
         self.all_symbols: list[Symbol] = [s for item in items for s in item.flat]
         self.references: list[Reference] = [r for item in items for r in item.references]
-        self.flow: Symbol | None = next((s for s in self.symbols if s.kind in (Kind.WORKFLOW, Kind.WORKLOOP)), None)
+        self.flow: Symbol | None = next(
+            (s for s in self.symbols if s.kind in (Kind.WORKFLOW, Kind.WORKLOOP)), None
+        )
         self.is_workloop = self.flow is not None and self.flow.kind is Kind.WORKLOOP
         self._by_kind: dict[Kind, dict[str, list[Symbol]]] = defaultdict(lambda: defaultdict(list))
         for s in self.all_symbols:
@@ -139,9 +141,15 @@ class SemanticModel:
         for s in self.all_symbols:
             if s.name in seen:
                 continue
-            if s.kind in (Kind.INPUT, Kind.CARRY, Kind.CONST) or (
-                s.kind in (Kind.BINDING, Kind.PARAMETER) and s.scope in chain and s.kind is not Kind.PARAMETER
-            ) or (s.kind is Kind.PARAMETER and s.scope in chain):
+            if (
+                s.kind in (Kind.INPUT, Kind.CARRY, Kind.CONST)
+                or (
+                    s.kind in (Kind.BINDING, Kind.PARAMETER)
+                    and s.scope in chain
+                    and s.kind is not Kind.PARAMETER
+                )
+                or (s.kind is Kind.PARAMETER and s.scope in chain)
+            ):
                 out.append(s)
                 seen.add(s.name)
         return out
@@ -204,7 +212,9 @@ class SemanticModel:
             return next((f for f in self.fields_of(out.type if out else None) if f.name == ref.name), None)
         if how == "answer":
             report = self.first(Kind.REPORT, callee)
-            return next((f for f in self.fields_of(report.type if report else None) if f.name == ref.name), None)
+            return next(
+                (f for f in self.fields_of(report.type if report else None) if f.name == ref.name), None
+            )
         if how == "hatch":
             target = self.first(Kind.DETACHED, callee)
         else:

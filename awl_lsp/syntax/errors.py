@@ -146,7 +146,9 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         found_text = "the line ends here"
     else:
         found_text = f"unexpected `{found}`"
-    after = f" after `{_snippet(source, prev)}`" if prev is not None and prev.type not in ("_newline",) else ""
+    after = (
+        f" after `{_snippet(source, prev)}`" if prev is not None and prev.type not in ("_newline",) else ""
+    )
     message = found_text + after
     if expected:
         message += f": expected {expected}"
@@ -155,5 +157,7 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
     if end.row > start.row:  # keep the squiggle on the first line of a long error
         line_end = source.find(b"\n", node.start_byte)
         end_col = (line_end if line_end != -1 else len(source)) - (node.start_byte - start.column)
-        return SyntaxProblem((start.row, start.column, start.row, max(end_col, start.column + 1)), message, "syntax")
+        return SyntaxProblem(
+            (start.row, start.column, start.row, max(end_col, start.column + 1)), message, "syntax"
+        )
     return SyntaxProblem(_range(node), message, "syntax")

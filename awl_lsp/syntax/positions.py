@@ -99,7 +99,9 @@ class LineIndex:
         return line, sum(_units(ch, encoding) for ch in prefix)
 
     # ---- tree-sitter point (row, byte column) <-> LSP position
-    def point_to_position(self, row: int, byte_col: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+    def point_to_position(
+        self, row: int, byte_col: int, encoding: Encoding = Encoding.UTF16
+    ) -> tuple[int, int]:
         if row >= len(self.char_starts):
             last = len(self.char_starts) - 1
             return last, self._units_of(self.line_text(last), encoding)
@@ -111,7 +113,9 @@ class LineIndex:
         prefix = text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore")
         return row, self._units_of(prefix, encoding)
 
-    def position_to_point(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+    def position_to_point(
+        self, line: int, character: int, encoding: Encoding = Encoding.UTF16
+    ) -> tuple[int, int]:
         if line >= len(self.char_starts):
             last = len(self.char_starts) - 1
             return last, len(self.line_text(last).encode("utf-8"))

@@ -344,6 +344,7 @@ async function main() {
       await page.keyboard.press("Control+I");
       await hover.first().waitFor({ state: "visible", timeout: 15000 });
     }
+    await sleep(600); // let the hover finish fading in before the screenshot
     const text = (await hover.first().innerText()).replace(/\s+/g, " ").trim();
     return `"${text.slice(0, 120)}${text.length > 120 ? "…" : ""}"`;
   });
@@ -364,6 +365,7 @@ async function main() {
       labels = (await suggest.locator(".monaco-list-row .label-name").allInnerTexts()).map((t) => t.trim());
       return labels.includes("every") && labels.includes("carry");
     }, 20000);
+    await sleep(300);
     return `suggest list shows: ${labels.join(", ")}`;
   });
   await shot(page, "completion");
