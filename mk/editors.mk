@@ -5,8 +5,9 @@
 #   make e2e-nvim      real Neovim (>= 0.10) + real `awl lsp`: tests/e2e/nvim/e2e.lua
 #   make e2e-emacs     Emacs + eglot smoke test: editors/emacs/test/awl-eglot-smoke.el
 #
-# e2e-nvim finds Neovim as: $(AWL_NVIM) (must be >= 0.10), else `nvim` on PATH when it is >= 0.10,
-# else ../shared/bin/nvim when that exists; otherwise it is skipped with a message.
+# e2e-nvim finds Neovim as: $(AWL_NVIM), else `nvim` on PATH when it is >= 0.10, else
+# ../shared/bin/nvim when that exists; it is skipped with a message when the one found is not
+# Neovim >= 0.10 (Debian bookworm's own nvim is 0.7) or there is none.
 # e2e-emacs uses $(AWL_EMACS), else `emacs` on PATH, and is skipped when there is none or when
 # eglot is not installed (Emacs 29+ has it built in; Debian bookworm: apt-get install elpa-eglot).
 
@@ -35,8 +36,8 @@ e2e-nvim: $(STAMP)
 	@set -e; $(NVIM_OK); nv=""; given="$(AWL_NVIM)"; \
 	if [ -n "$$given" ]; then \
 	  if ! nvim_ok "$$given"; then \
-	    echo "e2e-nvim: AWL_NVIM=$$given is not Neovim >= 0.10 ($$("$$given" --version 2>&1 | head -n 1))" >&2; \
-	    exit 1; fi; \
+	    echo "e2e-nvim: SKIPPED: AWL_NVIM=$$given is not Neovim >= 0.10 ($$("$$given" --version 2>&1 | head -n 1))"; \
+	    exit 0; fi; \
 	  nv="$$given"; \
 	elif command -v nvim >/dev/null 2>&1 && nvim_ok nvim; then nv="$$(command -v nvim)"; \
 	elif [ -x "$(SHARED_NVIM)" ] && nvim_ok "$(SHARED_NVIM)"; then nv="$(SHARED_NVIM)"; \

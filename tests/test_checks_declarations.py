@@ -76,22 +76,33 @@ def test_narration_after_the_header() -> None:
 def test_header_comes_first_and_once() -> None:
     text = edit("workflow notify_once", "const early = 1\nworkflow notify_once")
     assert_error(text, 2, "must come first")
-    assert_error(BASE + "\nworkflow again\n  outcome x: type Receipt, route success\n", 29, "exactly one flow")
+    assert_error(
+        BASE + "\nworkflow again\n  outcome x: type Receipt, route success\n", 29, "exactly one flow"
+    )
 
 
 def test_workflow_needs_an_outcome() -> None:
-    text = edit("  outcome sent: type Receipt, route success\n  outcome dropped: type Receipt, route failure\n", "")
+    text = edit(
+        "  outcome sent: type Receipt, route success\n  outcome dropped: type Receipt, route failure\n", ""
+    )
     assert_error(text, 2, "notify_once", "outcome")
 
 
 def test_header_outcome_needs_type_and_route() -> None:
     assert_error(edit("outcome sent: type Receipt, route success", "outcome sent: route success"), 5, "type")
-    assert_error(edit("outcome sent: type Receipt, route success", "outcome sent: type Receipt"), 5, "route success")
+    assert_error(
+        edit("outcome sent: type Receipt, route success", "outcome sent: type Receipt"), 5, "route success"
+    )
     assert_error(edit("route success", "route sideways"), 5, "sideways")
 
 
-@pytest.mark.parametrize(("old", "new", "word"), [("input message: String", "input message", "input"),
-                                                   ("signal cancel: Receipt", "signal cancel", "signal")])
+@pytest.mark.parametrize(
+    ("old", "new", "word"),
+    [
+        ("input message: String", "input message", "input"),
+        ("signal cancel: Receipt", "signal cancel", "signal"),
+    ],
+)
 def test_input_and_signal_need_types(old: str, new: str, word: str) -> None:
     assert_error(edit(old, new), 3 if word == "input" else 4, word, "has no type")
 
@@ -126,11 +137,18 @@ def test_worker_needs_actions() -> None:
 
 def test_action_and_child_need_return_types() -> None:
     assert_error(edit(" -> Receipt\n    node", "\n    node"), 15, "send_message", "->")
-    assert_error(edit("child audit(message: String) -> Nil", "child audit(message: String)"), 18, "audit", "->")
+    assert_error(
+        edit("child audit(message: String) -> Nil", "child audit(message: String)"), 18, "audit", "->"
+    )
 
 
 def test_parameters_need_types() -> None:
-    assert_error(edit("action send_message(message: String,", "action send_message(message,"), 15, "parameter", "message")
+    assert_error(
+        edit("action send_message(message: String,", "action send_message(message,"),
+        15,
+        "parameter",
+        "message",
+    )
 
 
 # ---------------------------------------------------------------- config lines
@@ -158,21 +176,35 @@ def test_const_unknown_reference() -> None:
 
 
 def test_const_cannot_read_inputs() -> None:
-    assert_error(edit('const greeting = "hello"', "const greeting = message"), 8, "is a workflow input or signal, not a const")
+    assert_error(
+        edit('const greeting = "hello"', "const greeting = message"),
+        8,
+        "is a workflow input or signal, not a const",
+    )
 
 
 def test_const_cycle() -> None:
-    assert_error(edit('const greeting = "hello"', 'const greeting = prompt + "!"'), 9, "defined in terms of itself")
+    assert_error(
+        edit('const greeting = "hello"', 'const greeting = prompt + "!"'), 9, "defined in terms of itself"
+    )
 
 
 def test_const_duplicate() -> None:
-    assert_error(edit("const prompt", 'const greeting = "again"\nconst prompt'), 9, "duplicate const declaration `greeting`")
+    assert_error(
+        edit("const prompt", 'const greeting = "again"\nconst prompt'),
+        9,
+        "duplicate const declaration `greeting`",
+    )
 
 
 def test_bindings_cannot_shadow_consts() -> None:
-    assert_error(edit("-> receipt\n", "-> receipt\n  receipt |> .id -> prompt\n"), 23, "bindings cannot shadow consts")
+    assert_error(
+        edit("-> receipt\n", "-> receipt\n  receipt |> .id -> prompt\n"), 23, "bindings cannot shadow consts"
+    )
 
 
 def test_schema_of_unknown_type() -> None:
-    assert_error(edit('const greeting = "hello"', "const greeting = schema of Missing"), 8, "unknown type `Missing`")
+    assert_error(
+        edit('const greeting = "hello"', "const greeting = schema of Missing"), 8, "unknown type `Missing`"
+    )
     assert errors(edit('const greeting = "hello"', "const greeting = schema of Receipt")) == []

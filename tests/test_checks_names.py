@@ -71,20 +71,56 @@ def test_base_document_is_clean() -> None:
 @pytest.mark.parametrize(
     ("old", "new", "line", "words"),
     [
-        ("  input name: String\n", "  input name: String\n  input name: String\n", 4, ("duplicate input `name`",)),
-        ("  signal approval: Approval\n", "  signal approval: Approval\n  signal approval: Approval\n", 5,
-         ("duplicate signal",)),
-        ("  outcome shouted: type Shouted, route success\n",
-         "  outcome shouted: type Shouted, route success\n  outcome shouted: type Shouted, route success\n", 6,
-         ("duplicate outcome",)),
-        ("type Shouted { text: String }", "type Shouted { text: String, text: String }", 9, ("duplicate field",)),
-        ("type Shouted { text: String }\n", "type Shouted { text: String }\ntype Shouted { text: String }\n", 10,
-         ("duplicate type",)),
-        ("child audit", "worker other\n  action shout(text: String) -> Shouted\n\nchild audit", 16,
-         ("duplicate action", "shout")),
-        ("step loud after hello", "step hello\n  sleep 1s\n\nstep loud after hello", 22, ("duplicate step",)),
-        ("action greet(name: String)", "action greet(name: String, name: String)", 12, ("duplicate parameter",)),
-        ("greet(name: name) -> greeting", "greet(name: name, name: name) -> greeting", 19, ("duplicate argument",)),
+        (
+            "  input name: String\n",
+            "  input name: String\n  input name: String\n",
+            4,
+            ("duplicate input `name`",),
+        ),
+        (
+            "  signal approval: Approval\n",
+            "  signal approval: Approval\n  signal approval: Approval\n",
+            5,
+            ("duplicate signal",),
+        ),
+        (
+            "  outcome shouted: type Shouted, route success\n",
+            "  outcome shouted: type Shouted, route success\n  outcome shouted: type Shouted, route "
+            "success\n",
+            6,
+            ("duplicate outcome",),
+        ),
+        (
+            "type Shouted { text: String }",
+            "type Shouted { text: String, text: String }",
+            9,
+            ("duplicate field",),
+        ),
+        (
+            "type Shouted { text: String }\n",
+            "type Shouted { text: String }\ntype Shouted { text: String }\n",
+            10,
+            ("duplicate type",),
+        ),
+        (
+            "child audit",
+            "worker other\n  action shout(text: String) -> Shouted\n\nchild audit",
+            16,
+            ("duplicate action", "shout"),
+        ),
+        ("step loud after hello", "step hello\n  sleep 1s\n\nstep loud after hello", 23, ("duplicate step",)),
+        (
+            "action greet(name: String)",
+            "action greet(name: String, name: String)",
+            12,
+            ("duplicate parameter",),
+        ),
+        (
+            "greet(name: name) -> greeting",
+            "greet(name: name, name: name) -> greeting",
+            19,
+            ("duplicate argument",),
+        ),
     ],
 )
 def test_duplicates_are_reported_on_the_second(old: str, new: str, line: int, words: tuple[str, ...]) -> None:
@@ -93,7 +129,9 @@ def test_duplicates_are_reported_on_the_second(old: str, new: str, line: int, wo
 
 # ---------------------------------------------------------------- keywords and conventions
 def test_keywords_cannot_be_names() -> None:
-    assert_error(edit("  input name: String\n", "  input name: String\n  input step: String\n"), 4, "`step`", "keyword")
+    assert_error(
+        edit("  input name: String\n", "  input name: String\n  input step: String\n"), 4, "`step`", "keyword"
+    )
     assert errors(edit("  input name: String\n", "  input name: String\n  input report: String\n")) == []
 
 
@@ -102,8 +140,18 @@ def test_keywords_cannot_be_names() -> None:
     [
         ("workflow greet_person", "workflow GreetPerson", 2, "snake_case"),
         ("type Shouted { text: String }", "type Shouted { Text: String }", 9, "snake_case"),
-        ("type Shouted { text: String }", "type Shouted { text: String }\ntype shout_mode = Loud | Soft", 10, "TitleCase"),
-        ("type Shouted { text: String }", "type Shouted { text: String }\ntype Mode = loud | Soft", 10, "TitleCase"),
+        (
+            "type Shouted { text: String }",
+            "type Shouted { text: String }\ntype shout_mode = Loud | Soft",
+            10,
+            "TitleCase",
+        ),
+        (
+            "type Shouted { text: String }",
+            "type Shouted { text: String }\ntype Mode = loud | Soft",
+            10,
+            "TitleCase",
+        ),
         ("action shout(", "action Shout(", 13, "snake_case"),
     ],
 )
@@ -120,13 +168,18 @@ def test_unknown_action() -> None:
 def test_arguments_are_named_complete_and_known() -> None:
     assert_error(edit("greet(name: name) -> greeting", "greet(name) -> greeting"), 19, "named")
     assert_error(edit("greet(name: name) -> greeting", "greet() -> greeting"), 19, "missing", "name")
-    assert_error(edit("greet(name: name) -> greeting", "greet(name: name, loud: true) -> greeting"), 19, "loud")
+    assert_error(
+        edit("greet(name: name) -> greeting", "greet(name: name, loud: true) -> greeting"), 19, "loud"
+    )
 
 
 def test_pipe_stage_is_a_one_argument_action() -> None:
     text = edit("action shout(text: String)", "action shout(text: String, volume: Int)")
-    text = edit("shout(text: greeting.greeting + decision.approver) -> loud",
-                "shout(text: greeting.greeting, volume: 1) -> loud", text)
+    text = edit(
+        "shout(text: greeting.greeting + decision.approver) -> loud",
+        "shout(text: greeting.greeting, volume: 1) -> loud",
+        text,
+    )
     text = edit("loud |> route shouted", "loud.text |> shout |> route shouted", text)
     assert_error(text, 25, "shout", "one-argument")
 
@@ -134,7 +187,9 @@ def test_pipe_stage_is_a_one_argument_action() -> None:
 def test_spawn_rules() -> None:
     assert_error(edit("spawn audit(", "spawn ghost("), 18, "ghost", "child")
     assert_error(edit("spawn audit(name: name)", "spawn greet(name: name)"), 18, "child", "action")
-    assert_error(edit("spawn audit(name: name)", "spawn audit(name: name) -> handle"), 18, "spawn", "no result")
+    assert_error(
+        edit("spawn audit(name: name)", "spawn audit(name: name) -> handle"), 18, "spawn", "no result"
+    )
 
 
 def test_wait_and_sleep() -> None:
@@ -149,13 +204,23 @@ def test_after_and_route_targets_resolve() -> None:
 
 
 def test_rebinding_in_one_step() -> None:
-    assert_error(edit("  wait approval", "  greet(name: name) -> greeting\n  wait approval"), 20, "greeting", "already bound")
+    assert_error(
+        edit("  wait approval", "  greet(name: name) -> greeting\n  wait approval"),
+        20,
+        "greeting",
+        "already bound",
+    )
 
 
 # ---------------------------------------------------------------- layout
 def test_unknown_header_clause_lists_the_clauses() -> None:
-    assert_error(edit("  input name: String\n", "  input name: String\n  invar\n"), 4, "unknown header clause `invar`",
-                 "`timeout`", "`outcome`")
+    assert_error(
+        edit("  input name: String\n", "  input name: String\n  invar\n"),
+        4,
+        "unknown header clause `invar`",
+        "`timeout`",
+        "`outcome`",
+    )
 
 
 def test_unknown_guard_word() -> None:
@@ -164,8 +229,10 @@ def test_unknown_guard_word() -> None:
 
 
 def test_outcome_without_route_on_its_line() -> None:
-    text = edit("  loud |> route shouted\n",
-                "  outcome yes: when loud.text == \"\"\n  outcome no: otherwise, route shouted(loud)\n")
+    text = edit(
+        "  loud |> route shouted\n",
+        '  outcome yes: when loud.text == ""\n  outcome no: otherwise, route shouted(loud)\n',
+    )
     assert_error(text, 25, "yes", "route")
 
 

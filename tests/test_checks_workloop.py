@@ -120,7 +120,10 @@ retire
 
 
 def test_workflow_clauses_are_refused_in_a_workloop() -> None:
-    text = edit("  input folder: String\n", "  input folder: String\n  timeout 1h\n  outcome done: type Board, route success\n")
+    text = edit(
+        "  input folder: String\n",
+        "  input folder: String\n  timeout 1h\n  outcome done: type Board, route success\n",
+    )
     assert_error(text, 5, "timeout", "workflow")
     assert_error(text, 6, "no outcomes")
 
@@ -135,7 +138,9 @@ def test_carry_needs_type_and_default(line: str, words: tuple[str, ...]) -> None
 
 
 def test_route_start_rebinds_only_declared_carries() -> None:
-    assert_error(edit("route start(seen: found.files)", "route start(cursor: found.files)"), 29, "cursor", "carry")
+    assert_error(
+        edit("route start(seen: found.files)", "route start(cursor: found.files)"), 29, "cursor", "carry"
+    )
 
 
 # ---------------------------------------------------------------- invariants
@@ -145,8 +150,15 @@ def test_invariant_needs_tolerance_and_confirms() -> None:
 
 
 def test_invariant_takes_one_tolerance_and_one_confirms() -> None:
-    assert_error(edit("    confirms start\n", "    confirms start\n    tolerance 3 windows\n"), 11, "second", "tolerance")
-    assert_error(edit("    confirms start\n", "    confirms start\n    confirms start\n"), 11, "second", "confirms")
+    assert_error(
+        edit("    confirms start\n", "    confirms start\n    tolerance 3 windows\n"),
+        11,
+        "second",
+        "tolerance",
+    )
+    assert_error(
+        edit("    confirms start\n", "    confirms start\n    confirms start\n"), 11, "second", "confirms"
+    )
 
 
 def test_tolerance_count_is_at_least_one() -> None:
@@ -155,7 +167,9 @@ def test_tolerance_count_is_at_least_one() -> None:
 
 @pytest.mark.parametrize("tail", ["", " windos"])
 def test_tolerance_needs_windows(tail: str) -> None:
-    assert_error(edit("tolerance 2 windows", f"tolerance 2{tail}"), 9, "expected `windows` or `unconfirmed for …`")
+    assert_error(
+        edit("tolerance 2 windows", f"tolerance 2{tail}"), 9, "expected `windows` or `unconfirmed for …`"
+    )
 
 
 def test_tolerance_unconfirmed_needs_for_duration() -> None:
@@ -172,7 +186,9 @@ def test_confirms_a_step_some_route_reaches() -> None:
     assert_error(edit("confirms start", "confirms scan"), 10, "scan", "no `route`")
     assert_error(edit("confirms start", "confirms nowhere"), 10, "nowhere")
     text = edit("confirms start", "confirms dispatch")
-    text = edit("  answer board(swept: found.swept)\n", "  answer board(swept: found.swept)\n  route dispatch\n", text)
+    text = edit(
+        "  answer board(swept: found.swept)\n", "  answer board(swept: found.swept)\n  route dispatch\n", text
+    )
     assert errors(text) == []
 
 
@@ -198,7 +214,11 @@ def test_report_type_must_be_declared() -> None:
 
 
 def test_detached_is_input_only() -> None:
-    assert_error(edit("detached handle_file(path: String)", "detached handle_file(path: String) -> Board"), 19, "input only")
+    assert_error(
+        edit("detached handle_file(path: String)", "detached handle_file(path: String) -> Board"),
+        19,
+        "input only",
+    )
 
 
 def test_hatch_names_a_declared_detached() -> None:
@@ -207,7 +227,9 @@ def test_hatch_names_a_declared_detached() -> None:
 
 def test_hatch_arguments_match_parameters() -> None:
     assert_error(edit("hatch handle_file(path: file)", "hatch handle_file(file: file)"), 27, "file")
-    assert_error(edit("hatch handle_file(path: file)", "hatch handle_file(file: file)"), 27, "missing", "path")
+    assert_error(
+        edit("hatch handle_file(path: file)", "hatch handle_file(file: file)"), 27, "missing", "path"
+    )
 
 
 def test_hatch_needs_a_key() -> None:

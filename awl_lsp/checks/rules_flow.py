@@ -102,7 +102,9 @@ def build_graph(ctx: CheckContext, steps: list[Node]) -> StepGraph:
         for t, _ in rs:
             g.succ[i].add(t)
     for i in range(len(steps) - 1):
-        if g.falls[i] and steps[i + 1].child_by_field_name("after") is None:
+        after = steps[i + 1].child_by_field_name("after")
+        unresolved = after is not None and len(g.after[i + 1]) < len(after.children_by_field_name("step"))
+        if g.falls[i] and (after is None or unresolved):
             g.succ[i].add(i + 1)
     return g
 

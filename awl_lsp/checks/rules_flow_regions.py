@@ -178,6 +178,8 @@ def _unknown_names(ctx: CheckContext) -> None:
             continue
         if any(_within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():
             continue
+        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:  # a workloop armed `on s` reads `s`
+            continue
         ctx.error(
             ref.range,
             f"`{ref.name}` is not bound on any path to here: bind it first (`… -> {ref.name}`) "

@@ -299,13 +299,7 @@ class ExprChecker:
             if sym is None:
                 return
             params = self.ctx.model.parameters_of(sym)
-            if len(params) != 1:
-                self.ctx.error(
-                    stage,
-                    f"`{name}` takes {len(params)} parameters; a pipe stage action must take "
-                    "exactly one argument — call it with named arguments instead",
-                    "pipe-multi-arg",
-                )
+            if len(params) != 1:  # arity is reported by rules_references
                 return
             pt = parse_type_text(params[0].type)
             if not assignable(it, pt, self.table):

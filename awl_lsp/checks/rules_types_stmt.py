@@ -11,32 +11,17 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
-from awl_lsp.model.types import DURATION, INT, NIL, AwlType, assignable, parse_type_text
+from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
 
 _PURE_STAGES = ("relative_field", "combinator")
 
 
 def check(ctx: CheckContext) -> None:
-    """Statement rules run from `rules_types.check` (one walk); this module registers nothing itself."""
-    optional_list_elements(ctx)
+    """Statement rules run from `rules_types.check` (one walk); this module registers nothing itself.
 
-
-def optional_list_elements(ctx: CheckContext) -> None:
-    """`[T?]` is refused wherever a type is written."""
-    stack = [ctx.tree.root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "list_type":
-            el = node.child_by_field_name("element")
-            if el is not None and el.type == "optional_type":
-                inner = ctx.text(el.child_by_field_name("inner"))
-                ctx.error(
-                    node,
-                    f"a list element cannot be optional: `{ctx.text(node)}` is not allowed — use "
-                    f"`[{inner}]` (or make the whole list optional: `[{inner}]?`)",
-                    "optional-element",
-                )
-        stack.extend(node.named_children)
+    `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
+    reference rules, so they are not repeated here.
+    """
 
 
 def walk_statements(ec: ExprChecker) -> None:
@@ -130,17 +115,7 @@ def _statement(ec: ExprChecker, st: Node) -> None:
             _needs_list(ec, coll, f"`{mode} … in`")
         return
     if t in ("sleep_statement", "wait_statement"):
-        d = st.child_by_field_name("duration") or st.child_by_field_name("timeout")
-        if d is not None:
-            ec.walk(d)
-            dt = env.infer(d)
-            if ec.known(dt) and dt != DURATION:
-                word = "`sleep`" if t == "sleep_statement" else "a `wait … timeout`"
-                ec.ctx.error(
-                    d,
-                    f"{word} takes a duration like `30s` or `5m`, but `{ec.show(d)}` is {dt}",
-                    "duration-type",
-                )
+        ec.walk(st.child_by_field_name("duration") or st.child_by_field_name("timeout"))
         return
     if t == "expression_statement":
         value = st.child_by_field_name("value")

@@ -36,6 +36,10 @@ _SYMBOL_KINDS = {
 }
 
 
+_SNIPPET = lsp.InsertTextFormat.Snippet
+_PLAIN = lsp.InsertTextFormat.PlainText
+
+
 class _Items:
     """Collects items in offer order, once per label."""
 
@@ -70,7 +74,7 @@ class _Items:
                 sort_text=f"{len(self.items):04d}",
                 filter_text=label,
                 text_edit=lsp.TextEdit(self.range, insert if insert is not None else label),
-                insert_text_format=lsp.InsertTextFormat.Snippet if snippet else lsp.InsertTextFormat.PlainText,
+                insert_text_format=_SNIPPET if snippet else _PLAIN,
             )
         )
 
@@ -111,7 +115,8 @@ class _Items:
         """(name, type, doc) of the fields of a type, declared or from a JSON schema."""
         env = self.a.env
         docs = {f.name: f.doc for f in self.snap.model.fields_of(type_text)}
-        return [(n, str(t), docs.get(n, "")) for n, t in env.fields_of_type(parse_type_text(type_text)).items()]
+        found = env.fields_of_type(parse_type_text(type_text))
+        return [(n, str(t), docs.get(n, "")) for n, t in found.items()]
 
 
 def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]:
@@ -163,7 +168,7 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
                 out.symbol(s)
     if p.values:
         for s in model.visible_values(row, p.scope):
-            if s.selection[0] != row:
+            if s.selection[0] != row and (not p.constants_only or s.kind is Kind.CONST):
                 out.value(s)
     if p.record_types:
         for s in model.of_kind(Kind.TYPE):

@@ -64,6 +64,7 @@ class Plan:
     drop: set[str] = field(default_factory=set)  # keywords not to offer
     types: bool = False
     values: bool = False
+    constants_only: bool = False  # values restricted to consts (header defaults, const values)
     callables: bool = False
     record_types: bool = False
     stage_actions: bool = False
@@ -322,10 +323,16 @@ def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
     p = Plan(row=row)
     if a.prefix[:1].isdigit():
         return p, a
+    here = snap.doc.root.descendant_for_point_range((row, max(a.word_start - 1, 0)), (row, a.word_start))
+    if here is not None and here.type in _TRIVIA and a.word_start > here.start_point.column:
+        return p, a  # inside a comment
     if a.cut > 0:
         last = a.toks[a.cut - 1]
         if last.end > a.word_byte and last.kind not in ("identifier",) and not is_word(last.text):
             return p, a  # inside a string, a number or a JSON body
+        open_string = len(last.text) == 1 or last.text[-1] != '"'
+        if last.node.type == "string" and last.end >= a.word_byte and open_string:
+            return p, a  # an unterminated string runs to the end of the line
     on_row = [i for i in range(a.cut) if a.toks[i].row == row]
     stack = a.open_brackets(a.cut)
     first: int | None = None
@@ -585,6 +592,7 @@ def _mid_line(a: Analysis, p: Plan, block: str, first: int) -> None:
         elif w0 == "type" and n == 3 and last == "=":
             p.words.append("schema")
         elif w0 == "const" and "=" in words:
+            p.constants_only = True
             _expression(a, p, first + words.index("=") + 1)
     elif block in _STATEMENT_BLOCKS:
         _statement_line(a, p, block, first, toks, words)
@@ -595,6 +603,7 @@ def _header_line(a: Analysis, p: Plan, block: str, toks: list[Tok], words: list[
     if w0 == "on" and n == 1 and block == "workloop-header":
         p.signals = True
     elif w0 == "carry" and "=" in words:
+        p.constants_only = True
         _expression(a, p, a.toks.index(toks[0]) + words.index("=") + 1)
     elif w0 == "outcome":
         if n == 3 and last == ":":

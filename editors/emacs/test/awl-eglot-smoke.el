@@ -89,10 +89,13 @@
         (awl-smoke--check "eglot-server-programs has awl-mode"
                           (assq 'awl-mode eglot-server-programs))
         ;; `eglot-ensure' waits for a command loop; batch mode has none, so connect directly.
-        (let ((eglot-connect-timeout awl-smoke--wait))
-          (apply #'eglot (eglot--guess-contact)))
-        (awl-smoke--check "eglot connects to awl lsp"
-                          (awl-smoke--wait-until (lambda () (eglot-current-server))))
+        (let* ((eglot-connect-timeout awl-smoke--wait)
+               (connect-error (condition-case e (progn (apply #'eglot (eglot--guess-contact)) nil)
+                                (error (error-message-string e)))))
+          (awl-smoke--check "eglot connects to awl lsp"
+                            (and (not connect-error)
+                                 (awl-smoke--wait-until (lambda () (eglot-current-server))))
+                            connect-error))
         (let ((server (eglot-current-server)))
           (when server
             ;; Diagnostics through flymake.
@@ -137,7 +140,18 @@
                    (line (plist-get (plist-get range :start) :line)))
               (awl-smoke--check "definition of `sort_out' goes to its step"
                                 (and line (= line target))
-                                (format "got %S, expected line %d" line (1+ target))))))))
+                                (format "got %S, expected line %d" line (1+ target))))
+            ;; Completion after `route ': the steps are offered.
+            (awl-smoke--goto "route \\(sort_out\\)" 1)
+            (let* ((result (ignore-errors
+                             (jsonrpc-request server :textDocument/completion
+                                              (eglot--TextDocumentPositionParams)
+                                              :timeout awl-smoke--wait)))
+                   (items (if (vectorp result) result (plist-get result :items)))
+                   (labels (mapcar (lambda (it) (plist-get it :label)) items)))
+              (awl-smoke--check "completion after `route ' offers the steps"
+                                (and (member "sort_out" labels) (member "look" labels))
+                                (format "%S" labels)))))))
   (error (awl-smoke--check "smoke test ran without a Lisp error" nil (format "%S" err))))
 
 (awl-smoke--finish)

@@ -306,8 +306,8 @@ end)
 
 -- ------------------------------------------------------------------ language server
 local client
-local server_died = false
-local got_client = vim.wait(WAIT, function()
+local server_died = #started_ids == 0 -- the plugin did not start one (e.g. no such executable)
+local got_client = not server_died and vim.wait(WAIT, function()
   client = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
   if started_ids[1] and not client and not vim.lsp.get_client_by_id(started_ids[1]) then
     server_died = true -- it started and exited: no use waiting longer
@@ -319,7 +319,8 @@ check(
   "awl lsp attaches and initializes",
   got_client,
   client and ("client " .. client.id),
-  server_died and ("`" .. server .. " lsp` exited before initializing")
+  #started_ids == 0 and ("the plugin started no client for `" .. server .. " lsp` (see notify lines)")
+    or server_died and ("`" .. server .. " lsp` exited before initializing")
     or ("no initialized `awl` client after " .. WAIT .. " ms (is `" .. server .. " lsp` working?)")
 )
 

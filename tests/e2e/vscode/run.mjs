@@ -7,7 +7,8 @@
 // Opens workspace/inbox_watch.awl (a workloop whose hatch has no `key`) by clicking its Explorer row
 // and checks: the status bar's language mode reads "AWL"; an error squiggle shows and the Problems
 // panel lists an entry mentioning `key`; hovering `tolerance` shows the keyword reference's text;
-// Ctrl+Space on a new line of the workloop header offers `every` and `carry`.
+// Ctrl+Space on a new line of the workloop header offers `every` and `carry`; after the server is
+// killed, the extension starts a new one and hover answers again.
 // Screenshots go to artifacts/vscode-*.png. Every wait is bounded; code-server is always killed.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -247,6 +248,54 @@ function serverLogTail(lines = 40) {
     .join("\n");
 }
 
+/** Pids of `<server> lsp` processes descended from our code-server. */
+function serverPids() {
+  const parentOf = (pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return 0;
+    }
+  };
+  const ours = (pid) => {
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = parentOf(p), hops++) {
+      if (p === codeServer.pid) return true;
+    }
+    return false;
+  };
+  const pids = [];
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+      if (argv.includes(args.server) && argv.includes("lsp") && ours(Number(d))) pids.push(Number(d));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+async function hoverShows(page, editor, phrase) {
+  const word = editor.locator(".view-line span > span").filter({ hasText: /^tolerance$/ }).first();
+  await word.waitFor({ state: "visible", timeout: 10000 });
+  const hover = page.locator(".monaco-hover:visible", { hasText: phrase });
+  await page.mouse.move(5, 5);
+  await word.hover();
+  try {
+    await hover.first().waitFor({ state: "visible", timeout: 15000 });
+  } catch {
+    // The mouse hover did not show it; ask with the keyboard, as a user could (Ctrl+K Ctrl+I).
+    await word.click();
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    await hover.first().waitFor({ state: "visible", timeout: 15000 });
+  }
+  await sleep(600); // let the hover finish fading in before a screenshot
+  return (await hover.first().innerText()).replace(/\s+/g, " ").trim();
+}
+
 // ---------------------------------------------------------------- the run
 
 async function main() {
@@ -330,22 +379,7 @@ async function main() {
   await page.keyboard.press("Escape");
 
   await check("hover on tolerance", page, async () => {
-    const word = editor.locator(".view-line span > span").filter({ hasText: /^tolerance$/ }).first();
-    await word.waitFor({ state: "visible", timeout: 10000 });
-    const hover = page.locator(".monaco-hover:visible", { hasText: HOVER_PHRASE });
-    await page.mouse.move(5, 5);
-    await word.hover();
-    try {
-      await hover.first().waitFor({ state: "visible", timeout: 15000 });
-    } catch {
-      // The mouse hover did not show it; ask with the keyboard, as a user could (Ctrl+K Ctrl+I).
-      await word.click();
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      await hover.first().waitFor({ state: "visible", timeout: 15000 });
-    }
-    await sleep(600); // let the hover finish fading in before the screenshot
-    const text = (await hover.first().innerText()).replace(/\s+/g, " ").trim();
+    const text = await hoverShows(page, editor, HOVER_PHRASE);
     return `"${text.slice(0, 120)}${text.length > 120 ? "…" : ""}"`;
   });
   await shot(page, "hover");
@@ -369,6 +403,22 @@ async function main() {
     return `suggest list shows: ${labels.join(", ")}`;
   });
   await shot(page, "completion");
+  await page.keyboard.press("Escape");
+
+  await check("server restarts after a crash", page, async () => {
+    const before = serverPids();
+    if (before.length !== 1) throw new Error(`expected one running \`awl lsp\`, found pids [${before}]`);
+    process.kill(before[0], "SIGKILL");
+    let after = [];
+    await waitFor("a new `awl lsp` process", async () => {
+      after = serverPids().filter((p) => p !== before[0]);
+      return after.length > 0;
+    }, 30000);
+    // The restarted server answers again: the hover comes back.
+    await hoverShows(page, editor, HOVER_PHRASE);
+    return `killed pid ${before[0]}; restarted as pid ${after[0]}; hover answers again`;
+  });
+  await shot(page, "restarted");
 }
 
 let crashed;
@@ -389,6 +439,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 5;
+const expected = 6;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);

@@ -1,0 +1,242 @@
+"""Flow rules (`rules_flow`, `rules_flow_regions`): one failing and one passing document per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from awl_lsp.checks import Severity, run_checks
+from awl_lsp.model import ModelBuilder
+from awl_lsp.syntax.parser import parse
+
+HEAD = """\
+//! fixture
+workflow f
+  input items: [String]
+  input cap: Int
+  outcome done: type String, route success
+
+type Level = Low | High
+type Poll  { done: Bool, level: Level }
+
+worker w
+  action work(item: String) -> String
+  action poll(prior: Poll) -> Poll
+"""
+START = HEAD.count("\n") + 1
+
+
+def errors(body: str) -> list[tuple[int, str, str]]:
+    src = (HEAD + body).encode()
+    tree = parse(src)
+    probs = run_checks(ModelBuilder().build(tree, src), tree, src)
+    return [(p.range[0] + 1 - START, p.code, p.message) for p in probs if p.severity is Severity.ERROR]
+
+
+LOOP = (
+    "step s\n  loop p = Poll(done: false, level: Low) counting n\n{inner}\n"
+    '  outcome ok: if p.done, route done("y")\n'
+)
+BAD = [
+    (
+        "else-not-last",
+        'step s\n  work(item: "a") -> x\n  outcome a: else, route done(x)\n'
+        '  outcome b: if x == "", route done(x)\n',
+        2,
+        "else",
+        "else-not-last",
+    ),
+    (
+        "not-exhaustive",
+        'step s\n  work(item: "a") -> x\n  outcome a: if x == "", route done(x)\n',
+        0,
+        "exhaust",
+        "outcomes-exhaustive",
+    ),
+    (
+        "enum-uncovered",
+        "step s\n  poll(prior: Poll(done: true, level: Low)) -> p\n"
+        '  outcome a: if p.level == Low, route done("l")\n',
+        0,
+        "High",
+        "outcomes-exhaustive",
+    ),
+    (
+        "loop-unbounded",
+        LOOP.format(inner="    poll(prior: p) -> p\n    until p.done")
+        + '  outcome no: else, route done("n")\n',
+        1,
+        "unbounded",
+        "loop-max",
+    ),
+    (
+        "loop-route",
+        LOOP.format(inner='    poll(prior: p) -> p\n    route done("x")\n    until p.done\n    max cap')
+        + '  outcome no: else, route done("n")\n',
+        3,
+        "`loop` body",
+        "loop-route",
+    ),
+    (
+        "loop-rebind",
+        LOOP.format(inner="    poll(prior: p) -> q\n    until p.done\n    max cap")
+        + '  outcome no: else, route done("n")\n',
+        1,
+        "rebind",
+        "loop-rebind",
+    ),
+    (
+        "loop-counting",
+        "step s\n  loop p = Poll(done: false, level: Low) counting p\n    poll(prior: p) -> p\n"
+        '    until p.done\n    max cap\n  outcome no: else, route done("n")\n',
+        1,
+        "counting",
+        "loop-counter-shadow",
+    ),
+    (
+        "loop-exhaustion",
+        "step s\n  loop p = Poll(done: false, level: Low)\n    poll(prior: p) -> p\n"
+        '    until p.done\n    max cap\nstep t\n  route done("x")\n',
+        1,
+        "exhaust",
+        "loop-exhaustion",
+    ),
+    (
+        "cycle",
+        'step a\n  work(item: "a") -> x\nstep b\n  outcome again: if x == "", route a\n'
+        "  outcome fine: else, route done(x)\n",
+        3,
+        "cycle",
+        "route-cycle",
+    ),
+    (
+        "decoy",
+        'step a\n  work(item: "a") -> x\nstep b\n  outcome again: if x == "", route a\n'
+        "  outcome fine: else, route done(x)\nstep c\n  outcome z: else, route b\n  max 2 visits\n",
+        3,
+        "not a cycle bound",
+        "route-cycle",
+    ),
+    (
+        "after-cycle",
+        'step a after b\n  work(item: "a") -> x\nstep b after a\n  route done("x")\n',
+        0,
+        "cycle",
+        "after-cycle",
+    ),
+    (
+        "unreachable",
+        'step a\n  route done("x")\nstep orphan\n  route done("y")\n',
+        2,
+        "orphan",
+        "unreachable-step",
+    ),
+    ("falls-off", 'step a\n  work(item: "a") -> x\n', 0, "route", "falls-off-end"),
+    (
+        "on-failure",
+        'step a\n  work(item: "a") -> x\n  on failure\n    work(item: "b")\n  route done(x)\n',
+        2,
+        "route",
+        "on-failure-route",
+    ),
+    (
+        "substep-parent",
+        'step p\n  step inner\n    route other\n  outcome z: else, route done("x")\n'
+        'step other\n  route done("y")\n',
+        2,
+        "parent",
+        "substep-route",
+    ),
+    (
+        "distribute-alone",
+        "step w\n  distribute i in items\n  work(item: i) -> n\nstep g\n  collect n -> ns\n"
+        '  route done("x")\n',
+        1,
+        "is its step's only line",
+        "distribute-alone",
+    ),
+    (
+        "never-collected",
+        "step w\n  distribute i in items\nstep b\n  work(item: i) -> n\n  route done(n)\n",
+        1,
+        "never reaches a `collect`",
+        "region-unclosed",
+    ),
+    (
+        "collect-first",
+        "step w\n  distribute i in items\nstep b\n  work(item: i) -> n\nstep g\n"
+        '  work(item: "x") -> e\n  collect n -> ns\n  route done(e)\n',
+        6,
+        "`collect` opens its step",
+        "collect-first",
+    ),
+    (
+        "collect-no-region",
+        'step g\n  collect n -> ns\n  route done("x")\n',
+        1,
+        "closes no region",
+        "collect-no-region",
+    ),
+    (
+        "region-enter",
+        "step a\n  outcome j: if cap > 1, route b\n  outcome k: else, route w\nstep w\n"
+        "  distribute i in items\nstep b after w\n  work(item: i) -> n\n"
+        'step g\n  collect n -> ns\n  route done("x")\n',
+        1,
+        "enters the per-item region",
+        "region-enter",
+    ),
+    (
+        "region-leave",
+        "step w\n  distribute i in items\nstep b\n  work(item: i) -> n\n"
+        '  outcome s: if n == "", route out\n  outcome k: else, route g\n'
+        "step g\n  collect n -> ns\nstep out\n"
+        '  route done("x")\n',
+        4,
+        "leaves the per-item region",
+        "region-leave",
+    ),
+    (
+        "not-definite",
+        "step a\n  outcome l: if cap > 1, route b\n  outcome s: else, route c\nstep b\n"
+        '  work(item: "a") -> t\n  route c\nstep c\n  t |> work |> route done\n',
+        7,
+        "t",
+        "binding-not-definite",
+    ),
+    ("unknown-binding", "step a\n  work(item: ghost) -> x\n  route done(x)\n", 1, "ghost", "unknown-binding"),
+]
+
+
+@pytest.mark.parametrize(("body", "offset", "word", "code"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_rule_reports(body: str, offset: int, word: str, code: str) -> None:
+    found = errors(body)
+    assert any(ln == offset and c == code and word.lower() in m.lower() for ln, c, m in found), found
+
+
+GOOD = [
+    # bounded cycle, enum totality, loop with exhaustion arm, on failure ending in a route
+    'step a\n  work(item: "a") -> x\nstep b\n  outcome again: if x == "", route a\n'
+    "  outcome fine: else, route done(x)\n  max 3 visits\n",
+    "step s\n  poll(prior: Poll(done: true, level: Low)) -> p\n"
+    '  outcome a: if p.level == Low, route done("l")\n'
+    '  outcome b: if p.level == High, route done("h")\n',
+    LOOP.format(inner="    poll(prior: p) -> p\n    until p.done\n    max cap")
+    + '  outcome no: else, route done("n")\n',
+    'step a\n  work(item: "a") -> x\n  on failure\n    work(item: "b")\n'
+    '    route done("f")\n  route done(x)\n',
+    # after diamond: both branches' bindings reach the join
+    'step r\n  work(item: "r") -> root\nstep left after r\n  work(item: root) -> l\nstep right after r\n'
+    "  work(item: root) -> rr\nstep merge after left, right\n  route done(l + rr)\n",
+    # a region with a tolerant collect and a decision step routing to the close
+    "step w\n  distribute i in items\nstep b\n  work(item: i) -> n\nstep d\n  outcome c: else, route g\n"
+    'step g\n  collect n? -> ns\n  ns |> count -> k\n  route done("x")\n',
+    # substeps routing to a sibling and to the parent's outcome
+    'step p\n  step one\n    work(item: "a") -> raw\n    outcome a: if raw == "", route two\n'
+    "    outcome b: else, route hollow\n  step two\n    work(item: raw) -> clean\n"
+    '  outcome ok: if clean == "", route done(clean)\n  outcome hollow: else, route done("h")\n',
+]
+
+
+@pytest.mark.parametrize("body", GOOD)
+def test_valid_flows_are_quiet(body: str) -> None:
+    assert errors(body) == []

@@ -1,0 +1,495 @@
+"""Completion: the exact words, names and snippets offered at each kind of cursor position.
+
+Each case inserts a half-typed line into an otherwise valid document (a workloop modelled on the
+user's `queue_watch` reference example, and a workflow) and checks the labels `complete` returns.
+`‸` marks the cursor.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as lsp
+
+from awl_lsp.features.completion import complete
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import ModelBuilder
+from awl_lsp.syntax import SyntaxDocument
+
+WORKLOOP = """\
+//! Poll a queue on cadence; hatch one detached run per task found.
+workloop queue_watch
+  every 25m
+  input queue_dir: String
+  signal poke: Poke
+  carry seen: [String] = []
+  report board: type Board
+  invariant serving: type Board
+    tolerance 3 windows
+    confirms start
+  retention 14d
+
+type Board { swept: Int }
+type Poke { reason: String }
+/// One queued task.
+type Task  { id: String, kind: String, payload: String }
+type Sweep { tasks: [Task], seen: [String], swept: Int }
+
+worker sweepers
+  /// Lists the queue.
+  action sweep(queue_dir: String, seen: [String]) -> Sweep
+    node sweeper, timeout 5m
+
+detached process_task(kind: String, payload: String)
+
+step sweep_queue
+  sweep(queue_dir: queue_dir, seen: seen) -> found
+  answer board(swept: found.swept)
+  outcome idle: if found.tasks is empty, route start
+  outcome busy: else, route dispatch
+
+step dispatch
+  fork task in found.tasks
+    hatch process_task(kind: task.kind, payload: task.payload) key task.id
+  join
+  route start(seen: found.seen)
+
+retire
+  sweep(queue_dir: queue_dir, seen: seen)
+"""
+
+WORKFLOW = """\
+//! Review a brief with several lenses.
+workflow review_brief
+  timeout 2h
+  input brief: Brief
+  signal approve: Approval
+  outcome landed: type Landed, route success
+  outcome rejected: type Rejected, route failure
+
+type Brief { title: String, lenses: [Lens] }
+type Lens { name: String, charter: String }
+/// One reviewer's verdict.
+type Verdict {
+  lens: String,
+  /// True when the lens blocks the brief.
+  blocking: Bool,
+}
+type Approval { by: String }
+type Landed { summary: String, cycles: Int }
+type Rejected { verdicts: [Verdict] }
+
+worker reviewers
+  action review(lens: Lens, brief: Brief) -> Verdict
+    node reviewer, timeout 20m
+  action summarize(verdicts: [Verdict]) -> Landed
+  action shout(text: String) -> String
+
+child notify(channel: String, text: String) -> Nil
+
+step review_all
+  fork lens in brief.lenses
+    review(lens: lens, brief: brief)
+  join -> verdicts
+  verdicts |> filter(.blocking) -> blocking
+  outcome accepted: if blocking is empty, route finish
+  outcome blocked: else, route rejected(verdicts: blocking)
+
+step finish
+  summarize(verdicts: verdicts) -> landed
+  wait approve timeout 1h -> approval
+  route landed(summary: landed.summary, cycles: 1)
+"""
+
+STEP_BODY = {
+    "spawn", "hatch", "answer", "wait", "sleep", "fork", "loop", "distribute", "sequence", "collect",
+    "step", "on", "route", "outcome", "max",
+}
+TYPES = {"Bool", "Int", "Float", "String", "Nil", "Dir"}
+WORKLOOP_TYPES = TYPES | {"Board", "Poke", "Task", "Sweep"}
+WORKFLOW_TYPES = TYPES | {"Brief", "Lens", "Verdict", "Approval", "Landed", "Rejected"}
+
+
+def _snapshot(text: str) -> Snapshot:
+    doc = SyntaxDocument(text)
+    return Snapshot(doc, ModelBuilder().build(doc.tree, doc.source))
+
+
+def items_at(base: str, after: str | None, line: str) -> list[lsp.CompletionItem]:
+    """Insert `line` (with a `‸` cursor) after the first line equal to `after` (None: at the end).
+
+    `line` may hold several lines; the cursor is wherever `‸` is.
+    """
+    lines = base.split("\n")
+    if after is None:
+        while lines and lines[-1] == "":
+            lines.pop()
+        row = len(lines)
+    else:
+        row = lines.index(after) + 1
+    before = line[: line.index("‸")]
+    cursor = lsp.Position(row + before.count("\n"), len(before.split("\n")[-1]))
+    lines.insert(row, line.replace("‸", ""))
+    return complete(_snapshot("\n".join(lines) + "\n"), cursor)
+
+
+def labels(base: str, after: str | None, line: str) -> set[str]:
+    return {item.label for item in items_at(base, after, line)}
+
+
+def wl(after: str | None, line: str) -> set[str]:
+    return labels(WORKLOOP, after, line)
+
+
+def wf(after: str | None, line: str) -> set[str]:
+    return labels(WORKFLOW, after, line)
+
+
+# ---------------------------------------------------------------------- top level and headers
+def test_top_level_with_header_offers_declarations_only() -> None:
+    assert wl("  retention 14d", "‸") == {"const", "type", "worker", "child", "detached", "subflow", "step"}
+    assert wf(None, "st‸") == {"const", "type", "worker", "child", "subflow", "step"}  # detached: workloops
+
+
+def test_top_level_without_header_offers_the_flow_words() -> None:
+    got = labels("type Board { swept: Int }\n", None, "‸")
+    assert {"workflow", "workloop"} <= got
+    assert "retire" not in got
+
+
+def test_retire_offered_once_and_only_in_workloops() -> None:
+    no_retire = WORKLOOP.split("retire\n")[0]
+    assert "retire" in labels(no_retire, None, "‸")
+    assert "retire" not in wl(None, "‸")
+    assert "retire" not in wf(None, "‸")
+
+
+def test_workloop_header_is_exactly_its_slot() -> None:
+    expected = {"every", "on", "input", "signal", "carry", "report", "invariant", "retention"}
+    assert wl("  every 25m", "  ‸") == expected
+    assert wl("  every 25m", "  re‸") == expected
+    assert wl("  retention 14d", "  ‸") == expected  # the header's last line
+
+
+def test_workflow_header_is_exactly_its_slot() -> None:
+    assert wf("  timeout 2h", "  ‸") == {"timeout", "input", "signal", "outcome"}
+    assert wf("  timeout 2h", "  ou‸") == {"timeout", "input", "signal", "outcome"}
+
+
+def test_header_on_offers_signals() -> None:
+    assert wl("  every 25m", "  on ‸") == {"poke"}
+
+
+def test_header_outcome_type_and_route() -> None:
+    assert wf("  timeout 2h", "  outcome n: ‸") == {"type"}
+    assert wf("  timeout 2h", "  outcome n: type Landed, ‸") == {"route"}
+    assert wf("  timeout 2h", "  outcome n: type Landed, route ‸") == {"success", "failure"}
+
+
+# ---------------------------------------------------------------------- invariant
+def test_invariant_body() -> None:
+    assert wl("    tolerance 3 windows", "    ‸") == {"tolerance", "confirms"}
+    assert wl("    tolerance 3 windows", "    tol‸") == {"tolerance", "confirms"}
+
+
+def test_tolerance_tails() -> None:
+    assert wl("    confirms start", "    tolerance ‸") == {"unconfirmed"}
+    assert wl("    confirms start", "    tolerance 3 ‸") == {"windows"}
+    assert wl("    confirms start", "    tolerance 3 win‸") == {"windows"}
+    assert wl("    confirms start", "    tolerance unconfirmed ‸") == {"for"}
+    assert wl("    confirms start", "    tolerance unconfirmed for ‸") == set()
+
+
+def test_confirms_targets() -> None:
+    assert wl("    tolerance 3 windows", "    confirms ‸") == {"start", "sweep_queue", "dispatch"}
+
+
+# ---------------------------------------------------------------------- workers
+def test_worker_and_action_config() -> None:
+    assert wl("  action sweep(queue_dir: String, seen: [String]) -> Sweep", "  ac‸") == {"action"}
+    assert wf("    node reviewer, timeout 20m", "  ‸") == {"action"}
+    assert wf("  action summarize(verdicts: [Verdict]) -> Landed", "    ‸") == {"node", "timeout", "retry"}
+    assert wf("  action summarize(verdicts: [Verdict]) -> Landed", "    node x, ‸") == {"timeout", "retry"}
+    assert wf("  action summarize(verdicts: [Verdict]) -> Landed", "    retry 3 ‸") == {"every", "backoff"}
+
+
+# ---------------------------------------------------------------------- step bodies
+def test_workloop_step_body_statements_callables_values() -> None:
+    got = wl("  answer board(swept: found.swept)", "  ‸")
+    assert STEP_BODY <= got
+    assert {"sweep", "queue_dir", "seen", "found"} <= got
+    assert not got & {"every", "on_", "input", "carry", "retention", "tolerance", "workflow", "const", "join"}
+    assert got - STEP_BODY == {"sweep", "queue_dir", "seen", "found"}
+
+
+def test_workflow_step_body_has_no_workloop_words() -> None:
+    got = wf("  summarize(verdicts: verdicts) -> landed", "  ‸")
+    assert STEP_BODY - {"hatch", "answer"} <= got
+    assert not got & {"hatch", "answer", "every", "timeout", "input", "start"}
+    assert {"review", "summarize", "shout", "notify", "brief", "verdicts", "blocking"} <= got
+
+
+def test_callable_snippet_has_named_argument_placeholders() -> None:
+    items = items_at(WORKLOOP, "  answer board(swept: found.swept)", "  sw‸")
+    sweep = next(i for i in items if i.label == "sweep")
+    assert sweep.kind is lsp.CompletionItemKind.Function
+    assert sweep.insert_text_format is lsp.InsertTextFormat.Snippet
+    assert isinstance(sweep.text_edit, lsp.TextEdit)
+    assert sweep.text_edit.new_text == "sweep(queue_dir: ${1:queue_dir}, seen: ${2:seen})"
+    assert sweep.text_edit.range == lsp.Range(lsp.Position(28, 2), lsp.Position(28, 4))
+    assert sweep.detail == "action sweep(queue_dir: String, seen: [String]) -> Sweep"
+    assert sweep.documentation == lsp.MarkupContent(lsp.MarkupKind.Markdown, "Lists the queue.")
+
+
+def test_keyword_items_carry_reference_docs() -> None:
+    items = items_at(WORKLOOP, "    tolerance 3 windows", "    ‸")
+    tol = next(i for i in items if i.label == "tolerance")
+    assert tol.kind is lsp.CompletionItemKind.Keyword
+    assert isinstance(tol.documentation, lsp.MarkupContent)
+    assert tol.documentation.kind is lsp.MarkupKind.Markdown
+    assert tol.documentation.value.startswith("**tolerance**")
+    assert tol.detail
+
+
+def test_fork_body_and_join() -> None:
+    got = wf("    review(lens: lens, brief: brief)", "    ‸")
+    assert {"spawn", "review", "lens", "brief"} <= got
+    assert "hatch" not in got and "outcome" not in got
+    assert "join" in wl("    hatch process_task(kind: task.kind, payload: task.payload) key task.id", "  ‸")
+    assert "join" not in wl("  join", "  ‸")
+
+
+def test_loop_body() -> None:
+    loop = '  loop n = 0\n    shout(text: "x")\n'
+    doc = WORKFLOW.replace("  summarize(verdicts: verdicts) -> landed\n", loop)
+    got = labels(doc, '    shout(text: "x")', "    ‸")
+    assert {"until", "max", "spawn", "wait", "shout"} <= got
+    assert not got & {"route", "outcome", "step", "hatch", "answer"}
+
+
+def test_step_header_after() -> None:
+    assert wl(None, "step extra ‸") == {"after"}
+    assert wl(None, "step extra after ‸") == {"sweep_queue", "dispatch"}
+    assert wl(None, "step extra after sweep_queue, ‸") == {"dispatch"}
+    assert wl(None, "step ‸") == set()
+
+
+def test_route_targets() -> None:
+    assert wl("  answer board(swept: found.swept)", "  route ‸") == {"start", "sweep_queue", "dispatch"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  route ‸") == {
+        "review_all", "finish", "landed", "rejected",
+    }
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  verdicts |> route ‸") == {
+        "review_all", "finish", "landed", "rejected",
+    }
+
+
+def test_route_target_kinds() -> None:
+    items = {i.label: i for i in items_at(WORKLOOP, "  answer board(swept: found.swept)", "  route ‸")}
+    assert items["start"].kind is lsp.CompletionItemKind.EnumMember
+    assert items["dispatch"].kind is lsp.CompletionItemKind.Module
+
+
+def test_hatch_answer_wait_spawn_on() -> None:
+    assert wl("  answer board(swept: found.swept)", "  hatch ‸") == {"process_task"}
+    assert wl("  answer board(swept: found.swept)", "  answer ‸") == {"board"}
+    assert wl("  answer board(swept: found.swept)", "  wait ‸") == {"poke"}
+    assert wl("  answer board(swept: found.swept)", "  wait poke ‸") == {"timeout"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  spawn ‸") == {"notify"}
+    assert wl("  answer board(swept: found.swept)", "  on ‸") == {"failure"}
+    hatch = next(i for i in items_at(WORKLOOP, "  join", "  hatch ‸") if i.label == "process_task")
+    assert isinstance(hatch.text_edit, lsp.TextEdit)
+    assert hatch.text_edit.new_text == "process_task(kind: ${1:kind}, payload: ${2:payload})"
+    answer = next(i for i in items_at(WORKLOOP, "  join", "  answer ‸") if i.label == "board")
+    assert isinstance(answer.text_edit, lsp.TextEdit)
+    assert answer.text_edit.new_text == "board(swept: ${1:swept})"
+
+
+def test_hatch_tail_key() -> None:
+    line = "    hatch process_task(kind: task.kind, payload: task.payload) ‸"
+    assert wl("  fork task in found.tasks", line) == {"key"}
+
+
+def test_step_outcome_guards_and_route() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  outcome n: ‸") == {"if", "else", "when", "otherwise"}
+    assert wl(after, "  outcome n: else, ‸") == {"route"}
+    assert wl(after, "  outcome n: if found.swept > 3, ‸") == {"route"}
+    assert wl(after, "  outcome n: else, route ‸") == {"start", "sweep_queue", "dispatch"}
+
+
+def test_visits_counting_sequential() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  max 3 ‸") == {"visits"}
+    assert wl(after, "  loop n = 0 ‸") == {"counting", "and", "or", "is"}
+    assert wl(after, "  fork t in found.tasks ‸") == {"sequential", "and", "or", "is"}
+    assert wl(after, "  fork t ‸") == {"in"}
+
+
+# ---------------------------------------------------------------------- arguments
+def test_argument_names_not_yet_given() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  sweep(‸") == {"queue_dir", "seen"}
+    assert wl(after, "  sweep(queue_dir: q, ‸") == {"seen"}
+    assert wl(after, "  sweep(queue_dir: q, ‸)") == {"seen"}
+    item = next(i for i in items_at(WORKLOOP, after, "  sweep(‸") if i.label == "seen")
+    assert isinstance(item.text_edit, lsp.TextEdit) and item.text_edit.new_text == "seen: "
+
+
+def test_argument_names_for_route_answer_hatch_and_records() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  route start(‸") == {"seen"}
+    assert wl(after, "  answer board(‸") == {"swept"}
+    assert wl(after, "  hatch process_task(kind: k, ‸") == {"payload"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  route landed(‸") == {"summary", "cycles"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  route landed(cycles: 2, ‸") == {"summary"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  x = Approval(‸") == {"by"}
+
+
+def test_multi_line_argument_list() -> None:
+    assert wf("  summarize(verdicts: verdicts) -> landed", "  notify(channel: \"x\",\n    ‸") == {"text"}
+
+
+def test_argument_value_is_an_expression() -> None:
+    got = wl("  answer board(swept: found.swept)", "  sweep(queue_dir: ‸")
+    assert {"queue_dir", "seen", "found", "not", "true", "false", "workflow"} <= got
+    assert not got & STEP_BODY
+
+
+# ---------------------------------------------------------------------- types
+def test_type_positions_offer_types_only() -> None:
+    assert wl("  every 25m", "  input x: ‸") == WORKLOOP_TYPES
+    assert wl("  every 25m", "  carry x: ‸") == WORKLOOP_TYPES
+    assert wl("  every 25m", "  carry x: [‸") == WORKLOOP_TYPES
+    assert wl("  every 25m", "  signal x: ‸") == WORKLOOP_TYPES
+    assert wl("  every 25m", "  report x: ‸") == WORKLOOP_TYPES | {"type"}
+    assert wl("  every 25m", "  report x: type ‸") == WORKLOOP_TYPES
+    assert wf("  timeout 2h", "  outcome n: type ‸") == WORKFLOW_TYPES
+    assert wf("type Approval { by: String }", "type Extra { a: ‸ }") == WORKFLOW_TYPES | {"Extra"}
+    assert wf("type Approval { by: String }", "type Extra { a: Int, b: [‸] }") == WORKFLOW_TYPES | {"Extra"}
+    assert wf("  action shout(text: String) -> String", "  action more(a: ‸") == WORKFLOW_TYPES
+    assert wf("  action shout(text: String) -> String", "  action more(a: Int) -> ‸") == WORKFLOW_TYPES
+    child = "child notify(channel: String, text: String) -> Nil"
+    assert wf(child, "child more(a: Int) -> ‸") == WORKFLOW_TYPES
+    multi = wf("  lens: String,", "  extra: ‸")
+    assert multi == WORKFLOW_TYPES
+
+
+def test_type_item_kinds() -> None:
+    items = items_at(WORKFLOW, "  timeout 2h", "  input x: ‸")
+    assert {i.kind for i in items} == {lsp.CompletionItemKind.Class}
+
+
+# ---------------------------------------------------------------------- expressions and fields
+def test_field_completion() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  found.‸") == {"tasks", "seen", "swept"}
+    assert wl(after, "  found.sw‸") == {"tasks", "seen", "swept"}
+    hatch = "    hatch process_task(kind: task.kind, payload: task.payload) key task.id"
+    assert wl(hatch, "    x = task.‸") == {"id", "kind", "payload"}
+    assert wl(after, "  x = workflow.‸") == {"id"}
+    assert wl(after, "  found.tasks |> filter(.‸") == {"id", "kind", "payload"}
+
+
+def test_field_completion_through_bindings_and_nesting() -> None:
+    after = "  summarize(verdicts: verdicts) -> landed"
+    assert wf(after, "  landed.‸") == {"summary", "cycles"}
+    assert wf(after, "  approval.‸") == {"by"}
+    assert wf(after, "  brief.‸") == {"title", "lenses"}
+    assert wf("    review(lens: lens, brief: brief)", "    x = lens.‸") == {"name", "charter"}
+    assert wf(after, "  verdicts |> filter(.‸") == {"lens", "blocking"}
+    blocking = next(i for i in items_at(WORKFLOW, after, "  verdicts |> filter(.‸") if i.label == "blocking")
+    assert blocking.kind is lsp.CompletionItemKind.Field
+    assert blocking.detail == "blocking: Bool"
+    doc = "True when the lens blocks the brief."
+    assert blocking.documentation == lsp.MarkupContent(lsp.MarkupKind.Markdown, doc)
+
+
+def test_expression_operators() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  outcome n: if found.tasks ‸") == {"and", "or", "is"}
+    assert wl(after, "  outcome n: if found.tasks is ‸") == {"empty", "present", "absent"}
+    assert wl(after, "  outcome n: if found.tasks is empty ‸") == {"and", "or"}
+    got = wl(after, "  outcome n: if ‸")
+    assert {"not", "true", "false", "workflow", "found", "seen", "queue_dir"} <= got
+    assert not got & (STEP_BODY | {"and", "is"})
+
+
+def test_pipe_stages() -> None:
+    after = "  summarize(verdicts: verdicts) -> landed"
+    stages = {"summarize", "shout", "filter", "map", "sort", "count", "any", "all", "route"}
+    assert wf(after, "  verdicts |> ‸") == stages
+
+
+# ---------------------------------------------------------------------- never illegal
+@pytest.mark.parametrize(
+    ("line", "banned"),
+    [
+        ("  ‸", {"every", "input", "carry", "tolerance", "windows", "retention", "workflow", "key"}),
+        ("  route ‸", {"hatch", "every", "queue_dir"}),
+        ("  hatch ‸", {"sweep", "board", "key", "start"}),
+        ("  sweep(‸", {"found", "every", "hatch"}),
+    ],
+)
+def test_never_illegal_in_workloop_step(line: str, banned: set[str]) -> None:
+    assert not wl("  answer board(swept: found.swept)", line) & banned
+
+
+def test_no_workloop_words_in_workflow() -> None:
+    after = "  summarize(verdicts: verdicts) -> landed"
+    assert "start" not in wf(after, "  route ‸")
+    assert not wf(after, "  ‸") & {"hatch", "answer"}
+    assert wf(None, "‸") & {"retire", "workflow", "workloop"} == set()
+
+
+def test_nothing_offered_inside_comments_strings_and_names() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  // route ‸") == set()
+    assert wl(after, '  x = "route ‸') == set()
+    assert wl(after, "  sweep(queue_dir: q) -> ‸") == set()
+    assert wl(after, "  sleep ‸") == set()
+    assert wl(None, "workflow ‸") == set()
+    assert wl("  every 25m", "    ‸") == set()  # too deep for a header clause
+
+
+# ---------------------------------------------------------------------- other blocks
+def test_call_override_on_failure_retire_and_defaults() -> None:
+    after = "  answer board(swept: found.swept)"
+    assert wl(after, "  sweep(queue_dir: q, seen: seen)\n    ‸") == {"node", "timeout"}
+    assert wl(after, "  sweep(queue_dir: q, seen: seen)\n    node n, ‸") == {"timeout"}
+    assert wl(after, "  on failure\n    ‸") == {"sweep", "route"}
+    retire = wl("  sweep(queue_dir: queue_dir, seen: seen)", "  ‸")
+    assert {"sweep", "hatch", "route", "wait"} <= retire
+    assert not retire & {"step", "outcome", "on", "max", "every"}
+    default = wl("  every 25m", "  carry n: Int = ‸")
+    assert {"true", "false", "not"} <= default
+    assert not default & {"found", "seen", "queue_dir"}
+
+
+def test_subflow_body_and_scope() -> None:
+    sub = (
+        "subflow polish(draft: Landed)\n"
+        "  outcome polished: type Landed\n"
+        "  step tidy\n"
+        "    shout(text: draft.summary)\n"
+    )
+    doc = WORKFLOW + "\n" + sub
+    assert labels(doc, "  step tidy", "  ‸") == {"outcome", "step"}
+    assert labels(doc, "  step tidy", "    route ‸") == {"tidy", "polished"}
+    assert labels(doc, "  step tidy", "    shout(text: draft.‸)") == {"summary", "cycles"}
+    assert labels(doc, "  step tidy", "  outcome n: ‸") == {"type"}
+
+
+def test_text_edit_replaces_the_whole_word_under_the_cursor() -> None:
+    items = items_at(WORKLOOP, "    tolerance 3 windows", "    tol‸ernce")
+    tol = next(i for i in items if i.label == "tolerance")
+    assert isinstance(tol.text_edit, lsp.TextEdit)
+    row = WORKLOOP.split("\n").index("    tolerance 3 windows") + 1
+    assert tol.text_edit.range == lsp.Range(lsp.Position(row, 4), lsp.Position(row, 12))
+    assert tol.text_edit.new_text == "tolerance"
+
+
+def test_half_typed_last_item_of_the_document() -> None:
+    assert wl(None, "step extra\n  route ‸") == {"start", "sweep_queue", "dispatch"}
+    assert wl(None, "step extra\n  hatch ‸") == {"process_task"}
+    assert wl(None, "step extra\n  found.‸") == {"tasks", "seen", "swept"}
+    assert STEP_BODY <= wl(None, "step extra\n  ‸")
