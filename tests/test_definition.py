@@ -58,3 +58,12 @@ def test_outline_is_hierarchical() -> None:
     assert [c.name for c in writer.children] == ["write_section", "assemble", "polish", "publish"]
     draft = next(s for s in symbols if s.name == "Draft")
     assert [c.name for c in draft.children] == ["body", "ready"]
+
+
+def test_field_definition_through_inferred_types() -> None:
+    text = example("inbox_sweep.awl")
+    snap = snap_of(text)
+    loc = definition(snap, pos(text, "batch.messages |> count", 8), URI)
+    assert loc is not None and line_of(text, loc).startswith("type Batch")
+    loc = definition(snap, pos(text, "message.sender", 9), URI)
+    assert loc is not None and line_of(text, loc).startswith("type Message")

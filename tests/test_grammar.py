@@ -157,7 +157,8 @@ def parse_corpus_file(name: str, content: bytes) -> list[CorpusCase]:
     first = HEADER_RE.search(content)
     first_suffix = first.group("suffix1") if first else None
     headers = [
-        m for m in HEADER_RE.finditer(content)
+        m
+        for m in HEADER_RE.finditer(content)
         if m.group("suffix1") == first_suffix and m.group("suffix2") == first_suffix
     ]
     cases = []
@@ -170,7 +171,7 @@ def parse_corpus_file(name: str, content: bytes) -> list[CorpusCase]:
         if not dividers:
             continue
         divider = max(dividers, key=lambda m: m.end() - m.start())
-        source = content[body_start:divider.start()]
+        source = content[body_start : divider.start()]
         # The line break before the divider belongs to the divider, not to the input.
         source = source[:-1]
         if source.endswith(b"\r"):
@@ -184,7 +185,7 @@ def parse_corpus_file(name: str, content: bytes) -> list[CorpusCase]:
                 error = error or marker == ":error"
             elif not seen_marker:
                 title_lines.append(line)
-        expected = normalize_sexp(content[divider.end():end].decode())
+        expected = normalize_sexp(content[divider.end() : end].decode())
         cases.append(
             CorpusCase(
                 file=name,
@@ -261,7 +262,8 @@ def test_corpus_covers_every_reference_keyword() -> None:
     for keyword in keywords.split():
         assert any(t.startswith(f"keyword {keyword}:") for t in titles), f"no corpus case for {keyword!r}"
         assert any(
-            re.search(rf"\b{re.escape(keyword)}\b", c.source.decode()) for c in CORPUS_CASES
+            re.search(rf"\b{re.escape(keyword)}\b", c.source.decode())
+            for c in CORPUS_CASES
             if c.name.startswith(f"keyword {keyword}:")
         )
 
@@ -370,7 +372,11 @@ def test_queue_watch_header_holds_every_clause(queue_watch: Tree) -> None:
     (loop,) = named(root, "workloop_declaration")
     header = loop.child_by_field_name("header")
     assert [c.type for c in header.named_children] == [
-        "every_clause", "input_clause", "carry_clause", "report_clause", "invariant_clause",
+        "every_clause",
+        "input_clause",
+        "carry_clause",
+        "report_clause",
+        "invariant_clause",
         "retention_clause",
     ]
     clause_types = {c.type for c in header.named_children}
@@ -378,8 +384,14 @@ def test_queue_watch_header_holds_every_clause(queue_watch: Tree) -> None:
         if node.type in clause_types:
             assert node.parent == header
     assert [c.type for c in root.named_children[2:]] == [
-        "type_declaration", "type_declaration", "type_declaration", "worker_declaration",
-        "detached_declaration", "step_declaration", "step_declaration", "retire_block",
+        "type_declaration",
+        "type_declaration",
+        "type_declaration",
+        "worker_declaration",
+        "detached_declaration",
+        "step_declaration",
+        "step_declaration",
+        "retire_block",
     ]
 
 
@@ -388,7 +400,8 @@ def test_queue_watch_outcomes_and_retire(queue_watch: Tree) -> None:
     outcomes = named(step(root, "sweep_queue"), "step_outcome")
     assert [field_text(o, "name") for o in outcomes] == ["idle", "busy"]
     assert [o.child_by_field_name("guard").child_by_field_name("keyword").type for o in outcomes] == [
-        "if", "else",
+        "if",
+        "else",
     ]
     (retire,) = named(root, "retire_block")
     body = retire.child_by_field_name("body")
@@ -525,8 +538,14 @@ def test_inbox_watch_structure() -> None:
     root = tree.root_node
     header = named(root, "workloop_declaration")[0].child_by_field_name("header")
     assert [c.type for c in header.named_children if c.type != "comment"] == [
-        "on_clause", "input_clause", "signal_clause", "carry_clause", "carry_clause", "report_clause",
-        "invariant_clause", "retention_clause",
+        "on_clause",
+        "input_clause",
+        "signal_clause",
+        "carry_clause",
+        "carry_clause",
+        "report_clause",
+        "invariant_clause",
+        "retention_clause",
     ]
     assert len([c for c in header.named_children if c.type == "comment"]) == 2
     (tolerance,) = named(root, "tolerance_clause")
@@ -554,7 +573,9 @@ def test_inbox_watch_structure() -> None:
     assert len(archive) == 1 and archive[0].start_point.row + 4 == archive[0].end_point.row
     (retire,) = named(root, "retire_block")
     assert [s.type for s in retire.child_by_field_name("body").named_children] == [
-        "expression_statement", "answer_statement", "sleep_statement",
+        "expression_statement",
+        "answer_statement",
+        "sleep_statement",
     ]
 
 
@@ -577,7 +598,8 @@ def test_shard_sweep_structure() -> None:
     (fork,) = named(sweep, "fork_statement")
     assert fork.child_by_field_name("sequential") is not None
     assert [s.type for s in fork.child_by_field_name("body").named_children] == [
-        "expression_statement", "hatch_statement",
+        "expression_statement",
+        "hatch_statement",
     ]
     assert field_text(fork.child_by_field_name("join"), "binding") == "-> results"
     (handler,) = named(sweep, "on_failure")
@@ -585,7 +607,8 @@ def test_shard_sweep_structure() -> None:
     settle = step(root, "settle")
     outcomes = named(settle, "step_outcome")
     assert [o.child_by_field_name("guard").child_by_field_name("keyword").type for o in outcomes] == [
-        "if", "else",
+        "if",
+        "else",
     ]
     for outcome in outcomes:  # broken after the comma: the route is on the next line
         route = outcome.child_by_field_name("route")
@@ -611,13 +634,21 @@ def test_release_train_structure() -> None:
     (loop,) = named(root, "loop_statement")
     assert contains(rescan, loop) and field_text(loop, "counter") == "round"
     assert [c.type for c in loop.child_by_field_name("body").named_children] == [
-        "expression_statement", "until_clause", "loop_max",
+        "expression_statement",
+        "until_clause",
+        "loop_max",
     ]
     # the subflow's outcomes belong to `check`, after its substeps
     check_outcomes = [c for c in check.child_by_field_name("body").named_children if c.type == "step_outcome"]
     assert [field_text(o, "name") for o in check_outcomes] == ["pass", "fail"]
     assert top_level_steps(tree) == [
-        "vet_all", "vet_each", "gather", "approve", "publish_all", "publish_one", "finish",
+        "vet_all",
+        "vet_each",
+        "gather",
+        "approve",
+        "publish_all",
+        "publish_one",
+        "finish",
     ]
     # json and schema bodies spanning lines are single tokens
     schema = named(root, "schema_body")[0].child_by_field_name("json")
@@ -632,7 +663,9 @@ def test_release_train_structure() -> None:
     publish = step(root, "publish_one")
     (handler,) = named(publish, "on_failure")
     assert [s.type for s in handler.child_by_field_name("body").named_children] == [
-        "expression_statement", "spawn_statement", "route_statement",
+        "expression_statement",
+        "spawn_statement",
+        "route_statement",
     ]
     (bound,) = named(publish, "visits_bound")
     assert field_text(bound, "limit") == "2"
@@ -808,8 +841,11 @@ def test_incremental_edit_of_a_duration_changes_nothing_structural() -> None:
 EDITS = [b"x", b" ", b"\n", b"", b"(", b"|"]
 
 
-@pytest.mark.parametrize("path", EXTRA_DOCUMENTS + [REFERENCE_EXAMPLES / "queue_watch.awl"],
-                         ids=[p.stem for p in EXTRA_DOCUMENTS] + ["queue_watch"])
+@pytest.mark.parametrize(
+    "path",
+    EXTRA_DOCUMENTS + [REFERENCE_EXAMPLES / "queue_watch.awl"],
+    ids=[p.stem for p in EXTRA_DOCUMENTS] + ["queue_watch"],
+)
 def test_incremental_reparse_matches_fresh_parse(path: Path) -> None:
     """Edits all over a document (indentation included): the reused tree equals a fresh parse."""
     source = path.read_bytes()

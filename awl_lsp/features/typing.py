@@ -8,25 +8,24 @@ from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 
 
-def _types():  # the inference module is optional for the features: without it, fields stay unresolved
+def _env(snap: Snapshot):  # noqa: ANN202 — a TypeEnv, or None when inference is unavailable
     try:
-        from awl_lsp.model import types
+        from awl_lsp.model.types import TypeEnv
     except ImportError:  # pragma: no cover
         return None
-    return types
+    return TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path)
 
 
 def binding_type(snap: Snapshot, sym: Symbol) -> str | None:
+    """The inferred type of a binding (what bound it decides), as AWL text."""
     if sym.kind is not Kind.BINDING or sym.type:
         return sym.type
-    types = _types()
-    fn = getattr(types, "binding_type_text", None) if types else None
-    if fn is None:
-        return None
     try:
-        return fn(sym, snap.model, snap.doc.tree, snap.doc.source, snap.path)
+        env = _env(snap)
+        t = env.type_of_symbol(sym) if env is not None else None
     except Exception:  # noqa: BLE001 — hover must never fail because inference did
         return None
+    return None if t is None or t.unknown else str(t)
 
 
 def field_at(snap: Snapshot, name: Node) -> Symbol | None:
@@ -34,17 +33,21 @@ def field_at(snap: Snapshot, name: Node) -> Symbol | None:
     parent = name.parent
     if parent is None or parent.type not in ("field_expression", "relative_field"):
         return None
-    if parent.child_by_field_name("field") is None or parent.child_by_field_name("field").id != name.id:
-        return None
-    types = _types()
-    fn = getattr(types, "field_owner_type", None) if types else None
-    if fn is None:
+    field_node = parent.child_by_field_name("field")
+    if field_node is None or field_node.id != name.id:
         return None
     try:
-        owner = fn(parent, snap.model, snap.doc.tree, snap.doc.source, snap.path)
+        env = _env(snap)
+        if env is None:
+            return None
+        if parent.type == "field_expression":
+            base = env.infer(parent.child_by_field_name("value"))
+        else:
+            return None
+        owner = base.strip() if base is not None else None
     except Exception:  # noqa: BLE001
         return None
-    if not owner:
+    if owner is None or owner.unknown:
         return None
     word = snap.text(name)
-    return next((f for f in snap.model.fields_of(owner) if f.name == word), None)
+    return next((f for f in snap.model.fields_of(str(owner)) if f.name == word), None)

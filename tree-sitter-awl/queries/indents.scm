@@ -90,6 +90,12 @@
   (#set! indent.start_at_same_line 1)
   (#set! indent.immediate 1))
 
+; An enum continued on lines that start with `|`.
+(enum_body
+  "|" @indent.begin
+  (#set! indent.start_at_same_line 1)
+  (#set! indent.immediate 1))
+
 ; ------------------------------------------------------------------ brackets
 
 [

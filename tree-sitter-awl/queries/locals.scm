@@ -6,6 +6,8 @@
 ; the document, a subflow (its own parameters, steps and outcomes), the body of a fork (one
 ; branch per item, results leave through `join`), a loop body, an `on failure` handler and
 ; the `retire` block. A reference resolves to the nearest definition before it.
+; (A header's `on SIGNAL` precedes its `signal SIGNAL: T`; resolvers that accept later
+; definitions, like Neovim's, find it.)
 
 ; ------------------------------------------------------------------ scopes
 
@@ -22,6 +24,17 @@
   body: (block) @local.scope)
 
 (retire_block) @local.scope
+
+; The parameters of an action, a child or a detached workflow name the callee's inputs: they are
+; not names of this document's flow.
+(action_declaration
+  parameters: (parameters) @local.scope)
+
+(child_declaration
+  parameters: (parameters) @local.scope)
+
+(detached_declaration
+  parameters: (parameters) @local.scope)
 
 ; ------------------------------------------------------------------ definitions
 
