@@ -493,3 +493,27 @@ def test_half_typed_last_item_of_the_document() -> None:
     assert wl(None, "step extra\n  hatch ‸") == {"process_task"}
     assert wl(None, "step extra\n  found.‸") == {"tasks", "seen", "swept"}
     assert STEP_BODY <= wl(None, "step extra\n  ‸")
+
+
+def test_substep_routes_to_parent_outcome_and_positional_payloads() -> None:
+    doc = """\
+workflow substep_cleanup
+  input target: String
+  outcome done:   type String, route success
+  outcome failed: type String, route failure
+
+worker shell
+  action publish(target: String) -> String
+
+step publish_it
+  step attempt
+    publish(target: target) -> receipt
+    route finish
+  max 3 visits
+  outcome finish: otherwise, route failed("substep finished")
+"""
+    targets = {"attempt", "publish_it", "done", "failed", "finish"}
+    assert labels(doc, "    route finish", "    route ‸") == targets
+    got = labels(doc, "    route finish", "    route failed(‸")
+    assert {"target", "receipt", "not", "true"} <= got
+    assert {"visits", "target"} <= labels(doc, "  max 3 visits", "  outcome again: if ‸")

@@ -33,6 +33,8 @@ _SYMBOL_KINDS = {
     Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
     Kind.REPORT: lsp.CompletionItemKind.Interface,
     Kind.STEP: lsp.CompletionItemKind.Module,
+    Kind.STEP_OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.VARIANT: lsp.CompletionItemKind.EnumMember,
 }
 
 
@@ -125,8 +127,9 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
     p, a = plan(snap, row, col)
     out = _Items(snap, a, p)
     model = snap.model
-    if p.arguments is not None:
-        _arguments(out, *p.arguments)
+    if p.arguments is not None and not _arguments(out, *p.arguments) and p.arguments[0] == "route":
+        p.values = True  # a payload that is not a record: `route failed("text")`
+        p.slots.append("expression")
     if p.fields_of:
         for name, t, doc in out.fields(p.fields_of):
             out.add(name, lsp.CompletionItemKind.Field, f"{name}: {t}", doc)
@@ -141,6 +144,10 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
         if p.route_targets:
             for s in model.of_kind(Kind.OUTCOME):
                 if s.scope == base:
+                    out.symbol(s)
+            for s in model.of_kind(Kind.STEP_OUTCOME):
+                # a substep may route to an outcome of a step around it
+                if s.scope == base and s.container in p.enclosing_steps[1:]:
                     out.symbol(s)
     if p.steps is not None:
         for name in p.steps:
@@ -170,6 +177,8 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
         for s in model.visible_values(row, p.scope):
             if s.selection[0] != row and (not p.constants_only or s.kind is Kind.CONST):
                 out.value(s)
+        for s in model.of_kind(Kind.VARIANT):
+            out.symbol(s)
     if p.record_types:
         for s in model.of_kind(Kind.TYPE):
             if s.extra.get("form") == "record_body":
@@ -188,8 +197,8 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
     return out.items
 
 
-def _arguments(out: _Items, how: str, callee: str) -> None:
-    """`name: ` items for the argument names of `callee` not yet written."""
+def _arguments(out: _Items, how: str, callee: str) -> bool:
+    """`name: ` items for the argument names of `callee` not yet written; False if it takes none."""
     model = out.snap.model
     given = out.p.given
     entries: list[tuple[str, str, str]] = []
@@ -210,3 +219,4 @@ def _arguments(out: _Items, how: str, callee: str) -> None:
     for name, t, doc in entries:
         if name not in given:
             out.add(name, lsp.CompletionItemKind.Field, f"{name}: {t}" if t else name, doc, f"{name}: ")
+    return bool(entries)

@@ -79,6 +79,7 @@ class Plan:
     given: set[str] = field(default_factory=set)  # argument names already written
     fields_of: str | None = None  # offer the fields of this type
     workflow_fields: bool = False
+    enclosing_steps: list[str] = field(default_factory=list)  # innermost first
     scope: str = ""
     row: int = 0
 
@@ -110,6 +111,7 @@ class Analysis:
         # index of the first token at or after the partial word
         self.cut = next((i for i, t in enumerate(self.toks) if t.start >= self.word_byte), len(self.toks))
         self.scope = ""
+        self.visits = False  # the cursor's step is bounded by `max N visits`
         self._env: TypeEnv | None = None
         self.row_first: dict[int, int] = {}
         for i, t in enumerate(self.toks):
@@ -344,6 +346,12 @@ def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
     line_row = a.toks[first].row if first is not None else row
     openers = a.openers(line_row, indent)
     a.scope = p.scope = a.scope_of(openers)
+    p.enclosing_steps = [
+        a.toks[i + 1].text
+        for i in openers
+        if a.toks[i].text == "step" and i + 1 < len(a.toks) and a.toks[i + 1].row == a.toks[i].row
+    ]
+    a.visits = any(_has_visits(a, i) for i in openers[:1] if a.toks[i].text == "step")
     block = _block_of(a, openers, indent)
     if stack:
         _bracket(a, p, stack[-1], block)
@@ -498,6 +506,12 @@ def _expression(a: Analysis, p: Plan, start: int) -> str:
     if last.text == "is":
         p.slots.append("is-test")
         return "is"
+    if last.text == "schema":
+        p.slots.append("schema-door")
+        return "schema"
+    if last.text == "of" and j > 0 and a.toks[j - 1].text == "schema":
+        p.types = True
+        return "type"
     if last.text in ("empty", "present", "absent"):
         p.words += ["and", "or"]
         return "complete"
@@ -547,6 +561,8 @@ def _bracket(a: Analysis, p: Plan, ob: int, block: str) -> None:
         return
     if seg + 1 < a.cut and a.toks[seg + 1].text == ":":
         _expression(a, p, seg + 2)
+    elif how == "route":  # a payload that is not a record: `route failed("text" + x)`
+        _expression(a, p, seg)
 
 
 def _given(a: Analysis, ob: int) -> set[str]:
@@ -639,7 +655,8 @@ def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok
             elif last == "route":
                 _route(p)
         elif n >= 4 and words[3] in ("if", "when"):
-            _expression(a, p, first + 4)
+            if _expression(a, p, first + 4) == "start" and a.visits:
+                p.words.append("visits")
     elif w0 == "hatch":
         if n == 1:
             p.detached = True
@@ -685,3 +702,15 @@ def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok
         return
     elif "->" not in words:
         _expression(a, p, first)
+
+
+def _has_visits(a: Analysis, opener: int) -> bool:
+    """Whether the step opened at token `opener` ends with a `max N visits` bound."""
+    col = a.toks[opener].col
+    for i in range(opener + 1, len(a.toks)):
+        t = a.toks[i]
+        if a.is_line_start(i) and t.col <= col:
+            return False
+        if t.text == "visits" and not t.named and a.toks[a.line_start(i)].col == col + 2:
+            return True
+    return False
