@@ -113,6 +113,7 @@ async def session(folder: Path) -> int:
             print(f"  {item.label:<12} {item.detail or ''}")
 
         _rule(f"Go to definition of a route target ({name})")
+        text = edited  # the server has the completion line inserted
         route = text.index("route ", text.index("\nstep "))
         target = text[route + 6 :].split("\n", 1)[0].split("(", 1)[0].strip()
         if target == "start":
