@@ -107,7 +107,7 @@ class Analysis:
         starts = snap.doc.lines.byte_starts
         base = starts[row] if row < len(starts) else len(snap.doc.source)
         self.word_byte = base + start
-        self.toks = self._tokens(snap)
+        self.toks = self._tokens(snap, *self._item_bytes(snap, row))
         # index of the first token at or after the partial word
         self.cut = next((i for i, t in enumerate(self.toks) if t.start >= self.word_byte), len(self.toks))
         self.scope = ""
@@ -120,9 +120,26 @@ class Analysis:
 
     # ------------------------------------------------------------------ tokens
     @staticmethod
-    def _tokens(snap: Snapshot) -> list[Tok]:
+    def _item_bytes(snap: Snapshot, row: int) -> tuple[int, int]:
+        """The bytes of the top-level item around `row`: from the last root child starting at column 0
+        on or above it to the next one below it (tokens elsewhere never change the context)."""
+        lo, hi = 0, len(snap.doc.source)
+        for child in snap.doc.root.children:
+            p = child.start_point
+            if p.column != 0 or child.type in _TRIVIA:
+                continue
+            if p.row <= row:
+                lo = child.start_byte
+            else:
+                hi = child.start_byte
+                break
+        return lo, hi
+
+    @staticmethod
+    def _tokens(snap: Snapshot, lo: int = 0, hi: int | None = None) -> list[Tok]:
         out: list[Tok] = []
         source = snap.doc.source
+        hi = len(source) if hi is None else hi
         stack: list[str] = []
         cursor = snap.doc.tree.walk()
         visited_children = False
@@ -130,6 +147,9 @@ class Analysis:
             node = cursor.node
             assert node is not None
             if not visited_children:
+                if node.end_byte <= lo and node.end_byte > node.start_byte or node.start_byte >= hi:
+                    visited_children = True
+                    continue
                 if node.child_count == 0 or node.type in _TRIVIA:
                     if node.end_byte > node.start_byte and node.type not in _TRIVIA:
                         text = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
