@@ -388,6 +388,8 @@ def test_field_completion() -> None:
     assert wl(hatch, "    x = task.‸") == {"id", "kind", "payload"}
     assert wl(after, "  x = workflow.‸") == {"id"}
     assert wl(after, "  found.tasks |> filter(.‸") == {"id", "kind", "payload"}
+    assert wl(after, "  found |> .tasks |> filter(.‸") == {"id", "kind", "payload"}
+    assert wl(after, "  found |> .‸") == {"tasks", "seen", "swept"}
 
 
 def test_field_completion_through_bindings_and_nesting() -> None:

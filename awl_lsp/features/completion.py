@@ -14,7 +14,7 @@ from lsprotocol import types as lsp
 from awl_lsp.features.completion_context import Analysis, Plan, plan
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
-from awl_lsp.model.types import parse_type_text
+from awl_lsp.model.types import AwlType, parse_type_text
 from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
 
 _SYMBOL_KINDS = {
@@ -113,11 +113,12 @@ class _Items:
         detail = f"{sym.kind.value} {sym.name}: {shown}" if shown else f"{sym.kind.value} {sym.name}"
         self.symbol(sym, detail=detail)
 
-    def fields(self, type_text: str) -> list[tuple[str, str, str]]:
+    def fields(self, type_text: str | AwlType) -> list[tuple[str, str, str]]:
         """(name, type, doc) of the fields of a type, declared or from a JSON schema."""
         env = self.a.env
-        docs = {f.name: f.doc for f in self.snap.model.fields_of(type_text)}
-        found = env.fields_of_type(parse_type_text(type_text))
+        t = parse_type_text(type_text) if isinstance(type_text, str) else type_text
+        docs = {f.name: f.doc for f in self.snap.model.fields_of(str(t.strip()))}
+        found = env.fields_of_type(t)
         return [(n, str(t), docs.get(n, "")) for n, t in found.items()]
 
 
@@ -130,7 +131,7 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
     if p.arguments is not None and not _arguments(out, *p.arguments) and p.arguments[0] == "route":
         p.values = True  # a payload that is not a record: `route failed("text")`
         p.slots.append("expression")
-    if p.fields_of:
+    if p.fields_of is not None:
         for name, t, doc in out.fields(p.fields_of):
             out.add(name, lsp.CompletionItemKind.Field, f"{name}: {t}", doc)
     if p.workflow_fields:

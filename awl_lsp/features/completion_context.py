@@ -77,14 +77,11 @@ class Plan:
     steps: list[str] | None = None  # step names to offer
     arguments: tuple[str, str] | None = None  # (how, callee): names for an argument list
     given: set[str] = field(default_factory=set)  # argument names already written
-    fields_of: str | None = None  # offer the fields of this type
+    fields_of: AwlType | None = None  # offer the fields of this type
     workflow_fields: bool = False
     enclosing_steps: list[str] = field(default_factory=list)  # innermost first
     scope: str = ""
     row: int = 0
-
-    def empty(self) -> bool:
-        return self == Plan(scope=self.scope, row=self.row)
 
 
 class Analysis:
@@ -278,6 +275,8 @@ class Analysis:
                     return STRING if t.text == "id" else UNKNOWN
                 if j >= 2 and self.toks[j - 2].end == prev.start and self.toks[j - 2].kind in _VALUE_END:
                     return env.field_type(self.infer_back(j - 2, depth + 1), t.text) or UNKNOWN
+                if j >= 3 and self.toks[j - 2].text == "|>":  # a `|> .field` stage
+                    return env.field_type(self.infer_back(j - 3, depth + 1), t.text) or UNKNOWN
                 item = element_of(self.pipe_input(j - 1, depth + 1))
                 return env.field_type(item, t.text) or UNKNOWN if item is not None else UNKNOWN
             if prev is not None and prev.text == "|>":
@@ -512,9 +511,9 @@ def _expression(a: Analysis, p: Plan, start: int) -> str:
         if before is not None and before.end == last.start and before.text == "workflow":
             p.workflow_fields = True
         elif before is not None and before.end == last.start and before.kind in _VALUE_END and j - 1 >= start:
-            p.fields_of = _type_text(a.infer_back(j - 1))
+            p.fields_of = _known(a.infer_back(j - 1))
         else:
-            p.fields_of = _type_text(element_of(a.pipe_input(j)) or a.pipe_input(j))
+            p.fields_of = _known(element_of(a.pipe_input(j)) or a.pipe_input(j))
         return "field"
     if last.text == "|>":
         p.stage_actions = True
@@ -546,8 +545,8 @@ def _expression(a: Analysis, p: Plan, start: int) -> str:
     return "other"
 
 
-def _type_text(t: AwlType | None) -> str | None:
-    return None if t is None or t.unknown else str(t)
+def _known(t: AwlType | None) -> AwlType | None:
+    return None if t is None or t.unknown else t
 
 
 def _bracket(a: Analysis, p: Plan, ob: int, block: str) -> None:

@@ -8,7 +8,8 @@
 // and checks: the status bar's language mode reads "AWL"; an error squiggle shows and the Problems
 // panel lists an entry mentioning `key`; hovering `tolerance` shows the keyword reference's text;
 // Ctrl+Space on a new line of the workloop header offers `every` and `carry`; after the server is
-// killed, the extension starts a new one and hover answers again.
+// killed, the extension starts a new one and hover answers again; a wrong awl.server.path gives an
+// error message whose "Open Setting" button opens that setting.
 // Screenshots go to artifacts/vscode-*.png. Every wait is bounded; code-server is always killed.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -429,6 +430,24 @@ async function main() {
     return `killed pid ${before[0]}; restarted as pid ${after[0]}; hover answers again (${how})`;
   });
   await shot(page, "restarted");
+
+  await check("a wrong awl.server.path shows an error that opens the setting", page, async () => {
+    // Edit the user settings as a user would in settings.json; the extension restarts the server.
+    const settingsFile = path.join(userData, "User", "settings.json");
+    const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
+    settings["awl.server.path"] = path.join(tmp, "no-such-awl");
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    const toast = page.locator(".notification-toast", { hasText: "awl.server.path" });
+    await toast.first().waitFor({ state: "visible", timeout: 30000 });
+    const message = (await toast.first().locator(".notification-list-item-message").innerText()).trim();
+    await shot(page, "error");
+    await toast.first().getByRole("button", { name: "Open Setting" }).click();
+    const item = page.locator(".settings-editor .setting-item-contents", { hasText: "Path to the" });
+    await item.first().waitFor({ state: "visible", timeout: 20000 });
+    const title = (await item.first().locator(".setting-item-title").innerText()).replace(/\s+/g, " ").trim();
+    return `"${message}" → Settings shows "${title}"`;
+  });
+  await shot(page, "settings");
 }
 
 let crashed;
@@ -449,6 +468,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 6;
+const expected = 7;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);
