@@ -306,7 +306,7 @@ module.exports = grammar({
 
     step_declaration: $ => seq(
       'step',
-      optional(field('name', $.identifier)),
+      field('name', $.identifier),
       optional(field('after', $.after_clause)),
       choice($._newline, field('body', $.step_body)),
     ),

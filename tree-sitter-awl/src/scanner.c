@@ -78,6 +78,24 @@ static bool scan_json_body(TSLexer *lexer) {
 
 static bool is_closer(int32_t c) { return c == ')' || c == ']' || c == '}'; }
 
+static bool is_word_char(int32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Reads the word at the lookahead (the token end is already marked, so this only looks ahead) and
+// says whether it opens a line of code rather than continuing a bracket: any word but a `name:`
+// (an argument or field name), so `f(a: 1,` + `b: 2)` continues while `f(a: "x` + `g()` does not.
+static bool starts_line_word(TSLexer *lexer) {
+  unsigned n = 0;
+  while (is_word_char(lexer->lookahead) && !lexer->eof(lexer)) {
+    n++;
+    consume(lexer);
+  }
+  if (n == 0) return false;
+  while (lexer->lookahead == ' ' && !lexer->eof(lexer)) consume(lexer);
+  return lexer->lookahead != ':';
+}
+
 static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   bool recovering = valid[ERROR_SENTINEL];
   bool in_brackets = valid[CLOSE_PAREN] || valid[CLOSE_BRACKET] || valid[CLOSE_BRACE];
@@ -89,22 +107,33 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   }
 
   lexer->mark_end(lexer);
-  bool end_of_line = false;
-  bool mid_line = false;
+  bool end_of_line = false;  // a line break (or the start of a line) has been passed
+  bool mid_line = false;     // this scan started after code on its line
+  bool asked_column = false;
   uint32_t before_newline = 0;
   uint32_t indent = 0;
   for (;;) {
     int32_t c = lexer->lookahead;
     if (lexer->eof(lexer)) {
+      if (!end_of_line) mid_line = lexer->get_column(lexer) > before_newline;
       end_of_line = true;
       indent = 0;
       break;
     }
+    if (!end_of_line && !asked_column && (structural || recovering || c == '\n') && c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != 0xFEFF) {
+      // First thing that is not blank: did the scan start at the beginning of a line? Then this
+      // line's own indentation (or, for a comment line, the next code line's) is what counts.
+      asked_column = true;
+      mid_line = lexer->get_column(lexer) > before_newline;
+      if (!mid_line && (structural || recovering) && c != '\n') {
+        end_of_line = true;
+        continue;
+      }
+    }
     if (c == '\n') {
       if (!end_of_line) {
-        // The first line break is part of the token. Whether this scan started in the middle of
-        // a line (code before it) only matters when the grammar asked for no line token here.
-        if (!structural && !recovering) mid_line = lexer->get_column(lexer) > before_newline;
+        // The first line break is part of the token (also a blank line's, so a block's range runs
+        // to the next code line and a new line typed after a block's last line stays inside it).
         consume(lexer);
         lexer->mark_end(lexer);
       } else {
@@ -125,12 +154,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
       break;
     }
   }
-  if (!end_of_line) {
-    // A scan that starts a line (after a line token or a comment took the line break) still
-    // measures this line's indentation.
-    if (!structural || lexer->get_column(lexer) != before_newline) return false;
-    end_of_line = true;
-  }
+  if (!end_of_line) return false;
 
   uint16_t current = current_indent(s);
   if (!structural && !recovering) {
@@ -140,7 +164,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
     if (!mid_line || lexer->eof(lexer)) return false;
     int32_t next = lexer->lookahead;
     if (next == '|') return false;
-    if (in_brackets && (indent > current || is_closer(next))) return false;
+    if (in_brackets && (indent > current || is_closer(next) || !starts_line_word(lexer))) return false;
     lexer->result_symbol = NEWLINE;
     return true;
   }

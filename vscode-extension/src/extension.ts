@@ -98,12 +98,26 @@ async function pythonFromExtension(): Promise<string | undefined> {
   return Promise.race([ask(), timeout]);
 }
 
+/** Opens the Settings editor on `setting`; in a remote window (code-server, SSH…) on the Remote tab,
+ *  where machine-overridable settings such as the server path live. */
+async function openSetting(setting: string): Promise<void> {
+  if (vscode.env.remoteName) {
+    try {
+      await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query: setting });
+      return;
+    } catch {
+      // older hosts: fall back to the user settings
+    }
+  }
+  await vscode.commands.executeCommand("workbench.action.openSettings", setting);
+}
+
 async function showSetupError(message: string, setting: string): Promise<void> {
   const open = "Open Setting";
   const log = "Show Log";
   const choice = await vscode.window.showErrorMessage(message, open, log);
   if (choice === open) {
-    await vscode.commands.executeCommand("workbench.action.openSettings", setting);
+    await openSetting(setting);
   } else if (choice === log) {
     output.show(true);
   }

@@ -432,20 +432,30 @@ async function main() {
   await shot(page, "restarted");
 
   await check("a wrong awl.server.path shows an error that opens the setting", page, async () => {
-    // Edit the user settings as a user would in settings.json; the extension restarts the server.
-    const settingsFile = path.join(userData, "User", "settings.json");
-    const settings = JSON.parse(fs.readFileSync(settingsFile, "utf8"));
-    settings["awl.server.path"] = path.join(tmp, "no-such-awl");
-    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-    const toast = page.locator(".notification-toast", { hasText: "awl.server.path" });
-    await toast.first().waitFor({ state: "visible", timeout: 30000 });
-    const message = (await toast.first().locator(".notification-list-item-message").innerText()).trim();
+    // Type a wrong path into the Settings editor (Ctrl+,), as a user would; the extension restarts the
+    // server, fails to find it, and says so.
+    const bad = path.join(tmp, "no-such-awl");
+    await page.keyboard.press("Control+Comma");
+    const settingsEditor = page.locator(".settings-editor");
+    await settingsEditor.waitFor({ state: "visible", timeout: 20000 });
+    await page.keyboard.type("awl.server.path");
+    // code-server is a remote window: machine-overridable settings such as this one are on the Remote tab.
+    await settingsEditor.locator(".settings-tabs-widget .action-label", { hasText: "Remote" }).first().click();
+    const item = settingsEditor.locator(".setting-item-contents", { hasText: "Path to the" }).first();
+    await item.waitFor({ state: "visible", timeout: 20000 });
+    await item.locator("input").first().fill(bad);
+    await page.keyboard.press("Tab");
+    await page.locator(".tabs-container .tab", { hasText: DOC }).first().click(); // back to the document
+    const toast = page.locator(".notification-toast", { hasText: "awl.server.path" }).first();
+    await toast.waitFor({ state: "visible", timeout: 30000 });
+    const message = (await toast.locator(".notification-list-item-message").innerText()).trim();
+    if (!message.includes(bad)) throw new Error(`the error does not name the wrong path: "${message}"`);
     await shot(page, "error");
-    await toast.first().getByRole("button", { name: "Open Setting" }).click();
-    const item = page.locator(".settings-editor .setting-item-contents", { hasText: "Path to the" });
-    await item.first().waitFor({ state: "visible", timeout: 20000 });
-    const title = (await item.first().locator(".setting-item-title").innerText()).replace(/\s+/g, " ").trim();
-    return `"${message}" → Settings shows "${title}"`;
+    await toast.getByRole("button", { name: "Open Setting" }).click();
+    await item.waitFor({ state: "visible", timeout: 20000 });
+    const shown = await item.locator("input").first().inputValue();
+    if (shown !== bad) throw new Error(`the Settings editor shows "${shown}", not the wrong path`);
+    return `"${message}" → Open Setting shows awl.server.path = ${shown}`;
   });
   await shot(page, "settings");
 }
