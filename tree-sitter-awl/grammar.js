@@ -75,6 +75,7 @@ module.exports = grammar({
       $.subflow_declaration,
       $.step_declaration,
       $.retire_block,
+      $.unknown_declaration,
     ),
 
     // ---------------------------------------------------------------- trivia
@@ -102,7 +103,21 @@ module.exports = grammar({
 
     // A line in a block that starts with a word no clause starts with (often a half-typed
     // keyword): kept as its own node so the rest of the block parses and completion has context.
-    unknown_clause: $ => seq(field('word', $.identifier), $._newline),
+    unknown_clause: $ => seq(
+      field('word', $.identifier),
+      choice(
+        $._newline,
+        seq($._indent, repeat1(choice($.tolerance_clause, $.confirms_clause, $.unknown_clause)), $._dedent),
+      ),
+    ),
+
+    // A top-level line that starts with a word no declaration starts with (a half-typed
+    // `workloop`, `worker`, …); its indented header/actions still parse.
+    unknown_declaration: $ => seq(
+      field('word', $.identifier),
+      optional(field('name', $.identifier)),
+      choice($._newline, field('header', $.header)),
+    ),
 
     _header_clause: $ => choice(
       $.timeout_clause,
@@ -244,7 +259,7 @@ module.exports = grammar({
     action_declaration: $ => seq(
       'action',
       field('name', $.identifier),
-      field('parameters', $.parameters),
+      optional(field('parameters', $.parameters)),
       optional(seq('->', field('return_type', $._type))),
       $._config_tail,
     ),
@@ -254,9 +269,24 @@ module.exports = grammar({
       seq($._indent, field('config', $.call_config), $._dedent),
     ),
 
+    _statement_tail: $ => choice(
+      $._config_tail,
+      field('unexpected_block', $.unexpected_block),
+    ),
+
+    // Indented lines under a statement that opens no block (usually a half-typed `fork` or
+    // `loop`): kept together so the step around them survives; the checker reports them.
+    unexpected_block: $ => seq(
+      $._indent,
+      repeat1(choice($._statement, $.until_clause, $.loop_max, $.step_outcome)),
+      $._dedent,
+    ),
+
     call_config: $ => seq(commaSep1($._config_item), $._newline),
 
-    _config_item: $ => choice($.node_setting, $.timeout_setting, $.retry_setting),
+    _config_item: $ => choice($.node_setting, $.timeout_setting, $.retry_setting, $.unknown_setting),
+
+    unknown_setting: $ => prec(-1, field('word', $.identifier)),
 
     node_setting: $ => seq('node', field('value', $.identifier)),
 
@@ -351,7 +381,7 @@ module.exports = grammar({
     expression_statement: $ => seq(
       field('value', $._expression),
       optional(field('binding', $.binding)),
-      $._config_tail,
+      $._statement_tail,
     ),
 
     route_statement: $ => seq(

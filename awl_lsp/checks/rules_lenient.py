@@ -1,0 +1,78 @@
+"""Lines the grammar keeps so that the rest of the document parses, reported in words.
+
+The grammar accepts a few shapes only to keep a half-typed line from swallowing its neighbours: a
+top-level line starting with an unknown word (`workl`), an unknown word in a call's config line
+(`time`), indented lines under a statement that opens no block (`fo` above a fork body), and an
+`action` without its parameter list.
+"""
+
+from __future__ import annotations
+
+from difflib import get_close_matches
+
+from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.rules_support import descendants, field
+
+_TOP_LEVEL = (
+    "workflow",
+    "workloop",
+    "const",
+    "type",
+    "worker",
+    "child",
+    "detached",
+    "subflow",
+    "step",
+    "retire",
+)
+_SETTINGS = ("node", "timeout", "retry")
+_BLOCK_OPENERS = ("fork", "loop", "on failure", "step")
+
+
+def _suggest(word: str, choices: tuple[str, ...]) -> str:
+    close = get_close_matches(word, choices, n=1, cutoff=0.5)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def check(ctx: CheckContext) -> None:
+    root = ctx.tree.root_node
+    for node in descendants(root, "unknown_declaration"):
+        word = field(node, "word")
+        text = ctx.text(word)
+        allowed = ", ".join(f"`{w}`" for w in _TOP_LEVEL)
+        ctx.error(
+            word or node,
+            f"`{text}` does not start a declaration{_suggest(text, _TOP_LEVEL)}: "
+            f"a top-level line starts with one of {allowed}",
+            "unknown-declaration",
+        )
+    for node in descendants(root, "unknown_setting"):
+        text = ctx.text(node)
+        ctx.error(
+            node,
+            f"unknown setting `{text}`{_suggest(text, _SETTINGS)}: a config line takes `node NAME`, "
+            "`timeout D` and `retry N every D` or `retry N backoff D..D`",
+            "unknown-setting",
+        )
+    for node in descendants(root, "unexpected_block"):
+        statement = node.parent
+        value = field(statement, "value") if statement is not None else None
+        head = ctx.text(value).split("\n", 1)[0].strip() if value is not None else ""
+        words = head.split()
+        hint = _suggest(words[0], _BLOCK_OPENERS) if words else ""
+        ctx.error(
+            value or node,
+            f"`{head}` opens no block, but the lines after it are indented under it{hint}: "
+            "indent them like their step's other lines, or start the block with `fork`, `loop` or "
+            "`on failure`",
+            "unexpected-block",
+        )
+    for node in descendants(root, "action_declaration"):
+        if field(node, "parameters") is None:
+            name = field(node, "name")
+            text = ctx.text(name)
+            ctx.error(
+                name or node,
+                f"action `{text}` needs its parameter list: `{text}(name: Type, …) -> Type`",
+                "action-parameters",
+            )
