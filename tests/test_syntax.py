@@ -85,3 +85,13 @@ def test_unterminated_string_stays_on_its_line() -> None:
     assert any("unterminated string" in p.message and p.range[0] == line for p in problems)
     steps = [n for n in doc.root.named_children if n.type == "step_declaration"]
     assert len(steps) == 4
+
+
+def test_error_is_reported_on_the_broken_line_not_where_recovery_began() -> None:
+    text = example("release_notes.awl")
+    broken = text.replace("  outcome approved: when decision is present and decision.approve, route ship", "  outcome appr")
+    doc = SyntaxDocument(broken)
+    problems = [p for p in syntax_problems(doc.tree, doc.source, doc.text) if p.code == "syntax"]
+    line = broken.splitlines().index("  outcome appr")
+    assert problems and problems[0].range[0] == line
+    assert "incomplete `outcome` line" in problems[0].message

@@ -28,6 +28,37 @@ _TOKEN_NAMES = {
     "type_identifier": "a type",
 }
 _STRINGS = Query(LANGUAGE, "(string) @s")
+# The shape of each keyword-led line, for "incomplete line" messages (facts of LANGUAGE.md).
+_LINE_HINTS = {
+    "outcome": "outcome NAME: if COND, route TARGET` (in a step) or `outcome NAME: type T, route success",
+    "input": "input NAME: Type",
+    "signal": "signal NAME: Type",
+    "carry": "carry NAME: Type = DEFAULT",
+    "report": "report NAME: type T",
+    "invariant": "invariant NAME: type T",
+    "tolerance": "tolerance N windows` or `tolerance unconfirmed for D",
+    "confirms": "confirms ROUTE",
+    "every": "every DURATION",
+    "retention": "retention DURATION",
+    "timeout": "timeout DURATION",
+    "action": "action NAME(param: Type, …) -> Type",
+    "child": "child NAME(param: Type, …) -> Type",
+    "detached": "detached NAME(param: Type, …)",
+    "type": "type Name { field: Type, … }",
+    "const": "const NAME = VALUE",
+    "step": "step NAME [after a, b]",
+    "route": "route TARGET[(field: value, …)]",
+    "hatch": "hatch DETACHED(arg: value, …) key EXPR",
+    "answer": "answer REPORT(field: value, …)",
+    "wait": "wait SIGNAL [timeout D] -> NAME",
+    "sleep": "sleep DURATION",
+    "fork": "fork ITEM in LIST [sequential]",
+    "loop": "loop NAME = SEED [counting N]",
+    "spawn": "spawn CHILD(arg: value, …)",
+    "collect": "collect NAME[?] -> NAME",
+    "distribute": "distribute ITEM in LIST",
+    "sequence": "sequence ITEM in LIST",
+}
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
 
 
@@ -76,7 +107,9 @@ def expected_tokens(after: Node | None) -> list[str]:
             continue
         name = _TOKEN_NAMES.get(symbol)
         if name is None:
-            if symbol.startswith("_") or symbol.isidentifier() and "_" in symbol:
+            # keywords and punctuation only; named rules (`block`, `header`) are not tokens
+            kind = LANGUAGE.id_for_node_kind(symbol, False)
+            if symbol.startswith("_") or kind is None or not symbol:
                 continue
             name = f"`{symbol}`"
         if name not in names:
@@ -136,28 +169,68 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             _collect(child, source, out)
 
 
+def _leaves(node: Node, limit: int = 4000) -> list[Node]:
+    """The non-extra tokens inside `node`, in order (bounded: a huge ERROR is rare and still cheap)."""
+    out: list[Node] = []
+    stack = list(reversed(node.children))
+    while stack and len(out) < limit:
+        cur = stack.pop()
+        if cur.is_extra and cur.type in ("comment", "doc_comment", "narration"):
+            continue
+        if cur.child_count == 0:
+            out.append(cur)
+        else:
+            stack.extend(reversed(cur.children))
+    return out
+
+
 def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
-    prev = _previous_leaf(node)
-    leaf = _first_leaf(node)
-    # A zero-width or whitespace-only error (an unexpected line end) reads as "the line stops here".
-    found = _snippet(source, leaf) if leaf.end_byte > leaf.start_byte else ""
-    expected = _describe(expected_tokens(prev))
-    if not found.strip():
-        found_text = "the line ends here"
-    else:
-        found_text = f"unexpected `{found}`"
-    after = (
-        f" after `{_snippet(source, prev)}`" if prev is not None and prev.type not in ("_newline",) else ""
-    )
-    message = found_text + after
+    """Describe an ERROR where the parse really failed, not where recovery began.
+
+    tree-sitter wraps what it could not fit into the ERROR node, often starting with complete
+    statements it had already read (a half-typed outcome turns the fork before it into ERROR
+    content). The first token the ERROR holds directly — after those complete pieces — is where the
+    input stopped making sense; the state after the piece before it says what was expected there.
+    """
+    children = [
+        c for c in node.children if not (c.is_extra and c.type in ("comment", "doc_comment", "narration"))
+    ]
+    culprit: Node | None = None
+    before: Node | None = None
+    for i, child in enumerate(children):
+        if child.child_count == 0 and source[child.start_byte : child.end_byte].strip():
+            culprit = child
+            prior = children[:i]
+            before = _last_leaf(prior[-1]) if prior else _previous_leaf(node)
+            break
+    if culprit is None:
+        leaves = [leaf for leaf in _leaves(node) if source[leaf.start_byte : leaf.end_byte].strip()]
+        culprit = leaves[0] if leaves else _first_leaf(node)
+        before = _previous_leaf(node)
+    while before is not None and not source[before.start_byte : before.end_byte].strip():
+        before = _previous_leaf(before)
+    row, col = culprit.start_point.row, culprit.start_point.column
+    if not culprit.is_named and culprit.type[:1].isalpha():
+        # a keyword-led line the parser gave up on: show the line as typed, up to the error's end
+        line_end = source.find(b"\n", culprit.start_byte)
+        stop = min(node.end_byte, line_end if line_end != -1 else len(source))
+        typed = source[culprit.start_byte : stop].decode("utf-8", errors="replace").strip()
+        message = f"incomplete `{culprit.type}` line: `{typed}`"
+        hint = _LINE_HINTS.get(culprit.type)
+        if hint:
+            message += f" — the form is `{hint}`"
+        end_col = col + len(source[culprit.start_byte : stop].rstrip())
+        return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+    expected = _describe(expected_tokens(before))
+    after = f" after `{_snippet(source, before)}`" if before is not None else ""
+    message = f"unexpected `{_snippet(source, culprit)}`{after}"
     if expected:
         message += f": expected {expected}"
-    start = node.start_point
-    end = node.end_point
-    if end.row > start.row:  # keep the squiggle on the first line of a long error
-        line_end = source.find(b"\n", node.start_byte)
-        end_col = (line_end if line_end != -1 else len(source)) - (node.start_byte - start.column)
-        return SyntaxProblem(
-            (start.row, start.column, start.row, max(end_col, start.column + 1)), message, "syntax"
-        )
-    return SyntaxProblem(_range(node), message, "syntax")
+    end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
+    return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+def _last_leaf(node: Node) -> Node:
+    while node.child_count:
+        node = node.children[-1]
+    return node
