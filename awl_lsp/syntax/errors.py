@@ -134,6 +134,18 @@ def _snippet(source: bytes, node: Node) -> str:
 
 
 def syntax_problems(tree: Tree, source: bytes, text: str | None = None) -> list[SyntaxProblem]:
+    found = _syntax_problems(tree, source, text)
+    seen: set[tuple[int, str]] = set()
+    unique: list[SyntaxProblem] = []
+    for problem in found:  # two ERROR nodes on one line often tell the same story
+        key = (problem.range[0], problem.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(problem)
+    return unique
+
+
+def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[SyntaxProblem]:
     out: list[SyntaxProblem] = []
     root = tree.root_node
     if root.has_error:
@@ -210,6 +222,26 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
     while before is not None and not source[before.start_byte : before.end_byte].strip():
         before = _previous_leaf(before)
     row, col = culprit.start_point.row, culprit.start_point.column
+    parent = node.parent
+    opener = parent.children[0] if parent is not None and parent.child_count else None
+    if (
+        before is not None
+        and opener is not None
+        and parent is not None
+        and parent.type != "source_file"
+        and not opener.is_named
+        and opener.type[:1].isalpha()
+        and opener.start_point.row == before.end_point.row < row
+    ):
+        # the construct around the error began on an earlier line that stopped short; the parser
+        # only noticed on the next line
+        typed = source[opener.start_byte : before.end_byte].decode("utf-8", errors="replace").strip()
+        message = f"incomplete `{opener.type}` line: `{typed}`"
+        hint = _LINE_HINTS.get(opener.type)
+        if hint:
+            message += f" — the form is `{hint}`"
+        r, c = opener.start_point.row, opener.start_point.column
+        return SyntaxProblem((r, c, r, before.end_point.column), message, "syntax")
     if not culprit.is_named and culprit.type[:1].isalpha():
         # a keyword-led line the parser gave up on: show the line as typed, up to the error's end
         line_end = source.find(b"\n", culprit.start_byte)
