@@ -248,3 +248,45 @@ async def test_hatch_without_key_is_an_error(client: LanguageClient, name: str) 
     line = pos_of(BROKEN, "hatch fulfil").line
     errors = [d for d in client.diagnostics[uri] if d.severity == lsp.DiagnosticSeverity.Error]
     assert any(d.range.start.line == line and "key" in d.message for d in errors), [d.message for d in errors]
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "awl_lsp", "lsp"]),
+)
+async def utf8_client(lsp_client: LanguageClient):
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.general = lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf8])
+    result = await lsp_client.initialize_session(
+        lsp.InitializeParams(capabilities=capabilities, root_uri=EXAMPLES.as_uri())
+    )
+    assert result.capabilities.position_encoding == lsp.PositionEncodingKind.Utf8
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_utf8_position_encoding_is_negotiated_and_used(utf8_client: LanguageClient) -> None:
+    from awl_lsp.syntax import SyntaxDocument
+
+    text = WORKLOOP.replace('carry last_seen: String = ""', 'carry last_seen: String = "café ☕"')
+    uri = await open_doc(utf8_client, "inbox_sweep.awl", text)
+    line_text = next(line for line in text.splitlines() if "café ☕" in line)
+    line = text.splitlines().index(line_text)
+    # insert after the closing quote: the column counts UTF-8 bytes
+    column = len(line_text[: line_text.index('☕"') + 2].encode("utf-8"))
+    position = lsp.Position(line, column)
+    utf8_client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            [lsp.TextDocumentContentChangePartial(range=lsp.Range(position, position), text=' + "!"')],
+        )
+    )
+    await utf8_client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    expected = text.replace('"café ☕"', '"café ☕" + "!"')
+    result = await utf8_client.protocol.send_request_async("awl/syntaxTree", {"textDocument": {"uri": uri}})
+    assert result.text == expected
+    assert result.tree == str(SyntaxDocument(expected).root)
+    # hover ranges come back in bytes too: `last_seen` after the multibyte string on its line
+    hover = await utf8_client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos_of(expected, "after: last_seen", 8))
+    )
+    assert hover is not None and "carry last_seen" in hover.contents.value
