@@ -13,13 +13,25 @@ from pygls.uris import to_fs_path
 from awl_lsp import __version__
 from awl_lsp.documents import OpenDocument
 from awl_lsp.features import definition as definition_feature
+from awl_lsp.features import semantic_tokens
+from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
+from awl_lsp.features.formatting import format_document
 from awl_lsp.features.hover import hover
+from awl_lsp.features.inlay_hints import inlay_hints
+from awl_lsp.features.selection import selection_ranges
+from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
+from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.syntax import Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
+
+# the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
+SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
+    token_types=list(semantic_tokens.TOKEN_TYPES), token_modifiers=list(semantic_tokens.TOKEN_MODIFIERS)
+)
 
 
 class AwlServer(LanguageServer):
@@ -187,6 +199,68 @@ def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.Docu
 def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
     snap = ls.snapshot(params.text_document.uri)
     return folding_ranges(snap) if snap else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+    snap = ls.snapshot(params.text_document.uri)
+    return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
+def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
+    snap = ls.snapshot(params.text_document.uri)
+    return semantic_tokens.semantic_tokens_range(snap, params.range) if snap else lsp.SemanticTokens(data=[])
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
+    lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
+)
+def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    snap = ls.snapshot(params.text_document.uri)
+    return signature_help(snap, params.position) if snap else None
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite],
+        resolve_provider=False,
+    ),
+)
+def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    uri = params.text_document.uri
+    snap = ls.snapshot(uri)
+    if snap is None:
+        return []
+    ours = [d for d in params.context.diagnostics if d.source in (None, "awl")]
+    only = [getattr(k, "value", str(k)) for k in params.context.only or []] or None
+    return code_actions(snap, uri, params.range, ours, only)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
+def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint]:
+    snap = ls.snapshot(params.text_document.uri)
+    return inlay_hints(snap, params.range) if snap else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
+def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange]:
+    snap = ls.snapshot(params.text_document.uri)
+    return selection_ranges(snap, list(params.positions)) if snap else []
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
+def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+    docs = [(uri, doc.snapshot) for uri, doc in list(ls.documents.items())]
+    return workspace_symbols(docs, params.query)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+    snap = ls.snapshot(params.text_document.uri)
+    return format_document(snap) if snap else []
 
 
 @server.feature("awl/syntaxTree")

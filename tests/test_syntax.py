@@ -89,7 +89,9 @@ def test_unterminated_string_stays_on_its_line() -> None:
 
 def test_error_is_reported_on_the_broken_line_not_where_recovery_began() -> None:
     text = example("release_notes.awl")
-    broken = text.replace("  outcome approved: when decision is present and decision.approve, route ship", "  outcome appr")
+    broken = text.replace(
+        "  outcome approved: when decision is present and decision.approve, route ship", "  outcome appr"
+    )
     doc = SyntaxDocument(broken)
     problems = [p for p in syntax_problems(doc.tree, doc.source, doc.text) if p.code == "syntax"]
     line = broken.splitlines().index("  outcome appr")

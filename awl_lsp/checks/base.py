@@ -1,14 +1,25 @@
-"""What every check receives and returns: a `CheckContext` and `Problem`s."""
+"""What every check receives and returns: a `CheckContext` (or an `ItemContext`) and `Problem`s.
+
+Rule modules have up to two entry points: `check_item(ctx: ItemContext)` looks at one top-level
+item (its results are cached per item by `awl_lsp.checks.engine`), `check(ctx: CheckContext)` at
+the whole document, through the compact per-item summaries in `ctx.items`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Tree
 
-from awl_lsp.model import Range, SemanticModel
+from awl_lsp.model import Range, Reference, SemanticModel
+
+if TYPE_CHECKING:
+    from awl_lsp.checks.summary import ItemSummary
+    from awl_lsp.model.facts import ItemFacts
+    from awl_lsp.model.types import TypeEnv
 
 
 class Severity(IntEnum):
@@ -27,6 +38,24 @@ class Problem:
 
 
 @dataclass
+class Item:
+    """One top-level item as the document-wide rules see it: node, facts and summary."""
+
+    node: Node
+    facts: ItemFacts
+    summary: ItemSummary
+
+
+@dataclass
+class DocFacts:
+    """Document-wide facts a few item rules depend on (each one a dependency token)."""
+
+    flow: Node | None = None  # the first `workflow` / `workloop` item
+    flow_index: int | None = None
+    broken_outcomes: frozenset[str] = frozenset()  # header outcome names on broken lines
+
+
+@dataclass
 class CheckContext:
     model: SemanticModel
     tree: Tree
@@ -34,6 +63,8 @@ class CheckContext:
     path: Path | None = None  # the document's file, for `schema("…")` look-ups
     workspace: Path | None = None  # schema paths must stay inside it
     problems: list[Problem] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)  # set by the engine for document-wide rules
+    doc: DocFacts = field(default_factory=DocFacts)
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -51,3 +82,69 @@ class CheckContext:
             s, e = where.start_point, where.end_point
             where = (s.row, s.column, e.row, e.column)
         self.problems.append(Problem(where, message, code, severity))
+
+    def line_at(self, byte: int) -> str:
+        """The text of the line holding `byte` (without its newline)."""
+        src = self.source
+        start = src.rfind(b"\n", 0, byte) + 1
+        end = src.find(b"\n", byte)
+        return src[start : len(src) if end == -1 else end].decode("utf-8", errors="replace")
+
+
+# dependency tokens for facts that are not declarations (see ItemContext)
+FLOW_KIND = "\0flow-kind"
+FLOW_ITEM = "\0flow-item"
+BROKEN_OUTCOMES = "\0broken-outcomes"
+MODEL_FLOW = "\0model-flow"
+
+
+def kind_token(kind: object) -> str:
+    """The dependency token of a whole kind (`names(kind)`, `of_kind(kind)`)."""
+    return f"\0kind:{getattr(kind, 'value', kind)}"
+
+
+@dataclass
+class ItemContext(CheckContext):
+    """One top-level item: its node, facts and nodes by type; every outside look-up is recorded.
+
+    `model` is a recording view (`awl_lsp.checks.deps.RecordingModel`): item rules reach the
+    rest of the document only through it, `target`, `env` and the `flow_*` accessors, so `deps`
+    lists every name (or token) the item's problems depend on.
+    """
+
+    node: Node | None = None
+    facts: ItemFacts | None = None
+    nodes: dict[str, list[Node]] = field(default_factory=dict)
+    deps: set[str] = field(default_factory=set)
+    summary: ItemSummary | None = None
+    type_env: TypeEnv | None = None
+
+    def descendants(self, *types: str) -> list[Node]:
+        """The item's nodes of these types (the item itself included), in document order."""
+        if len(types) == 1:
+            return self.nodes.get(types[0], [])
+        out = [n for t in types for n in self.nodes.get(t, [])]
+        out.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        return out
+
+    @property
+    def refs(self) -> list[Reference]:
+        return self.facts.references if self.facts is not None else []
+
+    def target(self, ref: Reference) -> object:
+        self.deps.add(ref.name)
+        return ref.target
+
+    def flow_kind(self) -> str | None:
+        """The node type of the document's first flow item (None without one)."""
+        self.deps.add(FLOW_KIND)
+        return self.doc.flow.type if self.doc.flow is not None else None
+
+    def is_flow_item(self) -> bool:
+        """Is this item the document's first `workflow` / `workloop`?"""
+        self.deps.add(FLOW_ITEM)
+        return self.doc.flow is not None and self.node is not None and self.doc.flow.id == self.node.id
+
+    def broken_outcomes(self) -> frozenset[str]:
+        self.deps.add(BROKEN_OUTCOMES)
+        return self.doc.broken_outcomes

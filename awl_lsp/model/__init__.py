@@ -1,6 +1,7 @@
 """Semantic model: one index per document version — declarations, scopes, resolved references."""
 
-from awl_lsp.model.index import BUILTIN_TYPES, ModelBuilder, SemanticModel
+from awl_lsp.model.builder import ModelBuilder
+from awl_lsp.model.index import BUILTIN_TYPES, SemanticModel
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 
 __all__ = [

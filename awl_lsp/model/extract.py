@@ -6,11 +6,10 @@ item's text and only re-extracts the items an edit touched.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
 from tree_sitter import Node
 
-from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol, shift_range
+from awl_lsp.model.facts import ItemFacts
+from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 
 _BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
 
@@ -18,33 +17,6 @@ _BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
 def node_range(node: Node) -> Range:
     s, e = node.start_point, node.end_point
     return (s.row, s.column, e.row, e.column)
-
-
-@dataclass
-class ItemFacts:
-    """What one top-level item declares and references."""
-
-    symbols: list[Symbol] = field(default_factory=list)  # top-level symbols (with children)
-    flat: list[Symbol] = field(default_factory=list)  # every symbol, nested ones included
-    references: list[Reference] = field(default_factory=list)
-
-    def shifted(self, rows: int) -> ItemFacts:
-        """The same facts for the item moved `rows` lines down (an edit above it)."""
-        if rows == 0:
-            return self
-        moved = {
-            id(s): replace(
-                s, range=shift_range(s.range, rows), selection=shift_range(s.selection, rows), children=[]
-            )
-            for s in self.flat
-        }
-        for s in self.flat:
-            moved[id(s)].children = [moved[id(c)] for c in s.children if id(c) in moved]
-        return ItemFacts(
-            [moved[id(s)] for s in self.symbols],
-            [moved[id(s)] for s in self.flat],
-            [r.shifted(rows) for r in self.references],
-        )
 
 
 class _Extractor:
@@ -511,4 +483,9 @@ class _Extractor:
 def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     extractor = _Extractor(source, docs)
     extractor.item(node)
-    return extractor.facts
+    facts = extractor.facts
+    facts.start_row, facts.end_row = node.start_point.row, node.end_point.row
+    return facts
+
+
+__all__ = ["ItemFacts", "extract_item", "node_range"]

@@ -1,214 +1,38 @@
-"""Type inference for AWL: a small type representation and `TypeEnv.infer` for expressions.
+"""Type inference for AWL: `TypeEnv.infer` for expressions, and the type vocabulary re-exported.
 
 Types come from type text (`[T]`, `T?`, builtins, declared records and enums), from JSON Schema
-(`type X = schema("path")` beside the document, or an inline `schema { … }` body), and from what
-bound a name (call results, pipes, fork joins, loops, waits, collects, distributes). Anything the
-inference cannot know is `UNKNOWN`, which fits everywhere — checks never report on it.
+(`type X = schema("path")` beside the document, or an inline `schema { … }` body — see
+`awl_lsp.model.schema_types`), and from what bound a name (call results, pipes, fork joins, loops,
+waits, collects, distributes). Anything the inference cannot know is `UNKNOWN`, which fits
+everywhere — checks never report on it.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from tree_sitter import Node, Point, Tree
 
-from awl_lsp.model.index import BUILTIN_TYPES, SemanticModel
-from awl_lsp.model.symbols import Kind, Range, RefKind, Symbol
-
-
-@dataclass(frozen=True)
-class AwlType:
-    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional."""
-
-    kind: str
-    name: str = ""
-    element: AwlType | None = None
-
-    def __str__(self) -> str:
-        if self.kind == "list":
-            return f"[{self.element}]"
-        if self.kind == "optional":
-            return f"{self.element}?"
-        if self.kind == "duration":
-            return "a duration"
-        if self.kind == "unknown":
-            return "unknown"
-        return self.name
-
-    @property
-    def unknown(self) -> bool:
-        return self.kind == "unknown"
-
-    @property
-    def is_list(self) -> bool:
-        return self.kind == "list"
-
-    @property
-    def is_optional(self) -> bool:
-        return self.kind == "optional"
-
-    def strip(self) -> AwlType:
-        """The type without its outer `?`."""
-        return self.element if self.kind == "optional" and self.element is not None else self
-
-
-UNKNOWN = AwlType("unknown")
-DURATION = AwlType("duration")
-BOOL, INT, FLOAT, STRING, NIL, DIR = (
-    AwlType("builtin", n) for n in ("Bool", "Int", "Float", "String", "Nil", "Dir")
+from awl_lsp.model.index import SemanticModel
+from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
+from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
+from awl_lsp.model.type_base import (
+    BOOL,
+    DIR,
+    DURATION,
+    FLOAT,
+    INT,
+    NIL,
+    STRING,
+    UNKNOWN,
+    AwlType,
+    element_of,
+    list_of,
+    named,
+    optional_of,
+    parse_type_node,
+    parse_type_text,
 )
-
-
-def list_of(t: AwlType) -> AwlType:
-    return AwlType("list", element=t)
-
-
-def optional_of(t: AwlType) -> AwlType:
-    return t if t.is_optional or t.unknown else AwlType("optional", element=t)
-
-
-def named(name: str) -> AwlType:
-    return AwlType("builtin", name) if name in BUILTIN_TYPES else AwlType("named", name)
-
-
-def parse_type_text(text: str | None) -> AwlType:
-    """`[T]`, `T?`, `Name` as written; empty text is UNKNOWN."""
-    text = (text or "").strip()
-    if not text:
-        return UNKNOWN
-    if text.endswith("?"):
-        return optional_of(parse_type_text(text[:-1]))
-    if text.startswith("[") and text.endswith("]"):
-        return list_of(parse_type_text(text[1:-1]))
-    if not text.replace("_", "").isalnum():
-        return UNKNOWN
-    return named(text)
-
-
-def parse_type_node(node: Node | None, source: bytes) -> AwlType:
-    if node is None:
-        return UNKNOWN
-    if node.type == "list_type":
-        return list_of(parse_type_node(node.child_by_field_name("element"), source))
-    if node.type == "optional_type":
-        return optional_of(parse_type_node(node.child_by_field_name("inner"), source))
-    if node.type == "type_identifier":
-        return named(source[node.start_byte : node.end_byte].decode("utf-8", errors="replace"))
-    return UNKNOWN
-
-
-# ---------------------------------------------------------------------- declared types
-class TypeTable:
-    """Record fields and enum variants by type name (schema types' nested objects get `Outer.field`)."""
-
-    def __init__(self) -> None:
-        self.records: dict[str, dict[str, AwlType]] = {}
-        self.enums: dict[str, list[str]] = {}
-
-    def known(self, t: AwlType) -> bool:
-        """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
-        t = t.strip()
-        if t.unknown:
-            return False
-        if t.is_list:
-            return t.element is not None and (t.element.unknown or self.known(t.element))
-        if t.kind == "named":
-            return t.name in self.records or t.name in self.enums
-        return True
-
-    def fields(self, t: AwlType) -> dict[str, AwlType] | None:
-        t = t.strip()
-        return self.records.get(t.name) if t.kind == "named" else None
-
-    def variants(self, t: AwlType) -> list[str] | None:
-        t = t.strip()
-        return self.enums.get(t.name) if t.kind == "named" else None
-
-    @classmethod
-    def build(cls, root: Node, source: bytes, path: Path | None) -> TypeTable:
-        table = cls()
-        for node in root.named_children:
-            if node.type != "type_declaration":
-                continue
-            name_node, body = node.child_by_field_name("name"), node.child_by_field_name("body")
-            if name_node is None or body is None:
-                continue
-            name = source[name_node.start_byte : name_node.end_byte].decode("utf-8", errors="replace")
-            if body.type == "record_body":
-                fields: dict[str, AwlType] = {}
-                for f in body.named_children:
-                    fname = f.child_by_field_name("name") if f.type == "field_declaration" else None
-                    if fname is not None:
-                        key = source[fname.start_byte : fname.end_byte].decode("utf-8", errors="replace")
-                        fields.setdefault(key, parse_type_node(f.child_by_field_name("type"), source))
-                table.records.setdefault(name, fields)
-            elif body.type == "enum_body":
-                table.enums.setdefault(
-                    name,
-                    [
-                        source[v.start_byte : v.end_byte].decode().split("(")[0].strip()
-                        for v in body.named_children
-                    ],
-                )
-            else:
-                doc = load_schema_body(body, source, path)
-                if isinstance(doc, dict):
-                    table.from_schema(name, doc, doc)
-        return table
-
-    def from_schema(self, name: str, schema: dict, root: dict) -> AwlType:
-        """Register the object schema `schema` under `name` (nested objects too); return its type."""
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/"):
-            target: object = root
-            for part in ref[2:].split("/"):
-                target = target.get(part) if isinstance(target, dict) else None
-            if isinstance(target, dict) and target is not schema:
-                return self.from_schema(ref.rsplit("/", 1)[-1], target, root)
-            return UNKNOWN
-        kind = schema.get("type")
-        if kind == "object" or (kind is None and "properties" in schema):
-            if name in self.records:
-                return named(name)
-            fields: dict[str, AwlType] = {}
-            self.records[name] = fields
-            required = schema.get("required") if isinstance(schema.get("required"), list) else []
-            props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-            for key, sub in props.items():
-                t = self.from_schema(f"{name}.{key}", sub, root) if isinstance(sub, dict) else UNKNOWN
-                fields[key] = t if key in required else optional_of(t)
-            return named(name)
-        if kind == "array":
-            items = schema.get("items")
-            return list_of(
-                self.from_schema(f"{name}.item", items, root) if isinstance(items, dict) else UNKNOWN
-            )
-        return {"string": STRING, "integer": INT, "number": FLOAT, "boolean": BOOL}.get(str(kind), UNKNOWN)
-
-
-def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
-    """The file a `schema("…")` import names, relative to the document's folder."""
-    p = body.child_by_field_name("path")
-    if p is None or path is None:
-        return None
-    rel = source[p.start_byte : p.end_byte].decode("utf-8", errors="replace").strip('"')
-    return (path.parent / rel) if rel else None
-
-
-def load_schema_body(body: Node, source: bytes, path: Path | None) -> object:
-    """The parsed JSON of an inline `schema { … }` or a readable `schema("…")` file, else None."""
-    try:
-        if body.type == "schema_body":
-            j = body.child_by_field_name("json")
-            return json.loads(source[j.start_byte : j.end_byte]) if j is not None else None
-        if body.type == "schema_import":
-            f = schema_file(body, source, path)
-            return json.loads(f.read_text(encoding="utf-8")) if f is not None and f.is_file() else None
-    except (ValueError, OSError):
-        return None
-    return None
 
 
 # ---------------------------------------------------------------------- inference
@@ -237,17 +61,38 @@ _LITERALS = {
 class TypeEnv:
     """Everything inference needs for one document version; results are memoised per node."""
 
-    def __init__(self, model: SemanticModel, tree: Tree, source: bytes, path: Path | None = None) -> None:
+    def __init__(
+        self,
+        model: SemanticModel,
+        tree: Tree,
+        source: bytes,
+        path: Path | None = None,
+        table: TypeTable | None = None,
+    ) -> None:
         self.model = model
         self.root = tree.root_node
         self.source = source
         self.path = path
-        self.table = TypeTable.build(self.root, source, path)
-        self.refs = {
-            (r.range, r.kind): r for r in model.references if r.kind in (RefKind.VALUE, RefKind.COLLECT)
-        }
+        self.table = table if table is not None else TypeTable.build(self.root, source, path)
+        self.deps: set[str] | None = None  # when a set: every name looked up goes in (the check cache)
         self._memo: dict[tuple[int, str], AwlType] = {}
         self._sym_memo: dict[int, AwlType] = {}
+
+    def reset(self, deps: set[str] | None = None) -> None:
+        """Forget memoised results and record look-ups into `deps` from now on (one item's check)."""
+        self._memo.clear()
+        self._sym_memo.clear()
+        self.deps = deps
+        self.table.deps = deps
+
+    def _ref(self, node: Node, kind: RefKind) -> Reference | None:
+        s, e = node.start_point, node.end_point
+        ref = self.model.reference_with((s.row, s.column, e.row, e.column), kind)
+        if ref is None:
+            return None
+        if self.deps is not None:
+            self.deps.add(ref.name)
+        return ref
 
     def text(self, node: Node | None) -> str:
         return (
@@ -259,21 +104,25 @@ class TypeEnv:
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
         """What an identifier in an expression resolves to (via the model's references)."""
-        s, e = ident.start_point, ident.end_point
-        ref = self.refs.get(((s.row, s.column, e.row, e.column), RefKind.VALUE))
+        ref = self._ref(ident, RefKind.VALUE)
         if ref is not None:
             return ref.target
-        return self.model.resolve_value(self.text(ident), "", s.row)
+        name = self.text(ident)
+        if self.deps is not None:
+            self.deps.add(name)
+        return self.model.resolve_value(name, "", ident.start_point.row)
 
     def callable_type(self, name: str) -> AwlType | None:
         """Return type of an action/child/subflow, the record type of a construction, or None."""
+        if self.deps is not None:
+            self.deps.add(name)
         sym = self.model.callable(name)
         if sym is not None:
             if sym.kind is Kind.SUBFLOW:
                 outs = [c for c in sym.children if c.kind is Kind.OUTCOME]
                 return parse_type_text(outs[0].type) if len(outs) == 1 else UNKNOWN
             return parse_type_text(sym.type) if sym.type else UNKNOWN
-        if name in self.table.records:
+        if self.table.record_fields(name) is not None:
             return named(name)
         return None
 
@@ -345,15 +194,17 @@ class TypeEnv:
         if how == "loop":
             return self.infer(node.child_by_field_name("seed"))
         if how == "wait":
-            sig = self.model.first(Kind.SIGNAL, self.text(node.child_by_field_name("signal")))
+            signal = self.text(node.child_by_field_name("signal"))
+            if self.deps is not None:
+                self.deps.add(signal)
+            sig = self.model.first(Kind.SIGNAL, signal)
             t = parse_type_text(sig.type) if sig is not None else UNKNOWN
             return optional_of(t) if node.child_by_field_name("timeout") is not None else t
         if how == "collect":
             value = node.child_by_field_name("value")
             if value is None:
                 return UNKNOWN
-            s, e = value.start_point, value.end_point
-            ref = self.refs.get(((s.row, s.column, e.row, e.column), RefKind.COLLECT))
+            ref = self._ref(value, RefKind.COLLECT)
             t = self.type_of_symbol(ref.target) if ref is not None and ref.target is not None else UNKNOWN
             return list_of(optional_of(t) if node.child_by_field_name("tolerant") is not None else t)
         return UNKNOWN
@@ -445,11 +296,6 @@ class TypeEnv:
         return dict(self.table.fields(t) or {})
 
 
-def element_of(t: AwlType) -> AwlType | None:
-    t = t.strip()
-    return t.element if t.is_list else None
-
-
 def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
     """Can a value of `src` go where `dst` is expected? Optionality is checked separately (guards)."""
     src, dst = src.strip(), dst.strip()
@@ -472,3 +318,32 @@ def type_of_symbol(sym: Symbol, env: TypeEnv) -> AwlType:
 def fields_of_type(t: AwlType, env: TypeEnv) -> dict[str, AwlType]:
     """Completion helper for `x.`: field name → type (empty when `t` is not a record)."""
     return env.fields_of_type(t)
+
+
+__all__ = [
+    "BOOL",
+    "DIR",
+    "DURATION",
+    "FLOAT",
+    "INT",
+    "NIL",
+    "STRING",
+    "UNKNOWN",
+    "AwlType",
+    "ItemTypes",
+    "TypeEnv",
+    "TypeTable",
+    "assignable",
+    "element_of",
+    "fields_of_type",
+    "item_types",
+    "list_of",
+    "load_schema_body",
+    "named",
+    "node_at",
+    "optional_of",
+    "parse_type_node",
+    "parse_type_text",
+    "schema_file",
+    "type_of_symbol",
+]

@@ -1,0 +1,190 @@
+"""Declared types by name: record fields and enum variants, from `type` items and from JSON Schema.
+
+`TypeTable.build` reads every `type` item of a tree; `item_types` reads one item (what the check
+cache keeps per item), and `TypeTable.assemble` puts such contributions together in document order.
+A `schema("path")` import names a JSON Schema file beside the document; it and an inline
+`schema { … }` body become records (nested objects as `Outer.field`), lists and builtins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from tree_sitter import Node
+
+from awl_lsp.model.type_base import (
+    BOOL,
+    FLOAT,
+    INT,
+    STRING,
+    UNKNOWN,
+    AwlType,
+    list_of,
+    named,
+    optional_of,
+    parse_type_node,
+)
+
+
+@dataclass(frozen=True)
+class ItemTypes:
+    """What one `type` item adds to the table: `form` is record | enum | schema | none."""
+
+    form: str
+    name: str
+    value: object = None  # record: {field: AwlType}; enum: [variant]; schema: parsed JSON (or None)
+    volatile: bool = False  # read from a file: re-read on every check
+
+
+class TypeTable:
+    """Record fields and enum variants by type name (schema types' nested objects get `Outer.field`).
+
+    When `deps` is a set, every look-up adds the type name it asked about (the check cache's
+    dependency recording).
+    """
+
+    def __init__(self) -> None:
+        self.records: dict[str, dict[str, AwlType]] = {}
+        self.enums: dict[str, list[str]] = {}
+        self.deps: set[str] | None = None
+
+    def known(self, t: AwlType) -> bool:
+        """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
+        t = t.strip()
+        if t.unknown:
+            return False
+        if t.is_list:
+            return t.element is not None and (t.element.unknown or self.known(t.element))
+        if t.kind == "named":
+            if self.deps is not None:
+                self.deps.add(t.name)
+            return t.name in self.records or t.name in self.enums
+        return True
+
+    def fields(self, t: AwlType) -> dict[str, AwlType] | None:
+        t = t.strip()
+        if t.kind != "named":
+            return None
+        if self.deps is not None:
+            self.deps.add(t.name)
+        return self.records.get(t.name)
+
+    def variants(self, t: AwlType) -> list[str] | None:
+        t = t.strip()
+        if t.kind != "named":
+            return None
+        if self.deps is not None:
+            self.deps.add(t.name)
+        return self.enums.get(t.name)
+
+    def record_fields(self, name: str) -> dict[str, AwlType] | None:
+        """The fields of the record type `name` (None when no record has that name)."""
+        if self.deps is not None:
+            self.deps.add(name)
+        return self.records.get(name)
+
+    @classmethod
+    def build(cls, root: Node, source: bytes, path: Path | None) -> TypeTable:
+        return cls.assemble(
+            item_types(node, source, path) for node in root.named_children if node.type == "type_declaration"
+        )
+
+    @classmethod
+    def assemble(cls, parts: object) -> TypeTable:
+        """The table of the `ItemTypes` of a document's type items, in document order."""
+        table = cls()
+        for part in parts:  # type: ignore[attr-defined]
+            if part is None:
+                continue
+            if part.form == "record":
+                table.records.setdefault(part.name, part.value)
+            elif part.form == "enum":
+                table.enums.setdefault(part.name, part.value)
+            elif part.form == "schema" and isinstance(part.value, dict):
+                table.from_schema(part.name, part.value, part.value)
+        return table
+
+    def from_schema(self, name: str, schema: dict, root: dict) -> AwlType:
+        """Register the object schema `schema` under `name` (nested objects too); return its type."""
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: object = root
+            for part in ref[2:].split("/"):
+                target = target.get(part) if isinstance(target, dict) else None
+            if isinstance(target, dict) and target is not schema:
+                return self.from_schema(ref.rsplit("/", 1)[-1], target, root)
+            return UNKNOWN
+        kind = schema.get("type")
+        if kind == "object" or (kind is None and "properties" in schema):
+            if name in self.records:
+                return named(name)
+            fields: dict[str, AwlType] = {}
+            self.records[name] = fields
+            required = schema.get("required") if isinstance(schema.get("required"), list) else []
+            props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+            for key, sub in props.items():
+                t = self.from_schema(f"{name}.{key}", sub, root) if isinstance(sub, dict) else UNKNOWN
+                fields[key] = t if key in required else optional_of(t)
+            return named(name)
+        if kind == "array":
+            items = schema.get("items")
+            return list_of(
+                self.from_schema(f"{name}.item", items, root) if isinstance(items, dict) else UNKNOWN
+            )
+        return {"string": STRING, "integer": INT, "number": FLOAT, "boolean": BOOL}.get(str(kind), UNKNOWN)
+
+
+def _text(node: Node, source: bytes) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def item_types(node: Node, source: bytes, path: Path | None) -> ItemTypes | None:
+    """What the `type` item `node` contributes to a `TypeTable` (None for anything else)."""
+    if node.type != "type_declaration":
+        return None
+    name_node, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+    if name_node is None or body is None:
+        return None
+    name = _text(name_node, source)
+    if body.type == "record_body":
+        fields: dict[str, AwlType] = {}
+        for f in body.named_children:
+            fname = f.child_by_field_name("name") if f.type == "field_declaration" else None
+            if fname is not None:
+                ftype = parse_type_node(f.child_by_field_name("type"), source)
+                fields.setdefault(_text(fname, source), ftype)
+        return ItemTypes("record", name, fields)
+    if body.type == "enum_body":
+        variants = [
+            source[v.start_byte : v.end_byte].decode().split("(")[0].strip() for v in body.named_children
+        ]
+        return ItemTypes("enum", name, variants)
+    return ItemTypes("schema", name, load_schema_body(body, source, path), body.type == "schema_import")
+
+
+def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
+    """The file a `schema("…")` import names, relative to the document's folder."""
+    p = body.child_by_field_name("path")
+    if p is None or path is None:
+        return None
+    rel = _text(p, source).strip('"')
+    return (path.parent / rel) if rel else None
+
+
+def load_schema_body(body: Node, source: bytes, path: Path | None) -> object:
+    """The parsed JSON of an inline `schema { … }` or a readable `schema("…")` file, else None."""
+    try:
+        if body.type == "schema_body":
+            j = body.child_by_field_name("json")
+            return json.loads(source[j.start_byte : j.end_byte]) if j is not None else None
+        if body.type == "schema_import":
+            f = schema_file(body, source, path)
+            return json.loads(f.read_text(encoding="utf-8")) if f is not None and f.is_file() else None
+    except (ValueError, OSError):
+        return None
+    return None
+
+
+__all__ = ["ItemTypes", "TypeTable", "item_types", "load_schema_body", "schema_file"]

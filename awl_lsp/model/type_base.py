@@ -1,0 +1,97 @@
+"""The type representation of AWL inference: `AwlType`, the builtins, and types read from text or nodes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from tree_sitter import Node
+
+from awl_lsp.model.index import BUILTIN_TYPES
+
+
+@dataclass(frozen=True)
+class AwlType:
+    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional."""
+
+    kind: str
+    name: str = ""
+    element: AwlType | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "list":
+            return f"[{self.element}]"
+        if self.kind == "optional":
+            return f"{self.element}?"
+        if self.kind == "duration":
+            return "a duration"
+        if self.kind == "unknown":
+            return "unknown"
+        return self.name
+
+    @property
+    def unknown(self) -> bool:
+        return self.kind == "unknown"
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind == "list"
+
+    @property
+    def is_optional(self) -> bool:
+        return self.kind == "optional"
+
+    def strip(self) -> AwlType:
+        """The type without its outer `?`."""
+        return self.element if self.kind == "optional" and self.element is not None else self
+
+
+UNKNOWN = AwlType("unknown")
+DURATION = AwlType("duration")
+BOOL, INT, FLOAT, STRING, NIL, DIR = (
+    AwlType("builtin", n) for n in ("Bool", "Int", "Float", "String", "Nil", "Dir")
+)
+
+
+def list_of(t: AwlType) -> AwlType:
+    return AwlType("list", element=t)
+
+
+def optional_of(t: AwlType) -> AwlType:
+    return t if t.is_optional or t.unknown else AwlType("optional", element=t)
+
+
+def named(name: str) -> AwlType:
+    return AwlType("builtin", name) if name in BUILTIN_TYPES else AwlType("named", name)
+
+
+@lru_cache(maxsize=4096)
+def parse_type_text(text: str | None) -> AwlType:
+    """`[T]`, `T?`, `Name` as written; empty text is UNKNOWN."""
+    text = (text or "").strip()
+    if not text:
+        return UNKNOWN
+    if text.endswith("?"):
+        return optional_of(parse_type_text(text[:-1]))
+    if text.startswith("[") and text.endswith("]"):
+        return list_of(parse_type_text(text[1:-1]))
+    if not text.replace("_", "").isalnum():
+        return UNKNOWN
+    return named(text)
+
+
+def parse_type_node(node: Node | None, source: bytes) -> AwlType:
+    if node is None:
+        return UNKNOWN
+    if node.type == "list_type":
+        return list_of(parse_type_node(node.child_by_field_name("element"), source))
+    if node.type == "optional_type":
+        return optional_of(parse_type_node(node.child_by_field_name("inner"), source))
+    if node.type == "type_identifier":
+        return named(source[node.start_byte : node.end_byte].decode("utf-8", errors="replace"))
+    return UNKNOWN
+
+
+def element_of(t: AwlType) -> AwlType | None:
+    t = t.strip()
+    return t.element if t.is_list else None
