@@ -1,28 +1,24 @@
 """Signature help inside argument lists: calls, `spawn`, `hatch`, `answer`, record construction, routes.
 
-The open call at the cursor is found by scanning the text of the enclosing top-level item (strings
-and comments respected), not the tree: while an argument list is being typed the tree is usually
-broken. The callee is resolved through the model; its parameters (or the record fields an
-`answer`/`route`/construction fills) come with their types, and the active parameter is the named
-argument under the cursor, else the argument's index.
+The open call at the cursor is found from the tree's tokens around the cursor (ERROR nodes'
+children included, as completion reads them), so it works while the argument list is still being
+typed and the tree is broken there. The callee is resolved through the model; its parameters (or
+the record fields an `answer`/`route`/construction fills) come with their types, and the active
+parameter is the named argument under the cursor, else the argument's index.
 
 `expected_parameters` is shared with the code actions (filling in missing arguments).
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from lsprotocol import types as lsp
 
+from awl_lsp.features.completion_tokens import Analysis
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 
-_IDENT_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
-_WORD_BEFORE = re.compile(r"(?:^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)[ \t]*$")
-_NAMED_ARG = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:")
 _LEADS = frozenset({"hatch", "answer", "spawn", "route"})
 _DECLARING = frozenset({"action", "child", "detached", "subflow"})
 
@@ -142,78 +138,37 @@ def expected_parameters(snap: Snapshot, how: str, name: str, row: int, col: int)
 
 
 # ---------------------------------------------------------------------- finding the open call
-def _item_start(snap: Snapshot, row: int) -> int:
-    """Character offset of the top-level item the row belongs to (where scanning can start safely)."""
-    starts = [c.start_point.row for c in snap.doc.root.children]
-    i = bisect_right(starts, row) - 1
-    start_row = starts[i] if i >= 0 else 0
-    return snap.doc.lines.char_starts[min(start_row, len(snap.doc.lines.char_starts) - 1)]
-
-
-def _scan(text: str) -> list[list[int]] | None:
-    """Brackets still open at the end of `text`: [offset, char, commas, last comma offset].
-
-    None when the text ends inside a raw string.
-    """
-    stack: list[list[int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith('"""', i):
-            j = text.find('"""', i + 3)
-            if j < 0:
-                return None
-            i = j + 3
-            continue
-        if c == '"':
-            i += 1
-            while i < n and text[i] not in '"\n':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
-            continue
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if c in "([{":
-            stack.append([i, ord(c), 0, i])
-        elif c in ")]}":
-            if stack:
-                stack.pop()
-        elif c == "," and stack:
-            stack[-1][2] += 1
-            stack[-1][3] = i
-        i += 1
-    return stack
-
-
 def open_call(snap: Snapshot, position: lsp.Position) -> OpenCall | None:
-    """The innermost `name(` whose argument list the cursor is in, with its context keyword."""
-    lines = snap.doc.lines
-    offset = lines.offset(position.line, position.character, snap.doc.encoding)
-    start = _item_start(snap, position.line)
-    text = snap.doc.text[start:offset]
-    stack = _scan(text)
-    if not stack:
+    """The innermost `name(` whose argument list the cursor is in, with its context keyword.
+
+    Read from the tree's tokens (ERROR nodes' children included), as completion reads them, so a
+    half-typed argument list still counts.
+    """
+    row, col = snap.point(position)
+    analysis = Analysis(snap, row, col)
+    toks = analysis.toks
+    cursor_byte = snap.doc.lines.byte_starts[row] + col if row < len(snap.doc.lines.byte_starts) else 0
+    upto = next((i for i, t in enumerate(toks) if t.start >= cursor_byte), len(toks))
+    parens = [i for i in analysis.open_brackets(upto) if toks[i].text == "("]
+    if not parens:
         return None
-    entry = next((e for e in reversed(stack) if e[1] == ord("(")), None)
-    if entry is None:
+    paren = parens[-1]
+    if paren == 0 or toks[paren - 1].node.type not in ("identifier", "start"):
         return None
-    paren, _, commas, last_comma = entry
-    before = text[:paren]
-    m = _IDENT_BEFORE.search(before)
-    if m is None:
-        return None
-    name = m.group(1)
-    lead = _WORD_BEFORE.search(before[: m.start()])
-    if lead is not None and lead.group(1) in _DECLARING:
+    name = toks[paren - 1].text
+    lead = toks[paren - 2].text if paren >= 2 and toks[paren - 2].row == toks[paren - 1].row else ""
+    if lead in _DECLARING:
         return None  # a declaration's own parameter list
-    how = lead.group(1) if lead is not None and lead.group(1) in _LEADS else "call"
+    how = lead if lead in _LEADS else "call"
     if name in ("filter", "map", "sort", "any", "all", "count") and how == "call":
         return None
-    current = text[last_comma + 1 :]
-    named = _NAMED_ARG.match(current)
-    return OpenCall(how, name, commas, named.group(1) if named else None)
+    depth = toks[paren].depth + 1
+    commas = [i for i in range(paren + 1, upto) if toks[i].text == "," and toks[i].depth == depth]
+    first = (commas[-1] if commas else paren) + 1
+    arg_name = None
+    if first + 1 < upto and toks[first].node.type == "identifier" and toks[first + 1].text == ":":
+        arg_name = toks[first].text
+    return OpenCall(how, name, len(commas), arg_name)
 
 
 # ---------------------------------------------------------------------- the answer
