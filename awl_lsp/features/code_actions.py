@@ -19,7 +19,6 @@ simply yields no action.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Callable
 
 from lsprotocol import types as lsp
@@ -32,7 +31,6 @@ from awl_lsp.model import BUILTIN_TYPES, Kind, Range, RefKind
 QUICKFIX = lsp.CodeActionKind.QuickFix
 REWRITE = lsp.CodeActionKind.RefactorRewrite
 
-_FIELDS_HINT = re.compile(r"\(fields: ([^)]*)\)")
 _NAME_CODES = frozenset(
     {"unknown-call", "unknown-type", "unknown-binding", "unknown-field", "route-target", "after"}
 )
@@ -146,9 +144,6 @@ def _scope_of(snap: Snapshot, row: int, col: int) -> str:
 
 
 def _field_candidates(snap: Snapshot, node: Node, message: str) -> list[str]:
-    hint = _FIELDS_HINT.search(message)
-    if hint is not None:
-        return [f.strip() for f in hint.group(1).split(",") if f.strip()]
     parent = node.parent
     if parent is None or parent.type != "field_expression":
         return []
