@@ -88,9 +88,11 @@ class _Items:
             return False
         return not (self.workloop is False and e.workloop_only)
 
-    def keyword(self, e: KeywordEntry, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword) -> None:
+    def keyword(
+        self, e: KeywordEntry, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword, form: str = ""
+    ) -> None:
         if self.allowed(e):
-            self.add(e.keyword, kind, e.form, e.markdown())
+            self.add(e.keyword, kind, form or e.form, e.markdown())
 
     def word(self, word: str, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword) -> None:
         e = entry(word)
@@ -120,6 +122,9 @@ class _Items:
         docs = {f.name: f.doc for f in self.snap.model.fields_of(str(t.strip()))}
         found = env.fields_of_type(t)
         return [(n, str(t), docs.get(n, "")) for n, t in found.items()]
+
+
+_HEADER_SLOTS = frozenset({"workflow-header", "workloop-header", "invariant-body"})
 
 
 def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]:
@@ -185,8 +190,10 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
             if s.extra.get("form") == "record_body":
                 out.call(s, [n for n, _, _ in out.fields(s.name)])
     for slot in p.slots:
+        # words that also serve elsewhere (`every`, `on`, `timeout`) read as what they are here
+        form = "header-clause" if slot in _HEADER_SLOTS else ""
         for e in keywords_for_slot(slot, workloop=out.workloop):
-            out.keyword(e)
+            out.keyword(e, form=form)
     for w in p.words:
         out.word(w)
     if p.types:
