@@ -1,12 +1,17 @@
 """Open documents and their analysis: text → tree (incremental) → semantic model → `Snapshot`.
 
-The server and the CLI both go through here, so they see AWL the same way.
+The server and the CLI both go through here, so they see AWL the same way. Each open document
+keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-item problems);
+the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
+only what the edit touched. Successive models share the facts of unchanged items (moved in place
+when lines are added above them): only the newest snapshot's model describes the text.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from awl_lsp.checks import CheckCache
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import ModelBuilder
 from awl_lsp.syntax import Encoding, SyntaxDocument, TextEdit
@@ -24,12 +29,14 @@ class OpenDocument:
         self.version = version
         self.syntax = SyntaxDocument(text, encoding)
         self.builder = ModelBuilder()
+        self.checks = CheckCache()
         self.path = path
         self.workspace = workspace
         self.snapshot = self._analyse()
 
     def _analyse(self) -> Snapshot:
         model = self.builder.build(self.syntax.tree, self.syntax.source)
+        model.check_cache = self.checks
         return Snapshot(self.syntax, model, self.path, self.workspace)
 
     def replace(self, text: str, version: int | None) -> None:

@@ -1,6 +1,8 @@
 """Latency of the real server over stdio on a ≥5,000-line document: open→diagnostics, edit→diagnostics.
 
-Also times the in-process layers for one keystroke (incremental parse, model rebuild, checks).
+Also times the in-process layers: a whole-document analysis (what opening a file costs), and one
+keystroke — incremental parse, model rebuild, syntax problems, checks with the document's check
+cache — for a character typed in the header, a character typed in a step, and a line break.
 """
 
 from __future__ import annotations
@@ -67,46 +69,67 @@ async def server_latency(text: str) -> tuple[list[float], list[float]]:
     return opens, edits
 
 
-def in_process(text: str) -> dict[str, float]:
-    from awl_lsp.checks import run_checks
+def _median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def in_process(text: str) -> None:
+    from awl_lsp.checks import CheckCache, run_checks
     from awl_lsp.model import ModelBuilder
     from awl_lsp.syntax import SyntaxDocument, TextEdit
     from awl_lsp.syntax.errors import syntax_problems
 
-    doc = SyntaxDocument(text)
-    builder = ModelBuilder()
-    model = builder.build(doc.tree, doc.source)
-    line = text.splitlines().index("  every 5m")
-    parse, build, check = [], [], []
-    for i in range(RUNS):
+    cold: dict[str, list[float]] = {"parse": [], "model": [], "syntax": [], "checks": []}
+    for _ in range(3):
         t0 = time.perf_counter()
-        doc.apply([TextEdit(line, 8, line, 9, "6" if i % 2 == 0 else "5")])
+        doc = SyntaxDocument(text)
         t1 = time.perf_counter()
-        model = builder.build(doc.tree, doc.source)
+        model = ModelBuilder().build(doc.tree, doc.source)
         t2 = time.perf_counter()
         syntax_problems(doc.tree, doc.source, doc.text)
-        run_checks(model, doc.tree, doc.source)
         t3 = time.perf_counter()
-        parse.append(t1 - t0)
-        build.append(t2 - t1)
-        check.append(t3 - t2)
-    return {
-        "incremental parse": statistics.median(parse),
-        "model rebuild": statistics.median(build),
-        "items re-read": builder.last_extracted,
-        "items reused": builder.last_reused,
-        "checks": statistics.median(check),
+        run_checks(model, doc.tree, doc.source, cache=CheckCache())
+        t4 = time.perf_counter()
+        for key, value in zip(cold, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            cold[key].append(value)
+    cells = "  ".join(f"{k} {_median_ms(v):6.1f}" for k, v in cold.items())
+    print(f"  whole document (open):  {cells} ms")
+
+    lines = text.splitlines()
+    header = lines.index("  every 5m")
+    step = lines.index("step stage_300") + 1 if "step stage_300" in lines else len(lines) // 2
+    edits = {
+        "header char": lambda i: TextEdit(header, 8, header, 9, "6" if i % 2 == 0 else "5"),
+        "step char": lambda i: TextEdit(step, 2, step, 3, "g" if i % 2 == 0 else "f"),
+        "line break": lambda i: TextEdit(step, 0, step + i % 2, 0, "" if i % 2 else "\n"),
     }
+    doc = SyntaxDocument(text)
+    builder, cache = ModelBuilder(), CheckCache()
+    run_checks(builder.build(doc.tree, doc.source), doc.tree, doc.source, cache=cache)
+    print("  one keystroke (ms):      parse   model  syntax  checks   total   (re-resolved / re-checked)")
+    for label, edit in edits.items():
+        times: dict[str, list[float]] = {"parse": [], "model": [], "syntax": [], "checks": [], "total": []}
+        for i in range(RUNS):
+            t0 = time.perf_counter()
+            doc.apply([edit(i)])
+            t1 = time.perf_counter()
+            model = builder.build(doc.tree, doc.source)
+            t2 = time.perf_counter()
+            syntax_problems(doc.tree, doc.source, doc.text)
+            t3 = time.perf_counter()
+            run_checks(model, doc.tree, doc.source, cache=cache)
+            t4 = time.perf_counter()
+            for key, value in zip(times, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0), strict=True):
+                times[key].append(value)
+        cells = " ".join(f"{_median_ms(v):7.1f}" for v in times.values())
+        print(f"    {label:<21}{cells}   ({builder.last_resolved} / {cache.last_checked})")
 
 
 def main() -> None:
     text = document(5000)
     n = text.count("\n") + 1
     print(f"document: {n} lines, {len(text.encode())} bytes")
-    for name, value in in_process(text).items():
-        print(
-            f"  {name:<18} {value * 1000:8.2f} ms" if isinstance(value, float) else f"  {name:<18} {value:8d}"
-        )
+    in_process(text)
     opens, edits = asyncio.run(server_latency(text))
     print(f"server open→diagnostics  median {statistics.median(opens) * 1000:8.1f} ms  (n={len(opens)})")
     print(f"server edit→diagnostics  median {statistics.median(edits) * 1000:8.1f} ms  (n={len(edits)})")

@@ -18,6 +18,7 @@ from awl_lsp.model import Range, Reference, SemanticModel
 
 if TYPE_CHECKING:
     from awl_lsp.checks.summary import ItemSummary
+    from awl_lsp.checks.tallies import Resolved, Tally
     from awl_lsp.model.facts import ItemFacts
     from awl_lsp.model.types import TypeEnv
 
@@ -37,13 +38,15 @@ class Problem:
     severity: Severity = Severity.ERROR
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
-    """One top-level item as the document-wide rules see it: node, facts and summary."""
+    """One top-level item as the document-wide rules see it: node, facts, summary and tallies."""
 
     node: Node
     facts: ItemFacts
     summary: ItemSummary
+    tally: Tally
+    resolved: Resolved
 
 
 @dataclass
@@ -53,6 +56,7 @@ class DocFacts:
     flow: Node | None = None  # the first `workflow` / `workloop` item
     flow_index: int | None = None
     broken_outcomes: frozenset[str] = frozenset()  # header outcome names on broken lines
+    narration: list[Node] = field(default_factory=list)  # top-level `//!` lines
 
 
 @dataclass
@@ -65,6 +69,7 @@ class CheckContext:
     problems: list[Problem] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)  # set by the engine for document-wide rules
     doc: DocFacts = field(default_factory=DocFacts)
+    memo: dict[str, object] = field(default_factory=dict)  # results shared by rules within one run
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -115,17 +120,31 @@ class ItemContext(CheckContext):
     node: Node | None = None
     facts: ItemFacts | None = None
     nodes: dict[str, list[Node]] = field(default_factory=dict)
+    captured: frozenset[str] = frozenset()  # the types `nodes` holds every node of
     deps: set[str] = field(default_factory=set)
     summary: ItemSummary | None = None
     type_env: TypeEnv | None = None
+    row_numbers: bool = False  # a message names an absolute line: the problems cannot just move
 
     def descendants(self, *types: str) -> list[Node]:
         """The item's nodes of these types (the item itself included), in document order."""
-        if len(types) == 1:
-            return self.nodes.get(types[0], [])
-        out = [n for t in types for n in self.nodes.get(t, [])]
-        out.sort(key=lambda n: (n.start_byte, -n.end_byte))
-        return out
+        nodes = self.nodes
+        found: list[Node] | None = None
+        mixed = False
+        for t in types:
+            these = nodes.get(t)
+            if these is None:
+                these = nodes[t] = [] if t in self.captured else _walk_for(self.node, t)
+            if these:
+                if found is None:
+                    found = these
+                else:
+                    found, mixed = found + these, True
+        if found is None:
+            return []
+        if mixed:
+            found.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        return found
 
     @property
     def refs(self) -> list[Reference]:
@@ -148,3 +167,14 @@ class ItemContext(CheckContext):
     def broken_outcomes(self) -> frozenset[str]:
         self.deps.add(BROKEN_OUTCOMES)
         return self.doc.broken_outcomes
+
+
+def _walk_for(root: Node | None, node_type: str) -> list[Node]:
+    out: list[Node] = []
+    stack = [root] if root is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == node_type:
+            out.append(n)
+        stack.extend(reversed(n.children))
+    return out

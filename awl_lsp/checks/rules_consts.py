@@ -9,9 +9,42 @@ never shadowed.
 
 from __future__ import annotations
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
 from awl_lsp.model.symbols import contains
+
+
+def check_item(ctx: ItemContext) -> None:
+    """The names a const's value uses: other consts only."""
+    if ctx.node is None or ctx.node.type != "const_declaration":
+        return
+    model = ctx.model
+    for sym in ctx.facts.symbols:
+        if sym.kind is not Kind.CONST:
+            continue
+        for ref in ctx.refs:
+            if ref.kind is not RefKind.VALUE or not contains(sym.range, ref.range[0], ref.range[1]):
+                continue
+            if model.first(Kind.CONST, ref.name) is not None:
+                continue
+            runtime = model.lookup(Kind.INPUT, ref.name) + model.lookup(Kind.SIGNAL, ref.name)
+            runtime += model.lookup(Kind.CARRY, ref.name)
+            if runtime:
+                last = max(runtime, key=lambda s: s.selection)  # the last declaration in the document
+                what = "workloop carry" if last.kind is Kind.CARRY else "workflow input or signal"
+                ctx.error(
+                    ref.range,
+                    f"`{ref.name}` is a {what}, not a const: a const is fixed before the flow runs, "
+                    "so it can only use literals and other consts",
+                    "const",
+                )
+            elif not model.lookup(Kind.VARIANT, ref.name):
+                ctx.error(
+                    ref.range,
+                    f"unknown const `{ref.name}`: a const may only use literals and other consts "
+                    f"(declare `const {ref.name} = …`)",
+                    "const",
+                )
 
 
 def check(ctx: CheckContext) -> None:
@@ -19,8 +52,7 @@ def check(ctx: CheckContext) -> None:
     if not consts:
         return
     _duplicates(ctx, consts)
-    edges = _references(ctx, consts)
-    _cycles(ctx, consts, edges)
+    _cycles(ctx, consts, _edges(ctx, consts))
     _shadowing(ctx)
 
 
@@ -38,35 +70,23 @@ def _duplicates(ctx: CheckContext, consts: list[Symbol]) -> None:
             first[sym.name] = sym
 
 
-def _references(ctx: CheckContext, consts: list[Symbol]) -> dict[int, list[tuple[str, Reference]]]:
-    """For each const (by id), the const names its value uses; reports the names that are no const."""
+def _edges(ctx: CheckContext, consts: list[Symbol]) -> dict[int, list[tuple[str, Reference]]]:
+    """For each const (by id), the const names its value uses."""
     names = {s.name for s in consts}
-    runtime = {s.name: s.kind for s in ctx.model.of_kind(Kind.INPUT, Kind.SIGNAL, Kind.CARRY)}
-    variants = set(ctx.model.names(Kind.VARIANT))
     edges: dict[int, list[tuple[str, Reference]]] = {}
-    for sym in consts:
-        uses: list[tuple[str, Reference]] = []
-        for ref in ctx.model.references:
-            if ref.kind is not RefKind.VALUE or not contains(sym.range, ref.range[0], ref.range[1]):
+    for it in ctx.items:
+        if it.node.type != "const_declaration":
+            continue
+        for sym in it.facts.symbols:
+            if sym.kind is not Kind.CONST:
                 continue
-            if ref.name in names:
-                uses.append((ref.name, ref))
-            elif ref.name in runtime:
-                what = "workloop carry" if runtime[ref.name] is Kind.CARRY else "workflow input or signal"
-                ctx.error(
-                    ref.range,
-                    f"`{ref.name}` is a {what}, not a const: a const is fixed before the flow runs, "
-                    "so it can only use literals and other consts",
-                    "const",
-                )
-            elif ref.name not in variants:
-                ctx.error(
-                    ref.range,
-                    f"unknown const `{ref.name}`: a const may only use literals and other consts "
-                    f"(declare `const {ref.name} = …`)",
-                    "const",
-                )
-        edges[id(sym)] = uses
+            edges[id(sym)] = [
+                (ref.name, ref)
+                for ref in it.facts.references
+                if ref.kind is RefKind.VALUE
+                and contains(sym.range, ref.range[0], ref.range[1])
+                and ref.name in names
+            ]
     return edges
 
 
@@ -105,9 +125,8 @@ def _cycles(ctx: CheckContext, consts: list[Symbol], edges: dict[int, list[tuple
 
 
 def _shadowing(ctx: CheckContext) -> None:
-    consts = set(ctx.model.names(Kind.CONST))
-    for sym in ctx.model.of_kind(Kind.BINDING):
-        if sym.name in consts:
+    for name in ctx.model.names(Kind.CONST):
+        for sym in ctx.model.lookup(Kind.BINDING, name):
             ctx.error(
                 sym.selection,
                 f"binding `{sym.name}` reuses the name of const `{sym.name}`: bindings cannot shadow consts; "

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import (
+    FLOW_TYPES,
     descendants,
     field,
     first_token,
@@ -25,8 +26,6 @@ from awl_lsp.checks.rules_support import (
     is_builtin,
     is_duration,
     name_of,
-    top_items,
-    walk,
 )
 from awl_lsp.model import BUILTIN_TYPES, RefKind
 
@@ -55,13 +54,16 @@ _ITEM_TYPES = frozenset(
 _ITEM_WORD = {"retire_block": "retire"}
 
 
+def check_item(ctx: ItemContext) -> None:
+    _types(ctx)
+    _workers_and_signatures(ctx)
+    _config(ctx)
+
+
 def check(ctx: CheckContext) -> None:
     _narration(ctx)
     _header_placement(ctx)
     _header_clauses(ctx)
-    _types(ctx)
-    _workers_and_signatures(ctx)
-    _config(ctx)
 
 
 # ---------------------------------------------------------------- document shape
@@ -70,8 +72,11 @@ def _narration(ctx: CheckContext) -> None:
     if flow is None:
         return
     header_row = flow.start_point.row
-    narration = [n for n in walk(ctx.tree.root_node) if n.type == "narration"]
-    if not any(n.start_point.row < header_row for n in narration):
+    narration = [(n.start_point.row, n.start_point.column) for n in ctx.doc.narration]
+    for it in ctx.items:
+        if it.summary.narration:
+            narration += it.summary.narration_points()
+    if not any(row < header_row for row, _ in narration):
         ctx.error(
             first_token(flow),
             "missing `//!` narration: a document opens with at least one `//! …` line saying what "
@@ -79,11 +84,10 @@ def _narration(ctx: CheckContext) -> None:
             "before the header",
             "narration",
         )
-    for n in narration:
-        if n.start_point.row > header_row:
-            row = n.start_point.row
+    for row, col in narration:
+        if row > header_row:
             ctx.error(
-                (row, n.start_point.column, row, n.start_point.column + 3),
+                (row, col, row, col + 3),
                 "`//!` narration is only allowed before the header; use `//` for a comment or `///` "
                 "for a doc line",
                 "narration",
@@ -91,7 +95,7 @@ def _narration(ctx: CheckContext) -> None:
 
 
 def _header_placement(ctx: CheckContext) -> None:
-    items = [n for n in ctx.tree.root_node.children if n.type in _ITEM_TYPES]
+    items = [it.node for it in ctx.items if it.node.type in _ITEM_TYPES]
     flows = [n for n in items if n.type in ("workflow_declaration", "workloop_declaration")]
     if not flows:
         if items:
@@ -172,8 +176,9 @@ def _header_outcome(ctx: CheckContext, clause: Node) -> None:
 
 
 # ---------------------------------------------------------------- types
-def _types(ctx: CheckContext) -> None:
-    for decl in top_items(ctx, "type_declaration"):
+def _types(ctx: ItemContext) -> None:
+    decl = ctx.node
+    if decl.type == "type_declaration":
         name = field(decl, "name")
         if name is not None and is_builtin(ctx.text(name)):
             ctx.error(
@@ -194,13 +199,16 @@ def _types(ctx: CheckContext) -> None:
                         f"names (`A | B`); put the data in a record type",
                         "enum-payload",
                     )
-    broken_rows = {
-        c.start_point.row
-        for c in header_clauses(ctx, "outcome_clause")
-        if any(x.type == "ERROR" for x in c.children)
-    }
-    for ref in ctx.model.references:
-        if ref.kind is not RefKind.TYPE or ref.target is not None or ref.name in BUILTIN_TYPES:
+    broken_rows: set[int] = set()
+    if decl.type in FLOW_TYPES and ctx.is_flow_item():
+        header = field(decl, "header")
+        broken_rows = {
+            c.start_point.row
+            for c in (header.named_children if header is not None else [])
+            if c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
+        }
+    for ref in ctx.refs:
+        if ref.kind is not RefKind.TYPE or ref.name in BUILTIN_TYPES or ctx.target(ref) is not None:
             continue
         if ref.range[0] in broken_rows:
             continue  # a broken outcome line: rules_layout explains it
@@ -214,12 +222,12 @@ def _types(ctx: CheckContext) -> None:
                 f"unknown type `{ref.name}`: declare `type {ref.name} …` or use a builtin ({builtins})",
                 "unknown-type",
             )
-    for err in descendants(ctx.tree.root_node, "ERROR"):  # `List(…)` the parser could not place
+    for err in ctx.descendants("ERROR"):  # `List(…)` the parser could not place
         for node in descendants(err, "type_identifier", "identifier"):
             word = ctx.text(node)
             if word in _GENERIC and ctx.source[node.end_byte : node.end_byte + 1] == b"(":
                 ctx.error(node, f"`{word}(…)` is not an AWL type: {_GENERIC[word]}", "generic-type")
-    for node in descendants(ctx.tree.root_node, "list_type"):
+    for node in ctx.descendants("list_type"):
         element = field(node, "element")
         if element is not None and element.type == "optional_type":
             inner = ctx.text(field(element, "inner"))
@@ -232,9 +240,11 @@ def _types(ctx: CheckContext) -> None:
 
 
 # ---------------------------------------------------------------- workers, actions, parameters
-def _workers_and_signatures(ctx: CheckContext) -> None:
+def _workers_and_signatures(ctx: ItemContext) -> None:
     callables: list[tuple[str, Node]] = []
-    for worker in top_items(ctx, "worker_declaration"):
+    item = ctx.node
+    if item.type == "worker_declaration":
+        worker = item
         actions = [c for c in worker.named_children if c.type == "action_declaration"]
         if not actions:
             name = field(worker, "name") or first_token(worker)
@@ -244,9 +254,8 @@ def _workers_and_signatures(ctx: CheckContext) -> None:
                 "worker",
             )
         callables.extend(("action", a) for a in actions)
-    callables.extend(("child", c) for c in top_items(ctx, "child_declaration"))
-    callables.extend(("detached", c) for c in top_items(ctx, "detached_declaration"))
-    callables.extend(("subflow", c) for c in top_items(ctx, "subflow_declaration"))
+    elif item.type in ("child_declaration", "detached_declaration", "subflow_declaration"):
+        callables.append((item.type.split("_")[0], item))
     for kind, node in callables:
         name = field(node, "name")
         label = f"{kind} `{ctx.text(name)}`"
@@ -266,8 +275,8 @@ def _workers_and_signatures(ctx: CheckContext) -> None:
 
 
 # ---------------------------------------------------------------- config lines
-def _config(ctx: CheckContext) -> None:
-    for config in descendants(ctx.tree.root_node, "call_config"):
+def _config(ctx: ItemContext) -> None:
+    for config in ctx.descendants("call_config"):
         at_call_site = config.parent is not None and config.parent.type != "action_declaration"
         for item in config.named_children:
             if item.type == "retry_setting":
@@ -287,7 +296,7 @@ def _config(ctx: CheckContext) -> None:
                     ctx.error(d, f"`timeout` takes a duration like `30s`, not `{ctx.text(d)}`", "duration")
 
 
-def _retry(ctx: CheckContext, item: Node) -> None:
+def _retry(ctx: ItemContext, item: Node) -> None:
     attempts = field(item, "attempts")
     if attempts is None:
         ctx.error(

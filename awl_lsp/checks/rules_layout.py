@@ -11,11 +11,12 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
-from awl_lsp.checks.rules_support import descendants, field, line_range, name_of
+from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.rules_support import field, line_range, name_of
 from awl_lsp.reference import keywords_for_slot
 
 _OUTCOME_LINE = re.compile(
@@ -24,18 +25,14 @@ _OUTCOME_LINE = re.compile(
 _LOOP_LINE = re.compile(r"^\s*loop\s+(?P<name>\w+)(?P<rest>[^=\n]*)$")
 
 
-def check(ctx: CheckContext) -> None:
+def check_item(ctx: ItemContext) -> None:
     _unknown_clauses(ctx)
     _guards(ctx)
     _joined_lines(ctx)
     _broken_lines(ctx)
 
 
-def _line(ctx: CheckContext, row: int) -> str:
-    lines = ctx.source.split(b"\n")
-    return lines[row].decode("utf-8", errors="replace") if 0 <= row < len(lines) else ""
-
-
+@cache
 def _slot_words(slot: str, workloop: bool) -> str:
     try:
         words = [e.keyword for e in keywords_for_slot(slot, workloop=workloop)]
@@ -44,8 +41,8 @@ def _slot_words(slot: str, workloop: bool) -> str:
     return ", ".join(f"`{w}`" for w in words)
 
 
-def _unknown_clauses(ctx: CheckContext) -> None:
-    for node in descendants(ctx.tree.root_node, "unknown_clause"):
+def _unknown_clauses(ctx: ItemContext) -> None:
+    for node in ctx.descendants("unknown_clause"):
         word_node = field(node, "word")
         word = ctx.text(word_node)
         parent = node.parent
@@ -75,8 +72,8 @@ def _unknown_clauses(ctx: CheckContext) -> None:
             )
 
 
-def _guards(ctx: CheckContext) -> None:
-    for guard in descendants(ctx.tree.root_node, "guard"):
+def _guards(ctx: ItemContext) -> None:
+    for guard in ctx.descendants("guard"):
         unknown = field(guard, "unknown")
         if unknown is not None:
             ctx.error(
@@ -87,14 +84,13 @@ def _guards(ctx: CheckContext) -> None:
             )
 
 
-def _joined_lines(ctx: CheckContext) -> None:
-    root = ctx.tree.root_node
-    for binding in descendants(root, "binding"):
+def _joined_lines(ctx: ItemContext) -> None:
+    for binding in ctx.descendants("binding"):
         name = field(binding, "name")
         arrow = binding.children[0] if binding.children else binding
         if name is not None and name.start_point.row != arrow.start_point.row:
             ctx.error(arrow, "`->` must be followed by a binding name on the same line", "binding")
-    for outcome in descendants(root, "step_outcome"):
+    for outcome in ctx.descendants("step_outcome"):
         route = field(outcome, "route")
         broken = any(c.type == "ERROR" for c in outcome.children)
         comma = next((c for c in outcome.children if c.type == ","), None)
@@ -112,9 +108,9 @@ def _joined_lines(ctx: CheckContext) -> None:
             )
 
 
-def _broken_lines(ctx: CheckContext) -> None:
+def _broken_lines(ctx: ItemContext) -> None:
     header_outcomes: list[Node] = []
-    for header in descendants(ctx.tree.root_node, "header"):
+    for header in ctx.descendants("header"):
         for c in header.named_children:
             broken = c.type == "ERROR" or (
                 c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
@@ -122,8 +118,7 @@ def _broken_lines(ctx: CheckContext) -> None:
             if broken and ctx.text(c).lstrip().startswith("outcome"):
                 header_outcomes.append(c)
     for node in header_outcomes:
-        row = node.start_point.row
-        m = _OUTCOME_LINE.match(_line(ctx, row))
+        m = _OUTCOME_LINE.match(ctx.line_at(node.start_byte))
         if m is None:
             continue
         name = m.group("name")
@@ -140,9 +135,8 @@ def _broken_lines(ctx: CheckContext) -> None:
                 f"outcome `{name}` routes to `{route}`: a header outcome's route is `success` or `failure`",
                 "outcome",
             )
-    for err in descendants(ctx.tree.root_node, "ERROR"):
-        row = err.start_point.row
-        m = _LOOP_LINE.match(_line(ctx, row))
+    for err in ctx.descendants("ERROR"):
+        m = _LOOP_LINE.match(ctx.line_at(err.start_byte))
         if m is not None and ctx.text(err).lstrip().startswith("loop"):
             ctx.error(
                 line_range(ctx, err),

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from difflib import get_close_matches
 
-from awl_lsp.checks.base import CheckContext
-from awl_lsp.checks.rules_support import descendants, field
+from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.rules_support import field
 
 _TOP_LEVEL = (
     "workflow",
@@ -34,9 +34,8 @@ def _suggest(word: str, choices: tuple[str, ...]) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
-def check(ctx: CheckContext) -> None:
-    root = ctx.tree.root_node
-    for node in descendants(root, "unknown_declaration"):
+def check_item(ctx: ItemContext) -> None:
+    for node in ctx.descendants("unknown_declaration"):
         word = field(node, "word")
         text = ctx.text(word)
         allowed = ", ".join(f"`{w}`" for w in _TOP_LEVEL)
@@ -46,7 +45,7 @@ def check(ctx: CheckContext) -> None:
             f"a top-level line starts with one of {allowed}",
             "unknown-declaration",
         )
-    for node in descendants(root, "unknown_setting"):
+    for node in ctx.descendants("unknown_setting"):
         text = ctx.text(node)
         ctx.error(
             node,
@@ -54,7 +53,7 @@ def check(ctx: CheckContext) -> None:
             "`timeout D` and `retry N every D` or `retry N backoff D..D`",
             "unknown-setting",
         )
-    for node in descendants(root, "unexpected_block"):
+    for node in ctx.descendants("unexpected_block"):
         statement = node.parent
         value = field(statement, "value") if statement is not None else None
         head = ctx.text(value).split("\n", 1)[0].strip() if value is not None else ""
@@ -67,7 +66,7 @@ def check(ctx: CheckContext) -> None:
             "`on failure`",
             "unexpected-block",
         )
-    for node in descendants(root, "action_declaration"):
+    for node in ctx.descendants("action_declaration"):
         if field(node, "parameters") is None:
             name = field(node, "name")
             text = ctx.text(name)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
+from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, Symbol
 
 _TITLE_KINDS = frozenset({Kind.TYPE, Kind.VARIANT})
@@ -45,8 +46,11 @@ _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE:
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
 
 
-def check(ctx: CheckContext) -> None:
+def check_item(ctx: ItemContext) -> None:
     _conventions(ctx)
+
+
+def check(ctx: CheckContext) -> None:
     _duplicates(ctx)
 
 
@@ -63,8 +67,8 @@ def to_title(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"_+", name) if part) or name
 
 
-def _conventions(ctx: CheckContext) -> None:
-    for sym in ctx.model.all_symbols:
+def _conventions(ctx: ItemContext) -> None:
+    for sym in ctx.facts.flat:
         if sym.kind is Kind.RETIRE:
             continue
         name = sym.name
@@ -109,35 +113,19 @@ def _report_duplicates(ctx: CheckContext, groups: dict[tuple, list[Symbol]], whe
             )
 
 
+_WHERE = {"2": " in type `{container}`", "3": " of `{container}`", "4": " in step `{container}`"}
+
+
 def _duplicates(ctx: CheckContext) -> None:
-    model = ctx.model
-    header: dict[tuple, list[Symbol]] = defaultdict(list)
-    for kind in (Kind.INPUT, Kind.SIGNAL, Kind.OUTCOME, Kind.CARRY, Kind.REPORT, Kind.INVARIANT):
-        for sym in model.of_kind(kind):
-            header[(kind, sym.scope, sym.name)].append(sym)
-    _report_duplicates(ctx, header)
-
-    simple: dict[tuple, list[Symbol]] = defaultdict(list)
-    for kind in (Kind.TYPE, Kind.WORKER):
-        for sym in model.of_kind(kind):
-            simple[(kind, sym.name)].append(sym)
-    for sym in model.of_kind(Kind.STEP):
-        simple[(Kind.STEP, sym.scope, sym.name)].append(sym)
-    for sym in model.of_kind(*_CALLABLES):
-        simple[("callable", sym.name)].append(sym)
-    _report_duplicates(ctx, simple)
-
-    members: dict[tuple, list[Symbol]] = defaultdict(list)
-    for sym in model.of_kind(Kind.FIELD, Kind.VARIANT):
-        members[(sym.kind, sym.container, sym.name)].append(sym)
-    _report_duplicates(ctx, members, " in type `{container}`")
-
-    params: dict[tuple, list[Symbol]] = defaultdict(list)
-    for sym in model.of_kind(Kind.PARAMETER):
-        params[(sym.container, sym.scope, sym.name)].append(sym)
-    _report_duplicates(ctx, params, " of `{container}`")
-
-    outcomes: dict[tuple, list[Symbol]] = defaultdict(list)
-    for sym in model.of_kind(Kind.STEP_OUTCOME):
-        outcomes[(sym.container, sym.scope, sym.name)].append(sym)
-    _report_duplicates(ctx, outcomes, " in step `{container}`")
+    dups = repeated(ctx.items, lambda it: it.tally.duplicates, lambda it: it.tally.duplicated)
+    if not dups:
+        return
+    groups: dict[str, dict[tuple, list[Symbol]]] = defaultdict(lambda: defaultdict(list))
+    for it in ctx.items:
+        if it.tally.duplicates.isdisjoint(dups):
+            continue
+        for sym, key in zip(it.facts.flat, it.tally.duplicate_keys, strict=True):
+            if key is not None and key in dups:
+                groups[key[0]][(key,)].append(sym)
+    for category, found in sorted(groups.items()):
+        _report_duplicates(ctx, found, _WHERE.get(category, ""))

@@ -14,29 +14,30 @@ from collections import defaultdict
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import (
-    descendants,
+    FLOW_TYPES,
     field,
     first_token,
-    flow_node,
     is_duration,
-    is_workloop,
     listing,
     match_arguments,
 )
+from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import contains
 
 
-def check(ctx: CheckContext) -> None:
-    root = ctx.tree.root_node
-    spawned = _spawns(ctx, root)
-    _calls(ctx, root, spawned)
-    _pipe_stages(ctx, root)
-    _argument_lists(ctx, root)
-    _waits_and_sleeps(ctx, root)
+def check_item(ctx: ItemContext) -> None:
+    spawned = _spawns(ctx)
+    _calls(ctx, spawned)
+    _pipe_stages(ctx)
+    _argument_lists(ctx)
+    _waits_and_sleeps(ctx)
     _after_and_routes(ctx)
+
+
+def check(ctx: CheckContext) -> None:
     _rebinding(ctx)
 
 
@@ -54,10 +55,10 @@ def _unknown_callee(name: str) -> str:
 
 
 # ---------------------------------------------------------------- calls
-def _spawns(ctx: CheckContext, root: Node) -> set[int]:
+def _spawns(ctx: ItemContext) -> set[int]:
     """Check `spawn` statements; return the start bytes of the calls they own."""
     owned: set[int] = set()
-    for st in descendants(root, "spawn_statement"):
+    for st in ctx.descendants("spawn_statement"):
         call = field(st, "call")
         binding = field(st, "binding")
         if binding is not None:
@@ -106,8 +107,8 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _calls(ctx: CheckContext, root: Node, spawned: set[int]) -> None:
-    for call in descendants(root, "call_expression"):
+def _calls(ctx: ItemContext, spawned: set[int]) -> None:
+    for call in ctx.descendants("call_expression"):
         parent = call.parent
         if call.start_byte in spawned or (
             parent is not None and parent.type in ("hatch_statement", "answer_statement")
@@ -126,8 +127,8 @@ def _calls(ctx: CheckContext, root: Node, spawned: set[int]) -> None:
         match_arguments(ctx, field(call, "arguments"), expected, _callee_label(target), fn, "arguments")
 
 
-def _pipe_stages(ctx: CheckContext, root: Node) -> None:
-    for pipe in descendants(root, "pipe_expression"):
+def _pipe_stages(ctx: ItemContext) -> None:
+    for pipe in ctx.descendants("pipe_expression"):
         stage = field(pipe, "stage")
         if stage is None or stage.type != "identifier":
             continue
@@ -147,8 +148,8 @@ def _pipe_stages(ctx: CheckContext, root: Node) -> None:
             )
 
 
-def _argument_lists(ctx: CheckContext, root: Node) -> None:
-    for args in descendants(root, "arguments"):
+def _argument_lists(ctx: ItemContext) -> None:
+    for args in ctx.descendants("arguments"):
         seen: dict[str, Node] = {}
         # a route payload to an outcome of a scalar type is one positional value: `route done(text)`
         positional_ok = (
@@ -172,6 +173,7 @@ def _argument_lists(ctx: CheckContext, root: Node) -> None:
                 continue
             n = ctx.text(name)
             if n in seen:
+                ctx.row_numbers = True  # the message names a line: re-check when the item moves
                 ctx.error(
                     name,
                     f"duplicate argument `{n}`: it is already passed on line {seen[n].start_point.row + 1}",
@@ -182,8 +184,8 @@ def _argument_lists(ctx: CheckContext, root: Node) -> None:
 
 
 # ---------------------------------------------------------------- wait / sleep
-def _waits_and_sleeps(ctx: CheckContext, root: Node) -> None:
-    for st in descendants(root, "wait_statement"):
+def _waits_and_sleeps(ctx: ItemContext) -> None:
+    for st in ctx.descendants("wait_statement"):
         sig = field(st, "signal")
         if sig is None:
             continue
@@ -199,61 +201,61 @@ def _waits_and_sleeps(ctx: CheckContext, root: Node) -> None:
                 f"`wait … timeout` takes a duration like `10m`, not `{ctx.text(timeout)}`",
                 "duration",
             )
-    for st in descendants(root, "sleep_statement"):
+    for st in ctx.descendants("sleep_statement"):
         d = field(st, "duration")
         if d is not None and d.type not in ("duration", "identifier"):
             ctx.error(d, f"`sleep` takes a duration like `30s`, not `{ctx.text(d)}`", "duration")
 
 
 # ---------------------------------------------------------------- after / route
-def _after_and_routes(ctx: CheckContext) -> None:
-    flow = flow_node(ctx)
-    header = field(flow, "header")
-    header_range = (
-        (header.start_point.row, header.start_point.column, header.end_point.row, header.end_point.column)
-        if header is not None
-        else None
-    )
-    loop = is_workloop(ctx)
-    # outcomes whose header line is broken (an ERROR node) are still names a route may target
-    broken = {
-        ctx.text(c).split(":")[0].split()[-1]
-        for c in (header.named_children if header is not None else [])
-        if c.type == "ERROR" and ctx.text(c).lstrip().startswith("outcome ") and ":" in ctx.text(c)
-    }
-    for ref in ctx.model.references:
-        if ref.target is not None:
-            continue
+def _after_and_routes(ctx: ItemContext) -> None:
+    unresolved = [
+        ref
+        for ref in ctx.refs
+        if (ref.kind is RefKind.STEP or ref.kind is RefKind.ROUTE) and ctx.target(ref) is None
+    ]
+    if not unresolved:
+        return
+    header_range = None
+    if ctx.node.type in FLOW_TYPES and ctx.is_flow_item():
+        header = field(ctx.node, "header")
+        if header is not None:
+            s, e = header.start_point, header.end_point
+            header_range = (s.row, s.column, e.row, e.column)
+    for ref in unresolved:
         if ref.kind is RefKind.STEP:
             ctx.error(
                 ref.range, f"unknown step `{ref.name}` in `after`: no step of that name is declared", "after"
             )
-        elif ref.kind is RefKind.ROUTE:
-            if header_range is not None and contains(header_range, ref.range[0], ref.range[1]):
-                continue  # `confirms` targets: rules_workloop
-            if ref.name in broken:
-                continue
-            options = "a step or an outcome" + (", or `start`" if loop else "")
-            ctx.error(
-                ref.range,
-                f"unknown route target `{ref.name}`: no step or outcome of that name; route to {options}",
-                "route-target",
-            )
+            continue
+        if header_range is not None and contains(header_range, ref.range[0], ref.range[1]):
+            continue  # `confirms` targets: rules_workloop
+        if ref.name in ctx.broken_outcomes():
+            continue
+        loop = ctx.flow_kind() == "workloop_declaration"
+        options = "a step or an outcome" + (", or `start`" if loop else "")
+        ctx.error(
+            ref.range,
+            f"unknown route target `{ref.name}`: no step or outcome of that name; route to {options}",
+            "route-target",
+        )
 
 
 # ---------------------------------------------------------------- rebinding
 def _rebinding(ctx: CheckContext) -> None:
-    groups: dict[tuple, list[Symbol]] = defaultdict(list)
-    loop_names: set[tuple] = set()
-    for sym in ctx.model.of_kind(Kind.BINDING):
-        key = (sym.container, sym.scope, sym.name)
-        if sym.extra.get("how") in ("loop", "loop counter"):
-            loop_names.add(key)
-        else:
-            groups[key].append(sym)
-    for key, syms in groups.items():
-        if key in loop_names or len(syms) < 2:
+    dups = repeated(ctx.items, lambda it: it.tally.rebinds, lambda it: it.tally.rebound)
+    if not dups:
+        return
+    loops: set[str] = set().union(*(it.tally.loop_keys for it in ctx.items))
+    dups -= loops
+    groups: dict[str, list[Symbol]] = defaultdict(list)
+    for it in ctx.items:
+        if it.tally.rebinds.isdisjoint(dups):
             continue
+        for sym, key in zip(it.facts.flat, it.tally.rebind_keys, strict=True):
+            if key is not None and key in dups:
+                groups[key].append(sym)
+    for syms in groups.values():
         ordered = sorted(syms, key=lambda s: s.selection)
         for dup in ordered[1:]:
             ctx.error(

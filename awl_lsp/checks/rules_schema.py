@@ -14,22 +14,32 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model.symbols import Range
 
 _UNSUPPORTED = ("anyOf", "oneOf", "allOf", "not", "patternProperties")
+SCHEMA_NODES = ("schema_import", "schema_body", "json_literal")
 
 
-def check(ctx: CheckContext) -> None:
-    stack = [ctx.tree.root_node]
-    while stack:
-        node = stack.pop()
+def check_item(ctx: ItemContext) -> None:
+    for node in ctx.descendants(*SCHEMA_NODES):
+        if _inside_schema(node, ctx.node):
+            continue  # the walk stops at the outer one
         if node.type == "schema_import":
             _import(ctx, node)
-        elif node.type in ("schema_body", "json_literal"):
-            _inline(ctx, node)
         else:
-            stack.extend(node.named_children)
+            _inline(ctx, node)
+
+
+def _inside_schema(node: Node, item: Node) -> bool:
+    cur = node
+    while cur.id != item.id:
+        cur = cur.parent
+        if cur is None:
+            return False
+        if cur.type in SCHEMA_NODES:
+            return True
+    return False
 
 
 def schema_problems(doc: object) -> list[tuple[str, str]]:

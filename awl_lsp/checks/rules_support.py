@@ -74,15 +74,18 @@ def descendants(node: Node | None, *types: str) -> list[Node]:
     return [n for n in walk(node) if n.type in wanted]
 
 
+FLOW_TYPES = frozenset({"workflow_declaration", "workloop_declaration"})
+
+
 def top_items(ctx: CheckContext, *types: str) -> list[Node]:
+    """The document's top-level items of these types (document-wide rules)."""
     wanted = set(types)
-    return [n for n in ctx.tree.root_node.children if n.type in wanted]
+    return [it.node for it in ctx.items if it.node.type in wanted]
 
 
 def flow_node(ctx: CheckContext) -> Node | None:
     """The first `workflow` / `workloop` declaration of the document."""
-    found = top_items(ctx, "workflow_declaration", "workloop_declaration")
-    return found[0] if found else None
+    return ctx.doc.flow
 
 
 def header_clauses(ctx: CheckContext, *types: str) -> list[Node]:
@@ -96,6 +99,16 @@ def header_clauses(ctx: CheckContext, *types: str) -> list[Node]:
 def is_workloop(ctx: CheckContext) -> bool:
     flow = flow_node(ctx)
     return flow is not None and flow.type == "workloop_declaration"
+
+
+def broken_outcome_names(ctx: CheckContext, flow: Node | None) -> frozenset[str]:
+    """Header outcomes whose line is broken (an ERROR node): still names a route may target."""
+    header = field(flow, "header")
+    return frozenset(
+        ctx.text(c).split(":")[0].split()[-1]
+        for c in (header.named_children if header is not None else [])
+        if c.type == "ERROR" and ctx.text(c).lstrip().startswith("outcome ") and ":" in ctx.text(c)
+    )
 
 
 def name_of(ctx: CheckContext, node: Node | None) -> str:

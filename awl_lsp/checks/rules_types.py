@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
@@ -39,11 +39,11 @@ _BODY_EXPRS = (
 
 
 def env_for(ctx: CheckContext) -> TypeEnv:
-    """One TypeEnv per check run, shared by the type, flow and schema rules."""
-    env = getattr(ctx, "_awl_type_env", None)
+    """The item's TypeEnv (one per check run, its memory and look-up recording reset per item)."""
+    env = getattr(ctx, "type_env", None)
     if env is None:
         env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path)
-        ctx._awl_type_env = env  # type: ignore[attr-defined]
+        ctx.type_env = env  # type: ignore[attr-defined]
     return env
 
 
@@ -275,8 +275,8 @@ class ExprChecker:
         params: dict[str, AwlType] = {}
         if sym is not None:
             params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
-        elif fn in self.table.records:
-            params = dict(self.table.records[fn])
+        else:
+            params = dict(self.table.record_fields(fn) or {})
         for arg in args.named_children if args is not None else []:
             if arg.type != "argument":
                 continue
@@ -342,10 +342,10 @@ class ExprChecker:
             self.expect_bool(arg, f"the `{name}` predicate", facts, elem)
 
 
-def check(ctx: CheckContext) -> None:
+def check_item(ctx: ItemContext) -> None:
     from awl_lsp.checks.rules_types_stmt import walk_statements
 
-    walk_statements(ExprChecker(ctx))
+    walk_statements(ExprChecker(ctx), ctx.node)
 
 
-__all__ = ["BOOL", "DURATION", "INT", "ExprChecker", "env_for", "present_facts", "absent_facts", "check"]
+__all__ = ["BOOL", "DURATION", "INT", "ExprChecker", "env_for", "present_facts", "absent_facts", "check_item"]

@@ -1,6 +1,6 @@
 """Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`.
 
-`walk_statements` drives the expression walker of `rules_types` over every body in the document,
+`walk_statements` drives the expression walker of `rules_types` over every body of one item,
 giving each outcome's route the facts its guard (and the arms before it) establish.
 """
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
@@ -16,32 +15,28 @@ from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
 _PURE_STAGES = ("relative_field", "combinator")
 
 
-def check(ctx: CheckContext) -> None:
-    """Statement rules run from `rules_types.check` (one walk); this module registers nothing itself.
-
-    `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
-    reference rules, so they are not repeated here.
-    """
+# Statement rules run from `rules_types.check_item` (one walk per item); this module registers nothing.
+# `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
+# reference rules, so they are not repeated here.
 
 
-def walk_statements(ec: ExprChecker) -> None:
-    root = ec.ctx.tree.root_node
-    for item in root.named_children:
-        if item.type == "const_declaration":
-            ec.walk(item.child_by_field_name("value"))
-        elif item.type == "step_declaration":
-            _step(ec, item)
-        elif item.type == "subflow_declaration":
-            for child in item.named_children:
-                if child.type == "step_declaration":
-                    _step(ec, child)
-        elif item.type == "retire_block":
-            _block(ec, item.child_by_field_name("body"))
-        elif item.type in ("workflow_declaration", "workloop_declaration"):
-            header = item.child_by_field_name("header")
-            for clause in header.named_children if header is not None else []:
-                if clause.type == "carry_clause":
-                    ec.walk(clause.child_by_field_name("default"))
+def walk_statements(ec: ExprChecker, item: Node) -> None:
+    """Every body, guard, const value and carry default of one top-level item."""
+    if item.type == "const_declaration":
+        ec.walk(item.child_by_field_name("value"))
+    elif item.type == "step_declaration":
+        _step(ec, item)
+    elif item.type == "subflow_declaration":
+        for child in item.named_children:
+            if child.type == "step_declaration":
+                _step(ec, child)
+    elif item.type == "retire_block":
+        _block(ec, item.child_by_field_name("body"))
+    elif item.type in ("workflow_declaration", "workloop_declaration"):
+        header = item.child_by_field_name("header")
+        for clause in header.named_children if header is not None else []:
+            if clause.type == "carry_clause":
+                ec.walk(clause.child_by_field_name("default"))
 
 
 def _step(ec: ExprChecker, step: Node) -> None:
@@ -153,8 +148,8 @@ def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
         return ("start" if node is not None else "", None)
     s, e = node.start_point, node.end_point
     rng = (s.row, s.column, e.row, e.column)
-    ref = next((r for r in ec.ctx.model.references if r.kind is RefKind.ROUTE and r.range == rng), None)
-    return ec.env.text(node), ref.target if ref is not None else None
+    ref = next((r for r in ec.ctx.refs if r.kind is RefKind.ROUTE and r.range == rng), None)
+    return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 
 def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
@@ -212,7 +207,7 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
     ref_scope = next(
         (
             r.scope
-            for r in ec.ctx.model.references
+            for r in ec.ctx.refs
             if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name
         ),
         "",

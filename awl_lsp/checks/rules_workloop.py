@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import (
-    descendants,
     field,
     first_token,
     flow_node,
@@ -44,11 +43,18 @@ def check(ctx: CheckContext) -> None:
         _arming(ctx, flow)
         _header(ctx)
         _invariants(ctx)
-        _route_start(ctx)
         _retire(ctx, flow)
         _never_completes(ctx, flow)
     else:
         _workflow_refuses(ctx, flow)
+
+
+def check_item(ctx: ItemContext) -> None:
+    kind = ctx.flow_kind()
+    if kind == "workloop_declaration":
+        _route_start(ctx)
+    elif kind is not None:
+        _workflow_refuses_item(ctx)
 
 
 # ---------------------------------------------------------------- workflow side
@@ -62,19 +68,23 @@ def _workflow_refuses(ctx: CheckContext, flow: Node) -> None:
             f"(declare `workloop {name}` for perpetual work)",
             "workloop-only",
         )
-    for node in descendants(ctx.tree.root_node, "hatch_statement", "answer_statement"):
-        word = node.type.split("_")[0]
-        ctx.error(
-            first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only"
-        )
     for node in top_items(ctx, "detached_declaration", "retire_block"):
         word = "detached" if node.type == "detached_declaration" else "retire"
         what = "a `detached` declaration" if word == "detached" else "a `retire` block"
         ctx.error(
             first_token(node), f"{what} belongs to a workloop; a workflow cannot declare one", "workloop-only"
         )
-    if ctx.model.first(Kind.STEP, "start") is None:
-        for route in _start_routes(ctx):
+
+
+def _workflow_refuses_item(ctx: ItemContext) -> None:
+    for node in ctx.descendants("hatch_statement", "answer_statement"):
+        word = node.type.split("_")[0]
+        ctx.error(
+            first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only"
+        )
+    starts = _start_routes(ctx)
+    if starts and ctx.model.first(Kind.STEP, "start") is None:
+        for route in starts:
             target = field(route, "target")
             ctx.error(
                 target or route,
@@ -275,9 +285,9 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
 
 
 # ---------------------------------------------------------------- routes
-def _start_routes(ctx: CheckContext) -> list[Node]:
+def _start_routes(ctx: ItemContext) -> list[Node]:
     out = []
-    for route in descendants(ctx.tree.root_node, "route_statement"):
+    for route in ctx.descendants("route_statement"):
         target = field(route, "target")
         if target is not None and target.named_children and target.named_children[0].type == "start":
             out.append(route)
@@ -285,17 +295,15 @@ def _start_routes(ctx: CheckContext) -> list[Node]:
 
 
 def _route_targets(ctx: CheckContext) -> set[str]:
-    out: set[str] = set()
-    for route in descendants(ctx.tree.root_node, "route_statement"):
-        target = field(route, "target")
-        if target is not None:
-            out.add(ctx.text(target))
-    return out
+    return {t for it in ctx.items for t in it.summary.route_targets}
 
 
-def _route_start(ctx: CheckContext) -> None:
+def _route_start(ctx: ItemContext) -> None:
+    starts = _start_routes(ctx)
+    if not starts:
+        return
     carries = ctx.model.names(Kind.CARRY)
-    for route in _start_routes(ctx):
+    for route in starts:
         payload = field(route, "payload")
         if payload is None:
             continue

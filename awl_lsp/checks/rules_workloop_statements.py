@@ -10,21 +10,18 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import (
-    descendants,
     field,
     first_token,
-    is_workloop,
     match_arguments,
     name_of,
-    top_items,
 )
 from awl_lsp.model import Kind
 
 
-def check(ctx: CheckContext) -> None:
-    if not is_workloop(ctx):
+def check_item(ctx: ItemContext) -> None:
+    if ctx.flow_kind() != "workloop_declaration":
         return  # rules_workloop refuses these words in a workflow
     _hatches(ctx)
     _answers(ctx)
@@ -32,7 +29,7 @@ def check(ctx: CheckContext) -> None:
 
 
 # ---------------------------------------------------------------- statements
-def _call_parts(ctx: CheckContext, st: Node) -> tuple[Node | None, Node | None, Node | None]:
+def _call_parts(ctx: ItemContext, st: Node) -> tuple[Node | None, Node | None, Node | None]:
     """`(call_expression, function name node, arguments)` of a hatch/answer statement."""
     call = field(st, "call")
     if call is None or call.type != "call_expression":
@@ -40,8 +37,8 @@ def _call_parts(ctx: CheckContext, st: Node) -> tuple[Node | None, Node | None, 
     return call, field(call, "function"), field(call, "arguments")
 
 
-def _hatches(ctx: CheckContext) -> None:
-    for st in descendants(ctx.tree.root_node, "hatch_statement"):
+def _hatches(ctx: ItemContext) -> None:
+    for st in ctx.descendants("hatch_statement"):
         call, fn, args = _call_parts(ctx, st)
         if fn is None:
             ctx.error(
@@ -73,8 +70,8 @@ def _hatches(ctx: CheckContext) -> None:
             )
 
 
-def _answers(ctx: CheckContext) -> None:
-    for st in descendants(ctx.tree.root_node, "answer_statement"):
+def _answers(ctx: ItemContext) -> None:
+    for st in ctx.descendants("answer_statement"):
         call, fn, args = _call_parts(ctx, st)
         if fn is None:
             ctx.error(
@@ -102,8 +99,8 @@ def _answers(ctx: CheckContext) -> None:
         )
 
 
-def _detached(ctx: CheckContext) -> None:
-    for node in top_items(ctx, "detached_declaration"):
+def _detached(ctx: ItemContext) -> None:
+    for node in [ctx.node] if ctx.node.type == "detached_declaration" else []:
         rt = field(node, "return_type")
         if rt is not None:
             ctx.error(

@@ -1,7 +1,8 @@
 """`ModelBuilder`: semantic models for successive versions of one document, re-reading only what changed.
 
 Each top-level item's facts are cached by the item's text (and the doc lines above it). On every
-update only items whose text changed are re-read from the tree; items that merely moved are shifted.
+update only items whose text changed are re-read from the tree; items that merely moved are shifted
+in place.
 The items are then lined up with the previous version (common prefix and suffix): the changed run
 in the middle decides which declarations changed, and the resolutions of the other items are kept
 unless they consulted one of those names.
@@ -9,15 +10,38 @@ unless they consulted one of those names.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from awl_lsp.model.extract import ItemFacts, extract_item
+from awl_lsp.model.facts import plain_scope
 from awl_lsp.model.index import Reuse, SemanticModel
 from awl_lsp.model.symbols import Symbol
 from awl_lsp.syntax.parser import LANGUAGE
 
 _DOC_QUERY = Query(LANGUAGE, "(doc_comment) @doc")
 NOT_ITEMS = frozenset({"comment", "doc_comment", "narration"})
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a burst of (acyclic) objects is built.
+
+    Analysis builds tens of thousands of small objects; collections triggered midway would walk
+    every live object again and again. Nothing built here forms a cycle, so reference counting
+    frees it all the same.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _doc_map(root: Node, source: bytes, start: int, end: int) -> dict[int, str]:
@@ -42,6 +66,29 @@ def _doc_map(root: Node, source: bytes, start: int, end: int) -> dict[int, str]:
     return out
 
 
+def item_keys(source: bytes, nodes: list[Node]) -> list[bytes]:
+    """What identifies each item between versions: its lines (the gap above it included), where on
+    them it lies when it shares a line, and for a broken item also its tree — error recovery can
+    read past an item, so the same broken text may parse differently.
+    """
+    keys = []
+    prev_end = 0
+    for node in nodes:
+        start = source.rfind(b"\n", 0, prev_end) + 1
+        end = node.end_byte
+        if end > 0 and source[end - 1 : end] != b"\n":
+            nl = source.find(b"\n", end)
+            end = len(source) if nl == -1 else nl + 1
+        key = source[start:end]
+        if start != prev_end or end != node.end_byte:  # shares a line with its neighbour
+            key += b"\0%d:%d:%d" % (prev_end - start, node.start_byte - start, node.end_byte - start)
+        if node.has_error:
+            key += b"\0" + str(node).encode()
+        keys.append(key)
+        prev_end = node.end_byte
+    return keys
+
+
 def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
     """(prefix, suffix): how many items at the start and at the end are the same text in both lists."""
     n = min(len(old), len(new))
@@ -58,7 +105,7 @@ def _digest(sym: Symbol) -> tuple:
     """What resolution can see of a declaration (its place among same-named ones aside)."""
     return (
         sym.kind,
-        sym.scope,
+        plain_scope(sym.scope),
         sym.container,
         sym.type,
         tuple((c.kind, c.name, c.type) for c in sym.children),
@@ -74,7 +121,7 @@ def _by_name(items: list[ItemFacts]) -> dict[str, list[Symbol]]:
 
 
 def changed_declarations(
-    old: list[ItemFacts], new: list[ItemFacts], moved: dict[int, Symbol]
+    old: list[ItemFacts], new: list[ItemFacts], moved: dict[int, Symbol], paired: set[str] | None = None
 ) -> set[str]:
     """Names declared differently in `new` than in `old` (the changed run of items).
 
@@ -91,6 +138,8 @@ def changed_declarations(
         for x, y in zip(a, b, strict=True):
             if x is not y:
                 moved[id(x)] = y
+                if paired is not None:
+                    paired.add(name)
     return changed
 
 
@@ -106,13 +155,13 @@ class ModelBuilder:
         self.last_resolved = 0  # items whose references were resolved afresh
 
     def build(self, tree: Tree, source: bytes) -> SemanticModel:
+        with gc_paused():
+            return self._build(tree, source)
+
+    def _build(self, tree: Tree, source: bytes) -> SemanticModel:
         root = tree.root_node
         nodes = [n for n in root.named_children if n.type not in NOT_ITEMS]
-        keys: list[bytes] = []
-        prev_end = 0
-        for node in nodes:
-            keys.append(source[prev_end : node.end_byte])
-            prev_end = node.end_byte
+        keys = item_keys(source, nodes)
         prev = self._model
         n = len(nodes)
         p, s = common_ends(self._keys, keys) if prev is not None else (0, 0)
@@ -126,13 +175,13 @@ class ModelBuilder:
             key = keys[i]
             row = node.start_point.row
             if prev is not None and (i < p or i >= n - s):
-                old = prev.items[i if i < p else i + offset]  # the same item, maybe moved
-                facts = old.shifted(row - old.start_row, moved)
+                facts = prev.items[i if i < p else i + offset]  # the same item, maybe moved
+                facts.shift(row - facts.start_row)
                 reused += 1
             else:
                 hit = self._cache.get(key)
-                if hit is not None:
-                    facts = hit.shifted(row - hit.start_row, moved)
+                if hit is not None:  # the same text elsewhere before: a copy, resolved afresh
+                    facts = hit.copied(row - hit.start_row)
                     reused += 1
                 else:
                     facts = extract_item(node, source, _doc_map(root, source, prev_end, node.end_byte))
@@ -142,19 +191,22 @@ class ModelBuilder:
             prev_end = node.end_byte
         reuse = None
         if prev is not None:
-            changed = changed_declarations(prev.items[p : len(prev.items) - s], items[p : n - s], moved)
+            paired: set[str] = set()
+            old_mid, new_mid = prev.items[p : len(prev.items) - s], items[p : n - s]
+            changed = changed_declarations(old_mid, new_mid, moved, paired)
             keep = [i < p or i >= n - s for i in range(n)]
             deps = [
                 prev.item_deps[i] if i < p else prev.item_deps[i + offset] if i >= n - s else frozenset()
                 for i in range(n)
             ]
-            reuse = Reuse(keep, deps, changed, moved)
+            reuse = Reuse(keep, deps, changed, moved, paired, prev, p, s)
         self._cache, self._keys = cache, keys
         self.last_reused, self.last_extracted = reused, extracted
         model = SemanticModel(items, reuse)
+        model.item_keys = keys
         self.last_resolved = model.resolved_items
         self._model = model
         return model
 
 
-__all__ = ["ModelBuilder", "changed_declarations", "common_ends"]
+__all__ = ["ModelBuilder", "changed_declarations", "common_ends", "gc_paused", "item_keys"]

@@ -1,43 +1,53 @@
 """`ItemFacts`: what one top-level item declares and references, and how it moves with the text.
 
-Facts are cached per item text; an edit above an item only moves it, so `shifted` re-bases its
-ranges (and the row-keyed fork scopes) instead of re-reading the tree.
+Facts are cached per item text; an edit above an item only moves it, so `shift` re-bases its
+ranges instead of re-reading the tree (fork scopes are item-relative, so they stay as they are).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
 from awl_lsp.model.symbols import Reference, Symbol, shift_range
 
-_FORK_SCOPE = re.compile(r"fork@(\d+)")
+_FORK_SCOPE = re.compile(r"fork@(\d+)\.(\d+)")
+_uids = itertools.count()
 
 
-def shift_scope(scope: str, rows: int) -> str:
-    """A scope key after its item moved `rows` lines (fork scopes are keyed by the fork's row)."""
-    if "@" not in scope:
-        return scope
-    return _FORK_SCOPE.sub(lambda m: f"fork@{int(m.group(1)) + rows}", scope)
+def fork_scope(outer: str, row: int, facts: ItemFacts) -> str:
+    """The scope key of a fork at `row` of the item: item-relative, so it survives moves, and marked
+    with the facts' id, so that it is the document's only one."""
+    return f"{outer}/fork@{row - facts.start_row}.{facts.uid}"
 
 
-def _moved_symbol(s: Symbol, rows: int) -> Symbol:
+def plain_scope(scope: str) -> str:
+    """A scope key without the id of the facts it came from (the same in every version)."""
+    return _FORK_SCOPE.sub(r"fork@\1", scope) if "@" in scope else scope
+
+
+def _rescope(scope: str, uid: int) -> str:
+    return _FORK_SCOPE.sub(lambda m: f"fork@{m.group(1)}.{uid}", scope)
+
+
+def _moved_symbol(s: Symbol, rows: int, uid: int) -> Symbol:
     new = Symbol.__new__(Symbol)
     new.__dict__.update(s.__dict__)
     new.range = shift_range(s.range, rows)
     new.selection = shift_range(s.selection, rows)
     new.children = []
     if "@" in s.scope:
-        new.scope = shift_scope(s.scope, rows)
+        new.scope = _rescope(s.scope, uid)
     return new
 
 
-def _moved_reference(r: Reference, rows: int) -> Reference:
+def _moved_reference(r: Reference, rows: int, uid: int) -> Reference:
     new = Reference.__new__(Reference)
     new.__dict__.update(r.__dict__)
     new.range = shift_range(r.range, rows)
     if "@" in r.scope:
-        new.scope = shift_scope(r.scope, rows)
+        new.scope = _rescope(r.scope, uid)
     return new
 
 
@@ -50,6 +60,29 @@ class ItemFacts:
     references: list[Reference] = field(default_factory=list)
     start_row: int = 0  # the item node's first row
     end_row: int = 0  # … and its end row
+    start_col: int = 0  # the item node's first column
+    uid: int = field(default_factory=lambda: next(_uids))  # tells copies apart (fork scopes)
+    _named: dict[str, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def references_named(self, name: str) -> list[Reference]:
+        if self._named is None:
+            named: dict[str, list[Reference]] = {}
+            for r in self.references:
+                named.setdefault(r.name, []).append(r)
+            self._named = named
+        return self._named.get(name, [])
+
+    def shift(self, rows: int) -> None:
+        """Move these facts `rows` lines down in place (the item moved; the old model is done with)."""
+        if rows == 0:
+            return
+        for s in self.flat:
+            s.range = shift_range(s.range, rows)
+            s.selection = shift_range(s.selection, rows)
+        for r in self.references:
+            r.range = shift_range(r.range, rows)
+        self.start_row += rows
+        self.end_row += rows
 
     def shifted(self, rows: int, moved: dict[int, Symbol] | None = None) -> ItemFacts:
         """The same facts for the item moved `rows` lines down (an edit above it).
@@ -59,19 +92,21 @@ class ItemFacts:
         """
         if rows == 0:
             return self
+        return self.copied(rows, moved)
+
+    def copied(self, rows: int = 0, moved: dict[int, Symbol] | None = None) -> ItemFacts:
+        """New symbols and references for the same facts, moved `rows` lines down."""
         mapping = moved if moved is not None else {}
-        new_flat = []
+        copy = ItemFacts(start_row=self.start_row + rows, end_row=self.end_row + rows)
+        copy.start_col = self.start_col
+        uid = copy.uid
         for s in self.flat:
-            n = _moved_symbol(s, rows)
+            n = _moved_symbol(s, rows, uid)
             mapping[id(s)] = n
-            new_flat.append(n)
-        for s, n in zip(self.flat, new_flat, strict=True):
+            copy.flat.append(n)
+        for s, n in zip(self.flat, copy.flat, strict=True):
             if s.children:
                 n.children = [mapping[id(c)] for c in s.children if id(c) in mapping]
-        return ItemFacts(
-            [mapping[id(s)] for s in self.symbols],
-            new_flat,
-            [_moved_reference(r, rows) for r in self.references],
-            self.start_row + rows,
-            self.end_row + rows,
-        )
+        copy.symbols = [mapping[id(s)] for s in self.symbols]
+        copy.references = [_moved_reference(r, rows, uid) for r in self.references]
+        return copy

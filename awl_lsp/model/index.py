@@ -9,16 +9,16 @@ resolutions of items whose text and consulted names did not change.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from awl_lsp.model.facts import ItemFacts
+from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
 
 BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
-_VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 
 
@@ -26,38 +26,58 @@ _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 class Reuse:
     """What `ModelBuilder` tells a new model about the previous version of the document.
 
-    `keep[i]` is true for items whose text (and place among the other items) did not change;
-    `deps[i]` are the names item i's previous resolution consulted; `changed` are the names whose
-    declarations changed; `moved` maps `id(old symbol)` to the symbol that replaces it.
+    The items are lined up with the previous ones: `prefix` items at the start and `suffix` at the
+    end are the same (moved in place when lines were added or removed above them); the run between
+    them changed. `keep[i]` says which items are the same, `deps[i]` are the names item i's previous
+    resolution consulted, `changed` the names whose declarations changed in the run, and `moved`
+    maps `id(old symbol)` to the new symbol of a declaration that stayed the same (named in
+    `moved_names`), so references to it can be re-pointed.
     """
 
     keep: list[bool]
     deps: list[frozenset[str]]
     changed: set[str]
-    moved: dict[int, Symbol] = field(default_factory=dict)
+    moved: dict[int, Symbol]
+    moved_names: set[str]
+    prev: SemanticModel
+    prefix: int
+    suffix: int
 
 
-class SemanticModel:
+class SemanticModel(Resolution):
     """Everything the features need to know about one document, without the tree."""
 
     def __init__(self, items: list[ItemFacts], reuse: Reuse | None = None) -> None:
         self.items = items
-        self.symbols: list[Symbol] = [s for item in items for s in item.symbols]
-        self.all_symbols: list[Symbol] = [s for item in items for s in item.flat]
-        self.references: list[Reference] = [r for item in items for r in item.references]
+        self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
+        self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
+        if reuse is not None:
+            self._patch(reuse.prev, reuse.prefix, reuse.suffix)
+        else:
+            self._index()
         self.flow: Symbol | None = next(
             (s for s in self.symbols if s.kind in (Kind.WORKFLOW, Kind.WORKLOOP)), None
         )
         self.is_workloop = self.flow is not None and self.flow.kind is Kind.WORKLOOP
-        self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
+        self._kind_lists: dict[Kind, list[Symbol]] = {}
+        self._chains: dict[str, tuple[str, ...]] = {}
+        self._ref_sorted: tuple[list[tuple[int, int]], list[Reference]] | None = None
+        self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
+        self._item_starts = [item.start_row for item in items]
+        self.item_deps: list[frozenset[str]] = []
+        self._link(reuse)
+
+    def _index(self) -> None:
+        items = self.items
+        self.symbols: list[Symbol] = [s for item in items for s in item.symbols]
+        self.all_symbols: list[Symbol] = [s for item in items for s in item.flat]
+        self.references: list[Reference] = [r for item in items for r in item.references]
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
-        kind_lists: dict[Kind, list[Symbol]] = {k: [] for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
         value_kinds = _VALUE_KINDS
         for s in self.all_symbols:
             k = s.kind
             name = s.name
-            kind_lists[k].append(s)
             names = by_kind[k]
             same = names.get(name)
             if same is None:
@@ -71,25 +91,45 @@ class SemanticModel:
                 else:
                     scopes.setdefault(s.scope, []).append(s)
         self._by_kind = by_kind
-        self._kind_lists = kind_lists
         self._values = values
-        self._chains: dict[str, tuple[str, ...]] = {}
-        self._ref_sorted: tuple[list[tuple[int, int]], list[Reference]] | None = None
-        self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
-        self._item_starts = [item.start_row for item in items]
-        self.item_deps: list[frozenset[str]] = []
-        self._link(reuse)
+
+    def _patch(self, prev: SemanticModel, p: int, s: int) -> None:
+        """The previous model's index with its changed run of items replaced (the rest is the same)."""
+        old_mid = prev.items[p : len(prev.items) - s]
+        new_mid = self.items[p : len(self.items) - s]
+        for attr, part in (("symbols", _symbols), ("all_symbols", _flat), ("references", _references)):
+            before = sum(len(part(it)) for it in prev.items[:p])
+            after = before + sum(len(part(it)) for it in old_mid)
+            whole = getattr(prev, attr)
+            setattr(self, attr, whole[:before] + [x for it in new_mid for x in part(it)] + whole[after:])
+        gone = [x for it in old_mid for x in it.flat]
+        came = [x for it in new_mid for x in it.flat]
+        gone_ids = {id(x) for x in gone}
+        at = (new_mid[0].start_row, new_mid[0].start_col) if new_mid else None
+        self._by_kind = {k: dict(v) for k, v in prev._by_kind.items()}
+        for kind, name in {(x.kind, x.name) for x in gone + came}:
+            names = self._by_kind[kind]
+            add = [x for x in came if x.kind is kind and x.name == name]
+            _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, add, at)
+        self._values = dict(prev._values)
+        for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
+            scopes = self._values[name] = dict(self._values.get(name, {}))
+            add = [x for x in came if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope]
+            _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, add, at)
+            if not scopes:
+                del self._values[name]
 
     def _link(self, reuse: Reuse | None) -> None:
-        moved = reuse.moved if reuse is not None else {}
         self.resolved_items = 0
         for i, item in enumerate(self.items):
             if reuse is not None and reuse.keep[i] and reuse.changed.isdisjoint(reuse.deps[i]):
-                if moved:
-                    for ref in item.references:
-                        t = ref.target
-                        if t is not None:
-                            ref.target = moved.get(id(t), t)
+                if reuse.moved:  # re-point references to declarations the changed run re-created
+                    moved = reuse.moved
+                    for name in reuse.moved_names & reuse.deps[i]:
+                        for ref in item.references_named(name):
+                            t = ref.target
+                            if t is not None:
+                                ref.target = moved.get(id(t), t)
                 self.item_deps.append(reuse.deps[i])
                 continue
             self.resolved_items += 1
@@ -104,12 +144,23 @@ class SemanticModel:
         return list(self._by_kind.get(kind, _NO_NAMES).get(name, _NO_SYMBOLS))
 
     def names(self, kind: Kind) -> list[str]:
-        return list(self._by_kind.get(kind, _NO_NAMES).keys())
+        """The names declared with this kind, in the order they first appear."""
+        return list(dict.fromkeys(s.name for s in self._kind(kind)))
+
+    def _kind(self, kind: Kind) -> list[Symbol]:
+        found = self._kind_lists.get(kind)
+        if found is None:
+            if not self._by_kind.get(kind):
+                found = []
+            else:
+                found = [s for s in self.all_symbols if s.kind is kind]
+            self._kind_lists[kind] = found
+        return found
 
     def of_kind(self, *kinds: Kind) -> list[Symbol]:
         """Symbols of the given kinds, in document order."""
         if len(kinds) == 1:
-            return list(self._kind_lists.get(kinds[0], _NO_SYMBOLS))
+            return list(self._kind(kinds[0]))
         wanted = set(kinds)
         return [s for s in self.all_symbols if s.kind in wanted]
 
@@ -201,7 +252,7 @@ class SemanticModel:
         """Names usable in an expression at `row` in `scope`: flow values, then bindings."""
         out: list[Symbol] = []
         seen: set[str] = set()
-        chain = _scope_chain(scope)
+        chain = scope_chain(scope)
         for s in self.all_symbols:
             if s.name in seen:
                 continue
@@ -212,101 +263,33 @@ class SemanticModel:
                 seen.add(s.name)
         return out
 
-    # ------------------------------------------------------------------ resolution
-    def _resolve(self, ref: Reference, deps: set[str]) -> Symbol | None:
-        """The declaration `ref` names; every name consulted goes into `deps`."""
-        k = ref.kind
-        name = ref.name
-        deps.add(name)
-        if k is RefKind.VALUE or k is RefKind.COLLECT:
-            return self.resolve_value(name, ref.scope, ref.range[0], ref.range[1])
-        if k is RefKind.ARGUMENT:
-            return self._resolve_argument(ref, deps)
-        if k is RefKind.TYPE:
-            return self.first(Kind.TYPE, name)
-        if k is RefKind.CALL:
-            return self.callable(name) or self.first(Kind.TYPE, name)
-        if k is RefKind.SIGNAL:
-            return self.first(Kind.SIGNAL, name)
-        if k is RefKind.HATCH:
-            return self.first(Kind.DETACHED, name)
-        if k is RefKind.ANSWER:
-            return self.first(Kind.REPORT, name)
-        if k is RefKind.STEP or k is RefKind.ROUTE:
-            subflow = ref.scope.split("/")[0] if ref.scope.startswith("subflow:") else ""
-            step = self.first(Kind.STEP, name, subflow)
-            if step is not None and step.scope == subflow:
-                return step
-            if k is RefKind.ROUTE:
-                for out in self._by_kind.get(Kind.OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
-                    if out.scope == subflow:
-                        return out
-                for arm in self._by_kind.get(Kind.STEP_OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
-                    if arm.scope == subflow:
-                        return arm
-            return None
-        return None
 
-    def _chain(self, scope: str) -> tuple[str, ...]:
-        """The scope keys visible from `scope`, innermost first."""
-        chain = self._chains.get(scope)
-        if chain is None:
-            chain = self._chains[scope] = tuple(sorted(_scope_chain(scope), key=len, reverse=True))
-        return chain
-
-    def resolve_value(self, name: str, scope: str, row: int, col: int = 1 << 30) -> Symbol | None:
-        scopes = self._values.get(name)
-        if scopes:
-            for key in self._chain(scope):
-                inner = scopes.get(key)
-                if inner:
-                    # the innermost scope wins; within it the last definition above the use, else the first
-                    for s in reversed(inner):
-                        sel = s.selection
-                        if sel[0] < row or (sel[0] == row and sel[1] < col):
-                            return s
-                    return inner[0]
-        by_kind = self._by_kind
-        for kind in _VALUE_DECLS:
-            found = by_kind.get(kind, _NO_NAMES).get(name)
-            if found:
-                return found[0]
-        return None
-
-    def _field_of(self, type_name: str | None, name: str, deps: set[str]) -> Symbol | None:
-        if not type_name:
-            return None
-        deps.add(type_name.rstrip("?"))
-        return next((f for f in self.fields_of(type_name) if f.name == name), None)
-
-    def _resolve_argument(self, ref: Reference, deps: set[str]) -> Symbol | None:
-        how, _, callee = ref.context.partition(":")
-        deps.add(callee)
-        if how == "route":
-            if callee == "start":
-                return self.first(Kind.CARRY, ref.name)
-            out = self.first(Kind.OUTCOME, callee)
-            return self._field_of(out.type if out else None, ref.name, deps)
-        if how == "answer":
-            report = self.first(Kind.REPORT, callee)
-            return self._field_of(report.type if report else None, ref.name, deps)
-        if how == "hatch":
-            target = self.first(Kind.DETACHED, callee)
-        else:
-            target = self.callable(callee)
-            if target is None:
-                return self._field_of(callee, ref.name, deps)
-        return next((p for p in self.parameters_of(target) if p.name == ref.name), None)
+def _symbols(item: ItemFacts) -> list[Symbol]:
+    return item.symbols
 
 
-def _scope_chain(scope: str) -> set[str]:
-    parts = scope.split("/") if scope else [""]
-    chain = {""}
-    acc = ""
-    for i, part in enumerate(parts):
-        acc = part if i == 0 else f"{acc}/{part}"
-        chain.add(acc)
-    return chain
+def _flat(item: ItemFacts) -> list[Symbol]:
+    return item.flat
+
+
+def _references(item: ItemFacts) -> list[Reference]:
+    return item.references
+
+
+def _splice(
+    table: dict, key: object, old: list[Symbol], gone: set[int], add: list[Symbol], at: tuple[int, int] | None
+) -> None:
+    """`table[key]` = `old` without the symbols in `gone`, with `add` where the changed items are."""
+    kept = [x for x in old if id(x) not in gone]
+    if add and at is not None:
+        i = 0
+        while i < len(kept) and (kept[i].range[0], kept[i].range[1]) < at:
+            i += 1
+        kept[i:i] = add
+    if kept:
+        table[key] = kept
+    else:
+        table.pop(key, None)
 
 
 def __getattr__(name: str) -> object:  # `from awl_lsp.model.index import ModelBuilder` keeps working

@@ -60,7 +60,7 @@ class Symbol:
     doc: str = ""  # the `///` lines above it
     type: str | None = None  # declared type text (inputs, carries, fields, parameters, typed bindings)
     container: str | None = None  # name of the enclosing declaration (`worker sweepers`, `step dispatch`)
-    scope: str = ""  # scope key for bindings: "" for the flow, "subflow:x", "fork@row:col", …
+    scope: str = ""  # scope key for bindings: "" for the flow, "subflow:x", "…/fork@row.id", …
     children: list[Symbol] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
 

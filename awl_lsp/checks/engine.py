@@ -1,0 +1,333 @@
+"""Running the rules: item rules once per changed item, document-wide rules over compact summaries.
+
+`CheckCache` remembers, for every top-level item of the previous run, its text, its problems, the
+summary the document-wide rules read, the declarations it exports and the names its rules looked
+up (`ItemContext.deps`). The next run lines the items up with the previous ones (common prefix and
+suffix): the changed run in the middle decides which exported declarations changed, and every
+other item keeps its problems — moved by its row delta — unless it looked up one of those names.
+A throwaway cache gives the same results from scratch, so `run_checks` always goes through here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+from tree_sitter import Node, Query, QueryCursor
+
+from awl_lsp.checks.base import (
+    BROKEN_OUTCOMES,
+    FLOW_ITEM,
+    FLOW_KIND,
+    MODEL_FLOW,
+    CheckContext,
+    DocFacts,
+    Item,
+    ItemContext,
+    Problem,
+    kind_token,
+)
+from awl_lsp.checks.deps import RecordingModel
+from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
+from awl_lsp.checks.summary import ItemSummary, summarize
+from awl_lsp.checks.tallies import Tally, resolved, tally
+from awl_lsp.model import Kind
+from awl_lsp.model.builder import NOT_ITEMS, common_ends, item_keys
+from awl_lsp.model.facts import ItemFacts, plain_scope
+from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
+from awl_lsp.model.types import TypeEnv
+from awl_lsp.syntax.parser import LANGUAGE
+
+# node types the item rules and summaries ask for, captured in one query per item
+CAPTURED = (
+    "ERROR",
+    "action_declaration",
+    "answer_statement",
+    "arguments",
+    "binding",
+    "call_config",
+    "call_expression",
+    "guard",
+    "hatch_statement",
+    "header",
+    "json_literal",
+    "list_type",
+    "loop_statement",
+    "narration",
+    "on_failure",
+    "pipe_expression",
+    "route_statement",
+    "schema_body",
+    "schema_import",
+    "sleep_statement",
+    "spawn_statement",
+    "step_declaration",
+    "step_outcome",
+    "unexpected_block",
+    "unknown_clause",
+    "unknown_declaration",
+    "unknown_setting",
+    "wait_statement",
+)
+CAPTURED_SET = frozenset(CAPTURED)
+_QUERY = Query(LANGUAGE, "\n".join(f"({t}) @{t}" for t in CAPTURED))
+# kinds whose type inference reads their item's expressions (a carry only without a declared type)
+_TEXT_KINDS = frozenset({Kind.BINDING, Kind.CARRY, Kind.CONST})
+
+
+def item_nodes(item: Node) -> dict[str, list[Node]]:
+    """The item's nodes by type (the item itself included), in document order."""
+    found = QueryCursor(_QUERY).captures(item)
+    for nodes in found.values():
+        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+    return found
+
+
+def exports(facts: ItemFacts, key: bytes) -> dict[str, tuple]:
+    """What an item declares, as other items' rules can see it: name -> digests, in order."""
+    out: dict[str, list[tuple]] = {}
+    for s in facts.flat:
+        d = (
+            s.kind,
+            plain_scope(s.scope),
+            s.container,
+            s.type,
+            tuple(sorted(s.extra.items())),
+            tuple((c.kind, c.name, c.type) for c in s.children),
+            key if s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type) else None,
+        )
+        out.setdefault(s.name, []).append(d)
+    return {name: tuple(ds) for name, ds in out.items()}
+
+
+def _changed_exports(old: list[dict[str, tuple]], new: list[dict[str, tuple]]) -> set[str]:
+    before: dict[str, list[tuple]] = {}
+    after: dict[str, list[tuple]] = {}
+    for side, parts in ((before, old), (after, new)):
+        for part in parts:
+            for name, digests in part.items():
+                side.setdefault(name, []).extend(digests)
+    changed = set()
+    for name in before.keys() | after.keys():
+        a, b = before.get(name), after.get(name)
+        if a != b:
+            changed.add(name)
+            for d in (a or []) + (b or []):
+                changed.add(kind_token(d[0]))
+    return changed
+
+
+def _table_changes(old: TypeTable | None, new: TypeTable) -> set[str]:
+    if old is None:
+        return set()
+    changed = set()
+    for a, b in ((old.records, new.records), (old.enums, new.enums)):
+        for name in a.keys() | b.keys():
+            if a.get(name) != b.get(name):
+                changed.add(name)
+    return changed
+
+
+@dataclass(eq=False)
+class _Entry:
+    key: bytes
+    row: int  # the item's first row when `problems` were computed
+    problems: list[Problem]
+    deps: frozenset[str]
+    facts: ItemFacts  # the facts the item was checked with (its exports are read from them)
+    summary: ItemSummary
+    tally: Tally
+    types: ItemTypes | None
+    volatile: bool  # reads a schema file: checked on every run
+    row_numbers: bool  # a message names a line number: checked again when the item moves
+    item: Item | None = None  # as the document-wide rules saw it last
+    resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
+    exports: dict[str, tuple] | None = None
+
+    def exported(self) -> dict[str, tuple]:
+        if self.exports is None:
+            self.exports = exports(self.facts, self.key)
+        return self.exports
+
+
+_serials = itertools.count()
+
+
+class CheckCache:
+    """Per-document memory of item check results (owned by `OpenDocument`, next to its ModelBuilder)."""
+
+    def __init__(self) -> None:
+        self._entries: list[_Entry] = []
+        self._keys: list[bytes] = []
+        self._where: tuple[Path | None, Path | None] | None = None
+        self._doc: tuple | None = None  # (flow kind, broken outcomes, model says workloop)
+        self._flow_entry: _Entry | None = None  # the entry of the first flow item
+        self._table: TypeTable | None = None
+        self.last_checked = 0  # items whose rules ran in the last run
+        self.last_reused = 0
+
+    def run(self, ctx: CheckContext, rules: list) -> None:
+        """Fill `ctx.problems` with every rule's problems (item rules first, then document-wide)."""
+        model, source = ctx.model, ctx.source
+        nodes, doc = _top_level(ctx)
+        if len(model.items) != len(nodes):
+            raise ValueError("the semantic model does not belong to this tree")
+        keys = model.item_keys
+        if keys is None or len(keys) != len(nodes):
+            keys = item_keys(source, nodes)
+        if self._where != (ctx.path, ctx.workspace):
+            self._entries, self._keys, self._doc, self._table = [], [], None, None
+            self._where = (ctx.path, ctx.workspace)
+        old, count = self._entries, len(nodes)
+        p, s = common_ends(self._keys, keys) if old else (0, 0)
+        previous: list[_Entry | None] = [*old[:p], *([None] * (count - p - s)), *old[len(old) - s :]]
+
+        # 1. what changed: exported declarations, the type table, document facts
+        fresh: dict[int, dict[str, tuple]] = {}
+        types: list[ItemTypes | None] = [e.types if e is not None else None for e in previous]
+        types_changed = not old or any(e.types is not None for e in old[p : len(old) - s])
+        for i, prev in enumerate(previous):
+            if prev is None or prev.volatile:
+                if old:
+                    fresh[i] = exports(model.items[i], keys[i])
+                types[i] = item_types(nodes[i], source, ctx.path)
+                types_changed = types_changed or types[i] is not None
+        changed: set[str] = set()
+        if old:
+            old_mid = [e.exported() for e in old[p : len(old) - s]]
+            changed |= _changed_exports(old_mid, [fresh[i] for i in range(p, count - s)])
+            for i, new in fresh.items():
+                prev = previous[i]
+                if prev is not None:  # volatile, in place
+                    changed |= _changed_exports([prev.exported()], [new])
+        table = self._table
+        if table is None or types_changed:
+            table = TypeTable.assemble(types)
+            changed |= _table_changes(self._table, table)
+        flow_old = None if doc.flow_index is None else previous[doc.flow_index]
+        signature = (doc.flow.type if doc.flow is not None else None, doc.broken_outcomes, model.is_workloop)
+        if self._doc is not None:
+            tokens = (FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW)
+            changed.update(t for t, a, b in zip(tokens, self._doc, signature, strict=True) if a != b)
+            if flow_old is not self._flow_entry or (flow_old is None and doc.flow is not None):
+                changed.add(FLOW_ITEM)
+
+        # 2. item rules: reuse what nothing changed under, check the rest
+        item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
+        env: TypeEnv | None = None
+        entries: list[_Entry] = []
+        checked = 0
+        for i, n in enumerate(nodes):
+            prev = previous[i]
+            row = n.start_point.row
+            if (
+                prev is not None
+                and not prev.volatile
+                and (row == prev.row or not prev.row_numbers)
+                and changed.isdisjoint(prev.deps)
+            ):
+                if row != prev.row:
+                    delta = row - prev.row
+                    prev.problems = [_moved(pr, delta) for pr in prev.problems]
+                    prev.row = prev.summary.anchor.row = row
+                entries.append(prev)
+                continue
+            if env is None:
+                env = TypeEnv(model, ctx.tree, source, ctx.path, table)
+            entry = self._check_item(ctx, rules=item_rules, node=n, index=i, doc=doc, env=env)
+            entry.key, entry.exports, entry.types = keys[i], fresh.get(i), types[i]
+            entries.append(entry)
+            checked += 1
+        if env is not None:
+            env.reset(None)
+        self._entries, self._keys, self._table, self._doc = entries, keys, table, signature
+        self._flow_entry = entries[doc.flow_index] if doc.flow_index is not None else None
+        self.last_checked, self.last_reused = checked, len(entries) - checked
+
+        # 3. document-wide rules over the summaries
+        deps = model.item_deps
+        ctx.items = [_item(entries[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
+        ctx.doc = doc
+        for e in entries:
+            ctx.problems.extend(e.problems)
+        for rule in rules:
+            check = getattr(rule, "check", None)
+            if callable(check):
+                check(ctx)
+
+    def _check_item(
+        self, ctx: CheckContext, *, rules: list, node: Node, index: int, doc: DocFacts, env: TypeEnv
+    ) -> _Entry:
+        deps: set[str] = set()
+        found = item_nodes(node)
+        ictx = ItemContext(
+            RecordingModel(ctx.model, deps),  # type: ignore[arg-type]
+            ctx.tree,
+            ctx.source,
+            ctx.path,
+            ctx.workspace,
+            doc=doc,
+            node=node,
+            facts=ctx.model.items[index],
+            nodes=found,
+            captured=CAPTURED_SET,
+            deps=deps,
+            type_env=env,
+        )
+        env.reset(deps)
+        for rule in rules:
+            rule.check_item(ictx)
+        facts = ctx.model.items[index]
+        return _Entry(
+            key=b"",
+            row=node.start_point.row,
+            problems=ictx.problems,
+            deps=frozenset(deps),
+            facts=facts,
+            summary=summarize(node, found, ctx.source, facts),
+            tally=tally(facts, str(next(_serials))),
+            types=None,
+            volatile=bool(found.get("schema_import")),
+            row_numbers=ictx.row_numbers,
+        )
+
+
+def _top_level(ctx: CheckContext) -> tuple[list[Node], DocFacts]:
+    """The top-level items (as the model counts them) and the document facts read from them."""
+    nodes: list[Node] = []
+    doc = DocFacts()
+    for n in ctx.tree.root_node.named_children:
+        t = n.type
+        if t in NOT_ITEMS:
+            if t == "narration":
+                doc.narration.append(n)
+            continue
+        if doc.flow is None and t in FLOW_TYPES:
+            doc.flow, doc.flow_index = n, len(nodes)
+        nodes.append(n)
+    doc.broken_outcomes = broken_outcome_names(ctx, doc.flow)
+    return nodes, doc
+
+
+def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -> Item:
+    """The item as document-wide rules see it; its resolution-dependent tallies refreshed if needed."""
+    item = e.item
+    if item is None or e.resolved_by is not resolution:
+        starts = None
+        if node.type != "step_declaration":
+            row = e.summary.anchor.row
+            starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
+        e.resolved_by = resolution
+        item = e.item = Item(node, facts, e.summary, e.tally, resolved(facts, starts))
+    else:
+        item.node, item.facts = node, facts
+    return item
+
+
+def _moved(p: Problem, rows: int) -> Problem:
+    r = p.range
+    return Problem((r[0] + rows, r[1], r[2] + rows, r[3]), p.message, p.code, p.severity)
+
+
+__all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]

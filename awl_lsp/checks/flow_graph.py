@@ -1,0 +1,158 @@
+"""Step graphs over the step summaries: containers, edges, reachability, strongly connected parts.
+
+Steps are grouped into containers (the flow's top-level steps, each subflow's steps, each step's
+substeps). Inside a container a step is entered by fall-through from the step above (unless it
+declares `after`), by its `after` dependencies, or by a `route`; `StepGraph` holds those edges.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from awl_lsp.checks.base import CheckContext, Item
+from awl_lsp.checks.summary import StepInfo, within
+from awl_lsp.model import Range
+
+
+@dataclass
+class StepGraph:
+    """One container's steps in document order and the edges between them."""
+
+    steps: list[StepInfo]
+    names: list[str]
+    index: dict[str, int] = field(default_factory=dict)
+    succ: list[set[int]] = field(default_factory=list)
+    falls: list[bool] = field(default_factory=list)
+    after: list[list[int]] = field(default_factory=list)
+    routes: list[list[tuple[int, Range]]] = field(default_factory=list)  # (target index, route range)
+
+    def reach(self, start: int, edges: list[set[int]] | None = None) -> set[int]:
+        edges = edges if edges is not None else self.succ
+        seen, stack = {start}, [start]
+        while stack:
+            for n in edges[stack.pop()]:
+                if n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+
+def build_graph(steps: list[StepInfo]) -> StepGraph:
+    names = [s.name for s in steps]
+    g = StepGraph(steps, names)
+    for i, n in enumerate(names):
+        g.index.setdefault(n, i)
+    g.succ = [set() for _ in steps]
+    index = g.index
+    for i, s in enumerate(steps):
+        g.falls.append(s.falls)
+        deps = [index[d] for d in s.after if d in index]
+        g.after.append(deps)
+        for d in deps:
+            g.succ[d].add(i)
+        rs = [(index[t], r) for t, r in s.routes if t in index]
+        g.routes.append(rs)
+        for t, _ in rs:
+            g.succ[i].add(t)
+    for i in range(len(steps) - 1):
+        nxt = steps[i + 1]
+        unresolved = nxt.after_rel is not None and len(g.after[i + 1]) < len(nxt.after)
+        if g.falls[i] and (nxt.after_rel is None or unresolved):
+            g.succ[i].add(i + 1)
+    return g
+
+
+@dataclass
+class Container:
+    kind: str  # "flow", "subflow" or "substeps"
+    owner: StepInfo | None  # the parent step of substeps
+    steps: list[StepInfo]
+    items: list[Item]  # the top-level items the steps are in
+
+
+def containers(ctx: CheckContext) -> list[Container]:
+    flow_items = [it for it in ctx.items if it.node.type == "step_declaration"]
+    out = [Container("flow", None, [s for it in flow_items for s in it.summary.steps], flow_items)]
+    for it in ctx.items:
+        if it.node.type == "subflow_declaration":
+            out.append(Container("subflow", None, list(it.summary.steps), [it]))
+    for c in list(out):
+        stack = list(c.steps)
+        while stack:
+            s = stack.pop()
+            if s.substeps:
+                out.append(Container("substeps", s, list(s.substeps), c.items))
+                stack.extend(s.substeps)
+    return out
+
+
+def strongly_connected(edges: list[set[int]]) -> list[list[int]]:
+    """The strongly connected components of a graph (iterative Tarjan), each as a list of nodes."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] != -1:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for w in it:
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, iter(sorted(edges[w]))))
+                    advanced = True
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+    return out
+
+
+class Locator:
+    """Which of a container's steps holds a range (steps are disjoint and in document order)."""
+
+    def __init__(self, steps: list[StepInfo]) -> None:
+        self.ranges = [s.range for s in steps]
+        self.starts = [(r[0], r[1]) for r in self.ranges]
+
+    def step_of(self, r: Range) -> int | None:
+        i = bisect_right(self.starts, (r[0], r[1])) - 1
+        if i >= 0 and within(r, self.ranges[i]):
+            return i
+        return None
+
+
+def graphs(ctx: CheckContext) -> list[tuple[Container, StepGraph]]:
+    """Every container with its graph (built once per run, shared by the flow rules)."""
+    found = ctx.memo.get("graphs")
+    if found is None:
+        found = ctx.memo["graphs"] = [(c, build_graph(c.steps)) for c in containers(ctx) if c.steps]
+    return found  # type: ignore[return-value]

@@ -1,0 +1,197 @@
+"""Compact per-item summaries for the document-wide rules: steps as `StepInfo`, nested narration, routes.
+
+A summary holds no tree nodes. Its rows are relative to the item's first row and read through the
+item's `Anchor`, so a summary cached with an item stays right when the item moves: the engine only
+updates `anchor.row`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from awl_lsp.model import Kind, Range
+from awl_lsp.model.facts import ItemFacts
+
+
+class Anchor:
+    """The current first row of an item (shared by everything summarised from it)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: int) -> None:
+        self.row = row
+
+
+def _rel(node: Node, base: int) -> Range:
+    s, e = node.start_point, node.end_point
+    return (s.row - base, s.column, e.row - base, e.column)
+
+
+@dataclass(eq=False)
+class StepInfo:
+    """One step as the flow graph needs it (ranges relative to the item, see `at`)."""
+
+    anchor: Anchor
+    name: str
+    name_rel: Range  # the name (or the whole step when it has none)
+    step_rel: Range
+    after_rel: Range | None  # the `after` clause, when there is one
+    after: list[str]  # step names in `after`
+    routes: list[tuple[str, Range]]  # (target step name or "", route) for routes not inside substeps
+    falls: bool  # can finish without routing (no outcome arms, no route in its own body)
+    bounded: bool  # has `max N visits`
+    has_loop: bool  # a `loop` anywhere below it
+    arms: list[str]  # its outcome arm names
+    n_items: int  # body lines (comments aside)
+    dist: tuple[str, Range] | None  # the first `distribute`/`sequence`: (mode word, range)
+    coll: tuple[bool, Range] | None  # the first `collect`: (is it the first line, range)
+    failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
+    substeps: list[StepInfo] = field(default_factory=list)
+    bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
+
+    def at(self, r: Range) -> Range:
+        """A relative range of this step in document coordinates."""
+        row = self.anchor.row
+        return (r[0] + row, r[1], r[2] + row, r[3])
+
+    @property
+    def range(self) -> Range:
+        return self.at(self.step_rel)
+
+
+@dataclass(eq=False)
+class ItemSummary:
+    anchor: Anchor
+    steps: list[StepInfo] = field(default_factory=list)  # a step item's step; a subflow's steps
+    narration: list[tuple[int, int]] = field(default_factory=list)  # nested `//!` (relative row, column)
+    route_targets: list[str] = field(default_factory=list)  # the target text of every route
+
+    def narration_points(self) -> list[tuple[int, int]]:
+        return [(r + self.anchor.row, c) for r, c in self.narration]
+
+
+def body_items(step: Node) -> list[Node]:
+    body = step.child_by_field_name("body")
+    return (
+        [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
+        if body is not None
+        else []
+    )
+
+
+def route_target_name(source: bytes, route: Node) -> str:
+    target = route.child_by_field_name("target")
+    node = target.named_children[0] if target is not None and target.named_children else None
+    if node is None or node.type != "identifier":
+        return ""
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _text(source: bytes, node: Node | None) -> str:
+    return "" if node is None else source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def _owners(node: Node, item: Node) -> list[int]:
+    """Ids of the step declarations above `node` (innermost first), up to the item."""
+    out: list[int] = []
+    cur = node.parent
+    while cur is not None:
+        if cur.type == "step_declaration":
+            out.append(cur.id)
+        if cur.id == item.id:
+            break
+        cur = cur.parent
+    return out
+
+
+def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: ItemFacts) -> ItemSummary:
+    """The summary of one item, from its nodes by type (`ItemContext.nodes`) and its facts."""
+    base = item.start_point.row
+    anchor = Anchor(base)
+    summary = ItemSummary(anchor)
+    summary.narration = [
+        (n.start_point.row - base, n.start_point.column) for n in nodes.get("narration", [])
+    ]
+    summary.route_targets = [
+        _text(source, t)
+        for r in nodes.get("route_statement", [])
+        if (t := r.child_by_field_name("target")) is not None
+    ]
+    steps = nodes.get("step_declaration", [])
+    if not steps:
+        return summary
+    routes: dict[int, list[Node]] = {}
+    for r in nodes.get("route_statement", []):
+        owners = _owners(r, item)
+        if owners:
+            routes.setdefault(owners[0], []).append(r)
+    failures: dict[int, list[Node]] = {}
+    for f in nodes.get("on_failure", []):
+        for owner in _owners(f, item):
+            failures.setdefault(owner, []).append(f)
+    loops = {owner for lp in nodes.get("loop_statement", []) for owner in _owners(lp, item)}
+    infos: dict[int, StepInfo] = {}
+    for step in reversed(steps):  # innermost first, so substeps exist when their parent is read
+        items = body_items(step)
+        name = step.child_by_field_name("name")
+        after = step.child_by_field_name("after")
+        after_steps = after.children_by_field_name("step") if after is not None else []
+        dist = next((n for n in items if n.type == "distribute_statement"), None)
+        coll = next((n for n in items if n.type == "collect_statement"), None)
+        mode = _text(source, dist.child_by_field_name("mode")) if dist is not None else ""
+        infos[step.id] = StepInfo(
+            anchor=anchor,
+            name=_text(source, name),
+            name_rel=_rel(name or step, base),
+            step_rel=_rel(step, base),
+            after_rel=_rel(after, base) if after is not None else None,
+            after=[_text(source, d) for d in after_steps],
+            routes=[
+                (route_target_name(source, r), _rel(r, base))
+                for r in sorted(routes.get(step.id, []), key=lambda r: r.start_byte)
+            ],
+            falls=not any(i.type in ("step_outcome", "route_statement") for i in items),
+            bounded=any(i.type == "visits_bound" for i in items),
+            has_loop=step.id in loops,
+            arms=[_text(source, a.child_by_field_name("name")) for a in items if a.type == "step_outcome"],
+            n_items=len(items),
+            dist=(mode or "distribute", _rel(dist, base)) if dist is not None else None,
+            coll=(items[0].id == coll.id, _rel(coll, base)) if coll is not None else None,
+            failures=[_rel(f, base) for f in failures.get(step.id, [])],
+            substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
+        )
+    if item.type == "step_declaration":
+        summary.steps = [infos[item.id]] if item.id in infos else []
+    elif item.type == "subflow_declaration":
+        summary.steps = [
+            infos[c.id] for c in item.named_children if c.type == "step_declaration" and c.id in infos
+        ]
+    _bind(summary.steps, facts, base)
+    return summary
+
+
+def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
+    """Each top-level step's `bound`: the names bound in it, outside its `on failure` blocks."""
+    if not steps:
+        return
+    starts = [(s.step_rel[0], s.step_rel[1]) for s in steps]
+    bound: list[set[str]] = [set() for _ in steps]
+    for b in facts.flat:
+        if b.kind is not Kind.BINDING:
+            continue
+        r = (b.range[0] - base, b.range[1], b.range[2] - base, b.range[3])
+        i = bisect_right(starts, (r[0], r[1])) - 1
+        if i < 0 or not within(r, steps[i].step_rel):
+            continue
+        if any(within(r, f) for f in steps[i].failures):
+            continue
+        bound[i].add(b.name)
+    for step, names in zip(steps, bound, strict=True):
+        step.bound = frozenset(names)
+
+
+def within(inner: Range, outer: Range) -> bool:
+    return (outer[0], outer[1]) <= (inner[0], inner[1]) and (inner[2], inner[3]) <= (outer[2], outer[3])

@@ -1,0 +1,180 @@
+"""Per-item tallies for the document-wide name rules, so those rules never walk every symbol.
+
+`Tally` is what an item declares and reads, by name, computed once when the item is checked (it
+depends on the item's text only). `Resolved` is what depends on how the item's references resolved;
+the engine refreshes it whenever the model resolved the item afresh.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from awl_lsp.model import Kind, RefKind
+from awl_lsp.model.facts import ItemFacts
+
+_HEADER = frozenset({Kind.INPUT, Kind.SIGNAL, Kind.OUTCOME, Kind.CARRY, Kind.REPORT, Kind.INVARIANT})
+_CALLABLES = frozenset({Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW})
+BINDING_HOWS = frozenset({"binding", "join", "wait", "collect"})  # bindings that should be read
+_LOOP_HOWS = ("loop", "loop counter")
+
+
+# namespace of each kind's duplicates: category (see rules_names) and what the key is made of
+_NAMESPACE = {
+    **{k: ("0", k.value, "scope") for k in _HEADER},
+    Kind.TYPE: ("1", "type", ""),
+    Kind.WORKER: ("1", "worker", ""),
+    Kind.STEP: ("1", "step", "scope"),
+    **{k: ("1", "callable", "") for k in _CALLABLES},
+    Kind.FIELD: ("2", "field", "container"),
+    Kind.VARIANT: ("2", "variant", "container"),
+    Kind.PARAMETER: ("3", "", "container scope"),
+    Kind.STEP_OUTCOME: ("4", "", "container scope"),
+}
+
+
+def duplicate_key(sym: object, private: str) -> str | None:
+    """The namespace key two declarations must not share (see rules_names), or None."""
+    space = _NAMESPACE.get(sym.kind)  # type: ignore[attr-defined]
+    if space is None:
+        return None
+    category, word, parts = space
+    key = f"{category}\x1f{word}"
+    if "container" in parts:
+        key += f"\x1f{sym.container!r}"  # type: ignore[attr-defined]
+    if "scope" in parts:
+        scope = sym.scope  # type: ignore[attr-defined]
+        key += f"\x1f{scope}#{private}" if "@" in scope else f"\x1f{scope}"  # fork scopes: item-private
+    return f"{key}\x1f{sym.name}"  # type: ignore[attr-defined]
+
+
+def binding_key(sym: object, private: str) -> str:
+    scope = sym.scope  # type: ignore[attr-defined]
+    if "@" in scope:
+        scope += "#" + private
+    return f"{sym.container!r}\x1f{scope}\x1f{sym.name}"  # type: ignore[attr-defined]
+
+
+@dataclass(slots=True)
+class Tally:
+    duplicate_keys: tuple[str | None, ...]  # per symbol of the item (facts.flat order)
+    duplicates: frozenset[str]
+    duplicated: frozenset[str]  # keys the item itself declares twice
+    rebind_keys: tuple[str | None, ...]  # per symbol: bindings that may not be bound twice
+    rebinds: frozenset[str]
+    rebound: frozenset[str]  # keys the item itself binds twice
+    loop_keys: frozenset[str]  # loop bindings (their names may be rebound)
+    reads: frozenset[str]  # names read in expressions
+    type_uses: frozenset[str]  # names used as types or called
+    hatched: frozenset[str]
+    detached: frozenset[str]
+    types: frozenset[str]
+    should_read: frozenset[str]  # bindings that are an error to leave unread
+
+
+def tally(facts: ItemFacts, private: str) -> Tally:
+    dup: list[str | None] = []
+    rebind: list[str | None] = []
+    loops: set[str] = set()
+    detached: set[str] = set()
+    types: set[str] = set()
+    should_read: set[str] = set()
+    for s in facts.flat:
+        dup.append(duplicate_key(s, private))
+        key = None
+        if s.kind is Kind.BINDING:
+            how = s.extra.get("how")
+            if how in _LOOP_HOWS:
+                loops.add(binding_key(s, private))
+            else:
+                key = binding_key(s, private)
+            if how in BINDING_HOWS:
+                should_read.add(s.name)
+        elif s.kind is Kind.DETACHED:
+            detached.add(s.name)
+        elif s.kind is Kind.TYPE:
+            types.add(s.name)
+        rebind.append(key)
+    reads: set[str] = set()
+    type_uses: set[str] = set()
+    hatched: set[str] = set()
+    for r in facts.references:
+        k = r.kind
+        if k is RefKind.VALUE or k is RefKind.COLLECT:
+            reads.add(r.name)
+        elif k is RefKind.TYPE or k is RefKind.CALL:
+            type_uses.add(r.name)
+        elif k is RefKind.HATCH:
+            hatched.add(r.name)
+    return Tally(
+        tuple(dup),
+        frozenset(d for d in dup if d is not None),
+        _twice(dup),
+        tuple(rebind),
+        frozenset(r for r in rebind if r is not None),
+        _twice(rebind),
+        frozenset(loops),
+        frozenset(reads),
+        frozenset(type_uses),
+        frozenset(hatched),
+        frozenset(detached),
+        frozenset(types),
+        frozenset(should_read),
+    )
+
+
+def _twice(keys: list[str | None]) -> frozenset[str]:
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for k in keys:
+        if k is not None:
+            if k in seen:
+                twice.add(k)
+            seen.add(k)
+    return frozenset(twice)
+
+
+def repeated(items: list, keys_of: object, twice_of: object) -> set[str]:
+    """Keys that occur more than once across items (`keys_of(item)` a set, `twice_of(item)` the
+    keys an item holds twice itself)."""
+    seen: set[str] = set()
+    out: set[str] = set()
+    for it in items:
+        keys = keys_of(it)  # type: ignore[operator]
+        if keys:
+            out |= seen & keys
+            seen |= keys
+            out |= twice_of(it)  # type: ignore[operator]
+    return out
+
+
+@dataclass(slots=True)
+class Resolved:
+    variant_types: frozenset[str]  # the enums whose variants the item's references name
+    cross_reads: tuple[int, ...]  # references reading a binding made outside their own step
+
+
+def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Resolved:
+    """`step_starts`: the item's top-level steps' first points (None when the item is one step)."""
+    variants: set[str] = set()
+    reads: list[int] = []
+    own: set[int] | None = None
+    for k, r in enumerate(facts.references):
+        t = r.target
+        if t is None:
+            continue
+        if t.kind is Kind.VARIANT:
+            variants.add(t.container)  # type: ignore[arg-type]
+        elif t.kind is Kind.BINDING and (r.kind is RefKind.VALUE or r.kind is RefKind.COLLECT):
+            if step_starts is None:
+                if own is None:
+                    own = {id(s) for s in facts.flat}
+                if id(t) not in own:
+                    reads.append(k)
+            elif _step(step_starts, r.range) != _step(step_starts, t.range):
+                reads.append(k)
+    return Resolved(frozenset(variants), tuple(reads))
+
+
+def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:
+    return bisect_right(starts, (r[0], r[1])) - 1

@@ -1,0 +1,134 @@
+"""Resolution: which declaration each reference names (the rules of `SemanticModel` look-ups).
+
+Steps and routes resolve within their subflow (or the flow), values through the scope chain —
+innermost scope first, and within it the last definition above the use — then inputs, carries,
+consts and enum variants; arguments to the callee's parameters, or to the fields of the outcome,
+report or record type they fill. Every name consulted goes into `deps`, which is what lets a new
+version of the document keep an unchanged item's resolutions.
+"""
+
+from __future__ import annotations
+
+from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
+
+_NO_NAMES: dict[str, list[Symbol]] = {}
+_NO_SYMBOLS: list[Symbol] = []
+_VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
+
+
+class Resolution:
+    """Mixed into `SemanticModel`, whose indexes (`_by_kind`, `_values`) it reads."""
+
+    _by_kind: dict[Kind, dict[str, list[Symbol]]]
+    _values: dict[str, dict[str, list[Symbol]]]
+    _chains: dict[str, tuple[str, ...]]
+
+    def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def callable(self, name: str) -> Symbol | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def fields_of(self, type_name: str | None) -> list[Symbol]:  # pragma: no cover
+        raise NotImplementedError
+
+    def parameters_of(self, sym: Symbol | None) -> list[Symbol]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _resolve(self, ref: Reference, deps: set[str]) -> Symbol | None:
+        """The declaration `ref` names; every name consulted goes into `deps`."""
+        k = ref.kind
+        name = ref.name
+        deps.add(name)
+        if k is RefKind.VALUE or k is RefKind.COLLECT:
+            return self.resolve_value(name, ref.scope, ref.range[0], ref.range[1])
+        if k is RefKind.ARGUMENT:
+            return self._resolve_argument(ref, deps)
+        if k is RefKind.TYPE:
+            return self.first(Kind.TYPE, name)
+        if k is RefKind.CALL:
+            return self.callable(name) or self.first(Kind.TYPE, name)
+        if k is RefKind.SIGNAL:
+            return self.first(Kind.SIGNAL, name)
+        if k is RefKind.HATCH:
+            return self.first(Kind.DETACHED, name)
+        if k is RefKind.ANSWER:
+            return self.first(Kind.REPORT, name)
+        if k is RefKind.STEP or k is RefKind.ROUTE:
+            subflow = ref.scope.split("/")[0] if ref.scope.startswith("subflow:") else ""
+            step = self.first(Kind.STEP, name, subflow)
+            if step is not None and step.scope == subflow:
+                return step
+            if k is RefKind.ROUTE:
+                for out in self._by_kind.get(Kind.OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
+                    if out.scope == subflow:
+                        return out
+                for arm in self._by_kind.get(Kind.STEP_OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
+                    if arm.scope == subflow:
+                        return arm
+            return None
+        return None
+
+    def _chain(self, scope: str) -> tuple[str, ...]:
+        """The scope keys visible from `scope`, innermost first."""
+        chain = self._chains.get(scope)
+        if chain is None:
+            chain = self._chains[scope] = tuple(sorted(scope_chain(scope), key=len, reverse=True))
+        return chain
+
+    def resolve_value(self, name: str, scope: str, row: int, col: int = 1 << 30) -> Symbol | None:
+        scopes = self._values.get(name)
+        if scopes:
+            for key in self._chain(scope):
+                inner = scopes.get(key)
+                if inner:
+                    # the innermost scope wins; within it the last definition above the use, else the first
+                    for s in reversed(inner):
+                        sel = s.selection
+                        if sel[0] < row or (sel[0] == row and sel[1] < col):
+                            return s
+                    return inner[0]
+        by_kind = self._by_kind
+        for kind in _VALUE_DECLS:
+            found = by_kind.get(kind, _NO_NAMES).get(name)
+            if found:
+                return found[0]
+        return None
+
+    def _field_of(self, type_name: str | None, name: str, deps: set[str]) -> Symbol | None:
+        if not type_name:
+            return None
+        deps.add(type_name.rstrip("?"))
+        return next((f for f in self.fields_of(type_name) if f.name == name), None)
+
+    def _resolve_argument(self, ref: Reference, deps: set[str]) -> Symbol | None:
+        how, _, callee = ref.context.partition(":")
+        deps.add(callee)
+        if how == "route":
+            if callee == "start":
+                return self.first(Kind.CARRY, ref.name)
+            out = self.first(Kind.OUTCOME, callee)
+            return self._field_of(out.type if out else None, ref.name, deps)
+        if how == "answer":
+            report = self.first(Kind.REPORT, callee)
+            return self._field_of(report.type if report else None, ref.name, deps)
+        if how == "hatch":
+            target = self.first(Kind.DETACHED, callee)
+        else:
+            target = self.callable(callee)
+            if target is None:
+                return self._field_of(callee, ref.name, deps)
+        return next((p for p in self.parameters_of(target) if p.name == ref.name), None)
+
+
+def scope_chain(scope: str) -> set[str]:
+    parts = scope.split("/") if scope else [""]
+    chain = {""}
+    acc = ""
+    for i, part in enumerate(parts):
+        acc = part if i == 0 else f"{acc}/{part}"
+        chain.add(acc)
+    return chain
+
+
+__all__ = ["Resolution", "scope_chain"]
