@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from helpers import example, snap_of
+
 from awl_lsp.checks import Severity
 from awl_lsp.features.diagnostics import findings
-from helpers import example, snap_of
 
 
 def test_semantic_problems_survive_a_syntax_error_elsewhere() -> None:

@@ -750,6 +750,15 @@ HALF_TYPED_AT_TOP = [
 ]
 
 
+def incomplete_pieces(tree: Tree) -> list[Node]:
+    """Nodes the grammar keeps with a part missing (`->` without a name, `route` without a target,
+    `name:` without a value): not syntax errors, the checker reports them."""
+    out = [n for n in named(tree.root_node, "binding") if n.child_by_field_name("name") is None]
+    out += [n for n in named(tree.root_node, "route_statement") if n.child_by_field_name("target") is None]
+    out += [n for n in named(tree.root_node, "argument") if n.child_by_field_name("value") is None]
+    return out
+
+
 def assert_local_error(lines: list[str], inserted_at: int, original: Tree) -> None:
     tree = parse("\n".join(lines))
     # a syntax error, or a line the grammar keeps as an unknown word for the checker to report
@@ -757,6 +766,7 @@ def assert_local_error(lines: list[str], inserted_at: int, original: Tree) -> No
         problems(tree)
         + named(tree.root_node, "unknown_declaration")
         + named(tree.root_node, "unknown_clause")
+        + incomplete_pieces(tree)
     )
     assert found, "the half-typed line should be reported as an error"
     for node in found:

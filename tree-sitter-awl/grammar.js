@@ -375,7 +375,7 @@ module.exports = grammar({
       $.collect_statement,
     ),
 
-    binding: $ => seq('->', field('name', $.identifier)),
+    binding: $ => seq('->', optional(field('name', $.identifier))),
 
     // A call, a pipe or any value, optionally bound: `f(a: x) -> y`, `x |> g -> y`, `"a" + b -> s`.
     expression_statement: $ => seq(
@@ -387,8 +387,7 @@ module.exports = grammar({
     route_statement: $ => seq(
       optional(seq(field('input', $._expression), '|>')),
       'route',
-      field('target', $.route_target),
-      optional(field('payload', $.arguments)),
+      optional(seq(field('target', $.route_target), optional(field('payload', $.arguments)))),
       $._newline,
     ),
 
@@ -548,8 +547,10 @@ module.exports = grammar({
 
     arguments: $ => seq('(', trailingCommaSep($.argument), ')'),
 
-    argument: $ => seq(
-      optional(seq(field('name', $.identifier), ':')),
+    // `name: value`, or a bare value (route payloads); a name whose value is not typed yet still
+    // closes the argument (the checker reports it), so a half-typed call stays on its line.
+    argument: $ => choice(
+      seq(field('name', $.identifier), ':', optional(field('value', $._expression))),
       field('value', $._expression),
     ),
 

@@ -75,3 +75,26 @@ def check_item(ctx: ItemContext) -> None:
                 f"action `{text}` needs its parameter list: `{text}(name: Type, …) -> Type`",
                 "action-parameters",
             )
+    _incomplete_pieces(ctx)
+
+
+def _incomplete_pieces(ctx: ItemContext) -> None:
+    """Parts of a line the grammar lets go missing so a half-typed line stays on its line."""
+    for args in ctx.descendants("arguments"):
+        for arg in args.named_children:
+            if arg.type == "argument" and field(arg, "value") is None:
+                name = ctx.text(field(arg, "name"))
+                ctx.error(
+                    arg, f"argument `{name}` has no value: write `{name}: <expression>`", "argument-value"
+                )
+    for binding in ctx.descendants("binding"):
+        if field(binding, "name") is None:
+            ctx.error(binding, "`->` needs a binding name after it: `-> name`", "binding-name")
+    for route in ctx.descendants("route_statement"):
+        if field(route, "target") is None:
+            keyword = next((c for c in route.children if c.type == "route"), route)
+            ctx.error(
+                keyword,
+                "`route` needs a target: a step, an outcome (`route done(…)`) or, in a workloop, `start`",
+                "route-target",
+            )
