@@ -928,3 +928,15 @@ def test_half_typed_binding_stays_on_its_line() -> None:
     body = tree.root_node.named_children[0].child_by_field_name("body")
     statements = [n for n in body.named_children if n.type == "expression_statement"]
     assert statements and statements[-1].start_point.row == 2 and not statements[-1].has_error
+
+
+def test_broken_header_outcome_and_seedless_loop_keep_their_lines() -> None:
+    tree = parse(
+        "workflow w\n  outcome done: route success\n  outcome odd: type T, route sideways\n"
+        "step s\n  loop x counting n\n    f(x: x) -> x\n    until x\n    max 3\n"
+    )
+    assert not problems(tree)
+    outcomes = named(tree.root_node, "outcome_clause")
+    assert [o.child_by_field_name("route").type for o in outcomes] == ["outcome_kind", "identifier"]
+    (loop,) = named(tree.root_node, "loop_statement")
+    assert loop.child_by_field_name("seed") is None and loop.child_by_field_name("counter") is not None

@@ -154,7 +154,8 @@ module.exports = grammar({
       field('name', $.identifier),
       ':',
       optional(seq('type', field('type', $._type))),
-      optional(seq(',', 'route', field('route', $.outcome_kind))),
+      // the comma and a misspelt route kind are tolerated here and reported by the checker
+      optional(seq(optional(','), 'route', field('route', choice($.outcome_kind, $.identifier)))),
       $._newline,
     ),
 
@@ -438,8 +439,7 @@ module.exports = grammar({
     loop_statement: $ => seq(
       'loop',
       field('binding', $.identifier),
-      '=',
-      field('seed', $._expression),
+      optional(seq('=', field('seed', $._expression))),
       optional(seq('counting', field('counter', $.identifier))),
       choice($._newline, field('body', $.loop_body)),
     ),

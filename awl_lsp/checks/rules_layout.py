@@ -4,25 +4,17 @@
 - Guard words other than `if`/`when`/`else`/`otherwise`.
 - Tokens joined across lines: a `->` whose binding name sits on a later line, an outcome whose
   `, route …` never came on its own line.
-- Broken header outcome lines (`outcome n: route success`, `route sideways`) and a `loop` without
-  its `= seed`, read from the line text where the tree holds only an ERROR node.
+- Header outcome lines with a misspelt route kind (`route sideways`) or no comma before `route`,
+  and a `loop` without its `= seed` (the grammar keeps these lines whole).
 """
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
-from tree_sitter import Node
-
 from awl_lsp.checks.base import ItemContext
-from awl_lsp.checks.rules_support import field, line_range, name_of
+from awl_lsp.checks.rules_support import field, name_of
 from awl_lsp.reference import keywords_for_slot
-
-_OUTCOME_LINE = re.compile(
-    r"^\s*outcome\s+(?P<name>\w+)\s*:\s*(?P<type>type\s+[\w\[\]?]+)?\s*,?\s*(?:route\s+(?P<route>\w+))?"
-)
-_LOOP_LINE = re.compile(r"^\s*loop\s+(?P<name>\w+)(?P<rest>[^=\n]*)$")
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -109,37 +101,33 @@ def _joined_lines(ctx: ItemContext) -> None:
 
 
 def _broken_lines(ctx: ItemContext) -> None:
-    header_outcomes: list[Node] = []
+    """Header outcomes with a misspelt route kind or no comma before `route`, and `loop` without a
+    seed: the grammar keeps these lines whole so they can be named here."""
     for header in ctx.descendants("header"):
-        for c in header.named_children:
-            broken = c.type == "ERROR" or (
-                c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
-            )
-            if broken and ctx.text(c).lstrip().startswith("outcome"):
-                header_outcomes.append(c)
-    for node in header_outcomes:
-        m = _OUTCOME_LINE.match(ctx.line_at(node.start_byte))
-        if m is None:
-            continue
-        name = m.group("name")
-        route = m.group("route")
-        if m.group("type") is None:
+        for clause in header.named_children:
+            if clause.type != "outcome_clause":
+                continue
+            name = ctx.text(field(clause, "name"))
+            route = field(clause, "route")
+            if route is not None and route.type == "identifier":
+                ctx.error(
+                    route,
+                    f"outcome `{name}` routes to `{ctx.text(route)}`: a header outcome's route is "
+                    "`success` or `failure`",
+                    "outcome",
+                )
+            has_type = field(clause, "type") is not None
+            if route is not None and has_type and not any(c.type == "," for c in clause.children):
+                ctx.error(
+                    route,
+                    f"outcome `{name}` needs a comma before `route`: `outcome {name}: type T, route …`",
+                    "outcome",
+                )
+    for loop in ctx.descendants("loop_statement"):
+        if field(loop, "seed") is None:
+            name = ctx.text(field(loop, "binding"))
             ctx.error(
-                line_range(ctx, node),
-                f"outcome `{name}` needs a payload type: `outcome {name}: type T, route success|failure`",
-                "outcome",
-            )
-        elif route is not None and route not in ("success", "failure"):
-            ctx.error(
-                line_range(ctx, node),
-                f"outcome `{name}` routes to `{route}`: a header outcome's route is `success` or `failure`",
-                "outcome",
-            )
-    for err in ctx.descendants("ERROR"):
-        m = _LOOP_LINE.match(ctx.line_at(err.start_byte))
-        if m is not None and ctx.text(err).lstrip().startswith("loop"):
-            ctx.error(
-                line_range(ctx, err),
-                f"`loop {m.group('name')}` needs a seed: `loop {m.group('name')} = <expr>`",
+                field(loop, "binding") or loop,
+                f"`loop {name}` needs a seed: `loop {name} = <expr>`, the value its first round starts from",
                 "loop-seed",
             )
