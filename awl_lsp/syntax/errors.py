@@ -150,10 +150,7 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[Syntax
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
-    for _, captures in QueryCursor(_STRINGS).matches(root):
-        for node in captures.get("s", []):
-            if node.end_byte - node.start_byte < 2 or source[node.end_byte - 1 : node.end_byte] != b'"':
-                out.append(SyntaxProblem(_range(node), 'unterminated string: close it with `"`', "string"))
+    out.extend(_unterminated_strings(root, source))
     if text is not None and "\t" in text:
         for row, line in enumerate(text.split("\n")):
             indent = len(line) - len(line.lstrip(" \t"))
@@ -165,6 +162,40 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[Syntax
                         "tab-indent",
                     )
                 )
+    return out
+
+
+# Unterminated strings per top-level item, keyed by the item's bytes: a keystroke re-scans only the
+# item it touched (rows are stored relative to the item and moved to where it is now).
+_STRING_CACHE: dict[bytes, list[tuple[int, int, int, int]]] = {}
+_STRING_CACHE_LIMIT = 20000
+
+
+def _unterminated_strings(root: Node, source: bytes) -> list[SyntaxProblem]:
+    out: list[SyntaxProblem] = []
+    for item in root.children:
+        key = source[item.start_byte : item.end_byte]
+        row0 = item.start_point.row
+        found = _STRING_CACHE.get(key)
+        if found is None:
+            found = []
+            for _, captures in QueryCursor(_STRINGS).matches(item):
+                for node in captures.get("s", []):
+                    if (
+                        node.end_byte - node.start_byte < 2
+                        or source[node.end_byte - 1 : node.end_byte] != b'"'
+                    ):
+                        s, e = node.start_point, node.end_point
+                        found.append((s.row - row0, s.column, e.row - row0, e.column))
+            if len(_STRING_CACHE) > _STRING_CACHE_LIMIT:
+                _STRING_CACHE.clear()
+            _STRING_CACHE[key] = found
+        for r0, c0, r1, c1 in found:
+            out.append(
+                SyntaxProblem(
+                    (r0 + row0, c0, r1 + row0, c1), 'unterminated string: close it with `"`', "string"
+                )
+            )
     return out
 
 
