@@ -211,3 +211,16 @@ def test_broken_document_still_gets_tokens() -> None:
     toks = decode(semantic_tokens_full(snap_of(text)).data)
     assert any(t[3] == "keyword" for t in toks)
     assert any(t[3] == "function" for t in toks)
+
+
+def test_full_tokens_reuse_items_and_match_a_fresh_classification() -> None:
+    from awl_lsp.features.semantic_tokens import full_tokens, tokens
+    from awl_lsp.syntax import TextEdit
+
+    for name in ("inbox_sweep.awl", "release_notes.awl"):
+        doc = OpenDocument(example(name), 1, None, None)
+        assert full_tokens(doc.snapshot) == tokens(doc.snapshot)
+        # an edit in one step, a line inserted above, a renamed declaration: still the same answer
+        for edit in (TextEdit(3, 2, 3, 2, " "), TextEdit(1, 0, 1, 0, "\n"), TextEdit(20, 0, 20, 0, "x")):
+            doc.edit([edit], 2)
+            assert full_tokens(doc.snapshot) == tokens(doc.snapshot)

@@ -244,8 +244,67 @@ def encode(items: list[Token]) -> list[int]:
     return data
 
 
+# Full-document tokens per top-level item, keyed by the item's bytes, the document's declarations
+# (what a name resolves to decides its token type) and the position encoding; rows are relative
+# to the item, so a keystroke re-classifies only the item it touched.
+_ITEM_CACHE: dict[tuple[bytes, int, str], list[Token]] = {}
+_ITEM_CACHE_LIMIT = 20000
+
+
+def _declarations_digest(snap: Snapshot) -> int:
+    symbols = snap.model.all_symbols
+    return hash(tuple((s.kind, s.name, s.scope) for s in symbols if s.kind is not Kind.BINDING))
+
+
+def full_tokens(snap: Snapshot) -> list[Token]:
+    """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
+    digest = _declarations_digest(snap)
+    source = snap.doc.source
+    encoding = str(snap.doc.encoding)
+    out: list[Token] = []
+    for item in snap.doc.root.children:
+        first = item.start_point.row
+        key = (source[item.start_byte : item.end_byte], digest, encoding)
+        cached = _ITEM_CACHE.get(key)
+        if cached is None:
+            cached = [(line - first, *rest) for line, *rest in _item_tokens(snap, item)]
+            if len(_ITEM_CACHE) > _ITEM_CACHE_LIMIT:
+                _ITEM_CACHE.clear()
+            _ITEM_CACHE[key] = cached
+        out.extend((line + first, *rest) for line, *rest in cached)
+    out.sort(key=lambda t: (t[0], t[1]))
+    return out
+
+
+def _item_tokens(snap: Snapshot, item: Node) -> list[Token]:
+    classifier = _classifier(snap)
+    lines = _Lines(snap)
+    out: list[Token] = []
+    for leaf in _leaves(item, item.start_point.row, item.end_point.row):
+        if leaf.start_byte == leaf.end_byte:
+            continue
+        kind = classifier.classify(leaf)
+        if kind is None:
+            continue
+        type_index, bits = _encode(*kind)
+        out.extend((line, char, length, type_index, bits) for line, char, length in lines.segments(leaf))
+    return out
+
+
+_CLASSIFIERS: dict[int, _Classifier] = {}
+
+
+def _classifier(snap: Snapshot) -> _Classifier:
+    """One classifier per model (building its position indexes is the costly part)."""
+    found = _CLASSIFIERS.get(id(snap.model))
+    if found is None or found.snap is not snap:
+        _CLASSIFIERS.clear()
+        found = _CLASSIFIERS[id(snap.model)] = _Classifier(snap)
+    return found
+
+
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
-    return lsp.SemanticTokens(data=encode(tokens(snap)))
+    return lsp.SemanticTokens(data=encode(full_tokens(snap)))
 
 
 def semantic_tokens_range(snap: Snapshot, rng: lsp.Range) -> lsp.SemanticTokens:
