@@ -24,3 +24,15 @@ def test_valid_examples_have_no_errors_and_the_broken_one_exactly_one() -> None:
         assert [p for p in findings(snap_of(example(name))) if p.severity is Severity.ERROR] == []
     errors = [p for p in findings(snap_of(example("broken_hatch.awl"))) if p.severity is Severity.ERROR]
     assert len(errors) == 1 and errors[0].code == "hatch-key"
+
+
+def test_half_typed_outcome_is_named_on_its_own_line() -> None:
+    text = example("release_notes.awl").replace(
+        "  outcome approved: when decision is present and decision.approve, route ship", "  outcome appr"
+    )
+    line = text.splitlines().index("  outcome appr")
+    problems = [p for p in findings(snap_of(text)) if p.severity is Severity.ERROR]
+    on_line = [p.message for p in problems if p.range[0] == line]
+    assert any("needs a guard" in m for m in on_line) and any("has no route" in m for m in on_line)
+    # no syntax error anywhere: the step's other outcome and the next step parse untouched
+    assert not [p for p in problems if p.code in ("syntax", "missing")]

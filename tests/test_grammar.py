@@ -752,10 +752,22 @@ HALF_TYPED_AT_TOP = [
 
 def incomplete_pieces(tree: Tree) -> list[Node]:
     """Nodes the grammar keeps with a part missing (`->` without a name, `route` without a target,
-    `name:` without a value): not syntax errors, the checker reports them."""
+    `name:` without a value, an outcome without guard or route, an unnamed declaration): not syntax
+    errors, the checker reports them."""
     out = [n for n in named(tree.root_node, "binding") if n.child_by_field_name("name") is None]
     out += [n for n in named(tree.root_node, "route_statement") if n.child_by_field_name("target") is None]
     out += [n for n in named(tree.root_node, "argument") if n.child_by_field_name("value") is None]
+    out += [
+        n
+        for n in named(tree.root_node, "step_outcome")
+        if n.child_by_field_name("guard") is None or n.child_by_field_name("route") is None
+    ]
+    out += [
+        n
+        for kind in ("workflow_declaration", "workloop_declaration", "action_declaration", "invariant_clause")
+        for n in named(tree.root_node, kind)
+        if n.child_by_field_name("name") is None
+    ]
     return out
 
 

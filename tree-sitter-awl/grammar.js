@@ -87,13 +87,13 @@ module.exports = grammar({
     // ---------------------------------------------------------------- documents
     workflow_declaration: $ => seq(
       'workflow',
-      field('name', $.identifier),
+      optional(field('name', $.identifier)),
       $._header_tail,
     ),
 
     workloop_declaration: $ => seq(
       'workloop',
-      field('name', $.identifier),
+      optional(field('name', $.identifier)),
       $._header_tail,
     ),
 
@@ -184,7 +184,7 @@ module.exports = grammar({
 
     invariant_clause: $ => seq(
       'invariant',
-      field('name', $.identifier),
+      optional(field('name', $.identifier)),
       optional(seq(':', optional('type'), field('type', $._type))),
       choice(
         $._newline,
@@ -259,7 +259,7 @@ module.exports = grammar({
 
     action_declaration: $ => seq(
       'action',
-      field('name', $.identifier),
+      optional(field('name', $.identifier)),
       optional(field('parameters', $.parameters)),
       optional(seq('->', field('return_type', $._type))),
       $._config_tail,
@@ -306,7 +306,7 @@ module.exports = grammar({
 
     parameter: $ => seq(
       field('name', $.identifier),
-      optional(seq(':', field('type', $._type))),
+      optional(seq(':', optional(field('type', $._type)))),
     ),
 
     child_declaration: $ => seq(
@@ -473,15 +473,17 @@ module.exports = grammar({
     on_failure: $ => seq('on', 'failure', choice($._newline, field('body', $.block))),
 
     // `outcome n: if EXPR, route …` / `outcome n: else, route …` (and `when` / `otherwise`).
+    // The colon, guard, comma and route may be missing while the line is typed: the checker
+    // names what is missing, and the route broken onto the next line still belongs here.
     step_outcome: $ => seq(
       'outcome',
       field('name', $.identifier),
-      ':',
-      field('guard', $.guard),
-      ',',
+      optional(seq(':', optional(field('guard', $.guard)))),
+      optional(','),
       choice(
         field('route', $.route_statement),
         seq($._indent, field('route', $.route_statement), $._dedent),
+        $._newline,
       ),
     ),
 
@@ -489,7 +491,7 @@ module.exports = grammar({
       seq(field('keyword', choice('if', 'when')), field('condition', $._expression)),
       field('keyword', choice('else', 'otherwise')),
       // a misspelt or half-typed guard word, reported by the checker
-      field('unknown', $.identifier),
+      prec(1, field('unknown', $.identifier)),
     ),
 
     visits_bound: $ => seq('max', field('limit', $._expression), 'visits', $._newline),

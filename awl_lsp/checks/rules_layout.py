@@ -90,12 +90,26 @@ def _joined_lines(ctx: ItemContext) -> None:
         if route is not None and guard is not None and route.start_point.row > guard.end_point.row:
             if comma is None or comma.start_point.row != guard.end_point.row:
                 broken = True
-        if broken:
-            n = name_of(ctx, outcome)
+        n = name_of(ctx, outcome)
+        where = field(outcome, "name") or outcome
+        if broken or route is None:
             ctx.error(
-                field(outcome, "name") or outcome,
+                where,
                 f"outcome `{n}` has no route: write `outcome {n}: <guard>, route <target>` "
                 "(a long outcome may break after its comma)",
+                "outcome-route",
+            )
+        if guard is None and not broken:
+            ctx.error(
+                where,
+                f"outcome `{n}` needs a guard: `outcome {n}: if <condition>, route …` or "
+                f"`outcome {n}: else, route …`",
+                "outcome-guard",
+            )
+        elif guard is not None and route is not None and comma is None and not broken:
+            ctx.error(
+                guard,
+                f"outcome `{n}` needs a comma after its guard: `outcome {n}: <guard>, route …`",
                 "outcome-route",
             )
 

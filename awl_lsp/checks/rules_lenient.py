@@ -76,6 +76,7 @@ def check_item(ctx: ItemContext) -> None:
                 "action-parameters",
             )
     _incomplete_pieces(ctx)
+    _unnamed(ctx)
 
 
 def _incomplete_pieces(ctx: ItemContext) -> None:
@@ -98,3 +99,18 @@ def _incomplete_pieces(ctx: ItemContext) -> None:
                 "`route` needs a target: a step, an outcome (`route done(…)`) or, in a workloop, `start`",
                 "route-target",
             )
+
+
+def _unnamed(ctx: ItemContext) -> None:
+    """Declarations whose name is still missing (`workflow`, `action`, `invariant` alone)."""
+    forms = {
+        "workflow_declaration": "workflow NAME",
+        "workloop_declaration": "workloop NAME",
+        "action_declaration": "action NAME(param: Type, …) -> Type",
+        "invariant_clause": "invariant NAME: type T",
+    }
+    for kind, form in forms.items():
+        for node in ctx.descendants(kind):
+            if field(node, "name") is None:
+                keyword = node.children[0] if node.children else node
+                ctx.error(keyword, f"`{keyword.type}` needs a name: `{form}`", "name")
