@@ -24,3 +24,41 @@ def snap_of(text: str) -> Snapshot:
 def pos(text: str, needle: str, offset: int = 0) -> lsp.Position:
     index = text.index(needle) + offset
     return lsp.Position(text.count("\n", 0, index), index - (text.rfind("\n", 0, index) + 1))
+
+
+def checker_problems(text: str) -> list:
+    """The checker's problems for a document, as `run_checks` gives them to the server and CLI."""
+    from awl_lsp.checks import run_checks
+    from awl_lsp.model import ModelBuilder
+    from awl_lsp.syntax import SyntaxDocument
+
+    doc = SyntaxDocument(text)
+    model = ModelBuilder().build(doc.tree, doc.source)
+    return run_checks(model, doc.tree, doc.source)
+
+
+def checker_errors(text: str) -> list[tuple[int, str]]:
+    """(1-based line, message) of every error the checker reports."""
+    from awl_lsp.checks import Severity
+
+    return [(p.range[0] + 1, p.message) for p in checker_problems(text) if p.severity is Severity.ERROR]
+
+
+def assert_checker_error(text: str, line: int, *words: str) -> None:
+    found = checker_errors(text)
+    assert any(row == line and all(w in msg for w in words) for row, msg in found), found
+
+
+def uri_of(name: str) -> str:
+    """The URI of an example document (the e2e tests open them under these names)."""
+    return (EXAMPLES / name).as_uri()
+
+
+async def open_doc(client, name: str, text: str) -> str:  # noqa: ANN001 — a pytest-lsp LanguageClient
+    """Open `text` as example `name` in the real server and wait for its first diagnostics."""
+    uri = uri_of(name)
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=text))
+    )
+    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return uri

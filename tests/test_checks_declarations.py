@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from awl_lsp.checks import run_checks
-from awl_lsp.checks.base import Problem, Severity
-from awl_lsp.model import ModelBuilder
-from awl_lsp.syntax import SyntaxDocument
+from helpers import assert_checker_error, checker_errors, checker_problems
 
 BASE = """\
 //! Send a note and report the receipt.
@@ -40,14 +36,8 @@ step send
 """
 
 
-def problems(text: str) -> list[Problem]:
-    doc = SyntaxDocument(text)
-    model = ModelBuilder().build(doc.tree, doc.source)
-    return run_checks(model, doc.tree, doc.source)
-
-
-def errors(text: str) -> list[tuple[int, str]]:
-    return [(p.range[0] + 1, p.message) for p in problems(text) if p.severity is Severity.ERROR]
+problems = checker_problems
+errors = checker_errors
 
 
 def edit(old: str, new: str, text: str = BASE) -> str:
@@ -55,9 +45,7 @@ def edit(old: str, new: str, text: str = BASE) -> str:
     return text.replace(old, new, 1)
 
 
-def assert_error(text: str, line: int, *words: str) -> None:
-    found = errors(text)
-    assert any(row == line and all(w in msg for w in words) for row, msg in found), found
+assert_error = assert_checker_error
 
 
 def test_base_document_is_clean() -> None:

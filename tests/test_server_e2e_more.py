@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
+from helpers import open_doc, uri_of
 from lsp_edits import apply_edits
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -34,19 +35,6 @@ async def client(lsp_client: LanguageClient):
     RESULTS[id(lsp_client)] = await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
-
-
-def uri_of(name: str) -> str:
-    return (EXAMPLES / name).as_uri()
-
-
-async def open_doc(client: LanguageClient, name: str, text: str) -> str:
-    uri = uri_of(name)
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=text))
-    )
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return uri
 
 
 def pos_of(text: str, needle: str, offset: int = 0) -> lsp.Position:
