@@ -325,6 +325,15 @@ function M.attach(bufnr)
   end
 end
 
+--- Call `fn(buf)` for every loaded buffer whose filetype is awl.
+local function each_awl_buffer(fn)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == "awl" then
+      fn(buf)
+    end
+  end
+end
+
 local function create_commands()
   vim.api.nvim_create_user_command("AwlBuildParser", function()
     local was_loaded = state.parser_ok
@@ -334,13 +343,11 @@ local function create_commands()
         notify("restart Neovim to load the rebuilt parser (a loaded one cannot be replaced)")
       else
         state.parser_checked = false
-        for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-          if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == "awl" then
-            vim.api.nvim_buf_call(buf, function()
-              M.attach(buf)
-            end)
-          end
-        end
+        each_awl_buffer(function(buf)
+          vim.api.nvim_buf_call(buf, function()
+            M.attach(buf)
+          end)
+        end)
       end
     end
   end, { desc = "awl: compile tree-sitter-awl into the plugin's parser/awl.so" })
@@ -349,11 +356,7 @@ local function create_commands()
       client.stop()
     end
     vim.defer_fn(function()
-      for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-        if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == "awl" then
-          M.start_lsp(buf)
-        end
-      end
+      each_awl_buffer(M.start_lsp)
     end, 500)
   end, { desc = "awl: restart the language server" })
 end
@@ -385,13 +388,11 @@ function M.setup(opts)
     desc = "awl: tree-sitter and language server",
   })
   -- Buffers that were opened before setup() ran.
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == "awl" then
-      vim.api.nvim_buf_call(buf, function()
-        M.attach(buf)
-      end)
-    end
-  end
+  each_awl_buffer(function(buf)
+    vim.api.nvim_buf_call(buf, function()
+      M.attach(buf)
+    end)
+  end)
 end
 
 return M
