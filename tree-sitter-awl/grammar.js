@@ -359,7 +359,8 @@ module.exports = grammar({
       choice($._newline, field('body', $.block)),
     ),
 
-    block: $ => seq($._indent, repeat1($._statement), $._dedent),
+    // A statement block (fork branches, `on failure`, `retire`): statements and substeps.
+    block: $ => seq($._indent, repeat1(choice($._statement, $.step_declaration)), $._dedent),
 
     // ---------------------------------------------------------------- step body
     _statement: $ => choice(
@@ -446,7 +447,7 @@ module.exports = grammar({
 
     loop_body: $ => seq(
       $._indent,
-      repeat1(choice($._statement, $.until_clause, $.loop_max)),
+      repeat1(choice($._statement, $.step_declaration, $.until_clause, $.loop_max)),
       $._dedent,
     ),
 

@@ -36,7 +36,10 @@ class BodyExtractor:
     # ------------------------------------------------------------------ steps
     def step(self, node: Node, scope: str, container: str | None) -> Symbol | None:
         name = node.child_by_field_name("name")
-        sym = self.symbol(Kind.STEP, node, name, container=container, scope=scope)
+        # Steps are named per flow or subflow, wherever they nest (a fork branch, a loop body, an
+        # `on failure` block); the values bound inside them keep the block's scope.
+        step_scope = scope.split("/", 1)[0] if scope.startswith("subflow:") else ""
+        sym = self.symbol(Kind.STEP, node, name, container=container, scope=step_scope)
         if sym is None:
             return None
         sym.detail = self.signature(node)
