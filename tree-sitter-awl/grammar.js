@@ -42,6 +42,9 @@ module.exports = grammar({
     ')',
     ']',
     '}',
+    $.comment,
+    $.doc_comment,
+    $.narration,
   ],
 
   extras: $ => [
@@ -79,10 +82,8 @@ module.exports = grammar({
     ),
 
     // ---------------------------------------------------------------- trivia
-    // A comment owns its line break, so the line after it starts a fresh scan.
-    comment: _ => token(prec(1, seq('//', /[^\n]*/, optional('\n')))),
-    doc_comment: _ => token(prec(2, seq('///', /[^\n]*/, optional('\n')))),
-    narration: _ => token(prec(2, seq('//!', /[^\n]*/, optional('\n')))),
+    // `comment`, `doc_comment` and `narration` are read by src/scanner.c (a comment owns its line
+    // break, so the line after it starts a fresh scan, and the scanner knows where lines start).
 
     // ---------------------------------------------------------------- documents
     workflow_declaration: $ => seq(

@@ -1,25 +1,43 @@
 /*
- * External scanner for AWL: turns indentation into structure, and reads `json {…}` bodies.
+ * External scanner for AWL: turns indentation into structure, and reads `json {…}` bodies and
+ * comments.
  *
- * Tokens (all zero-width except JSON_BODY):
+ * Tokens (NEWLINE, INDENT and DEDENT are zero-width or hold the line break that ends their line):
  *   NEWLINE  the end of a logical line (never inside brackets: there the grammar does not ask)
  *   INDENT   the next code line is deeper than the current block
  *   DEDENT   one block closes (emitted once per level, at the end of the last line of the block)
  *   JSON_BODY a balanced `{ … }` after `json` or `schema`, strings and escapes respected
+ *   LINE_SCAN an invisible extra that only carries state (see "Line starts" below)
+ *   COMMENT, DOC_COMMENT, NARRATION  `//`, `///`, `//!` to the end of the line, line break included
  *
  * The indentation of a line is the indentation of the next line that has code: blank lines and
  * comment-only lines never open or close a block. A line that starts with `|` continues the
  * previous line (pipe chains `|> …`, enum variants `| B`). A tab counts as one level (two
  * columns); the language server reports tabs as an error of their own.
  *
+ * Line starts, in linear time: the scanner must know whether a scan starts at the beginning of a
+ * line, but `get_column` re-reads the line from its start, so asking at every token made a long
+ * line quadratic. The state records whether the last token the scanner produced ended at a line
+ * start (`line_start`); only then is the column asked, and it is 0 (free) unless the internal
+ * lexer has read tokens on the line since. On a long line the scanner then produces a LINE_SCAN
+ * (over the blanks after a token from FLIP_COLUMN on, anywhere from LONG_LINE_COLUMN on) that
+ * records "mid-line", so no later scan on that line asks again. Every token that can end at a line
+ * start is the scanner's own (the structure tokens and the comments, which is why comments are
+ * external), so a state that says "mid-line" is never wrong. `settled` says that the structure at
+ * this line start is decided and only comment lines lie before the code line it was decided for.
+ *
+ * Depth: at most MAX_DEPTH nested blocks. A line deeper than that gets no INDENT and no NEWLINE,
+ * so it is a syntax error where it stands (the language server says "too deeply nested") rather
+ * than silently parsed as a sibling of the line above.
+ *
  * ERROR_SENTINEL is never used by the grammar, so it is valid only while the parser is
  * recovering from an error; then no NEWLINE is produced and JSON bodies are not read.
  */
 
+#include "tree_sitter/alloc.h"
 #include "tree_sitter/parser.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum TokenType {
@@ -32,12 +50,24 @@ enum TokenType {
   CLOSE_PAREN,
   CLOSE_BRACKET,
   CLOSE_BRACE,
+  COMMENT,
+  DOC_COMMENT,
+  NARRATION,
 };
 
+// The deepest block nesting the scanner tracks; the state serializes in 3 + 2 * MAX_DEPTH bytes,
+// well inside TREE_SITTER_SERIALIZATION_BUFFER_SIZE.
 #define MAX_DEPTH 200
+
+// Column look-ups per line are bounded (see "Line starts" in the header): from FLIP_COLUMN on, the
+// first blank after a token gets a LINE_SCAN; from LONG_LINE_COLUMN on, the next token boundary.
+#define FLIP_COLUMN 64
+#define LONG_LINE_COLUMN 256
 
 typedef struct {
   uint16_t depth;
+  bool line_start;  // the last token this scanner produced ended at the start of a line
+  bool settled;     // ... and the structure of that line start is already decided
   uint16_t indents[MAX_DEPTH];
 } Scanner;
 
@@ -45,6 +75,8 @@ static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
 static inline void consume(TSLexer *lexer) { lexer->advance(lexer, false); }
 
 static uint16_t current_indent(const Scanner *s) { return s->depth == 0 ? 0 : s->indents[s->depth - 1]; }
+
+static bool is_blank(int32_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0xFEFF; }
 
 static bool scan_json_body(TSLexer *lexer) {
   uint32_t depth = 0;
@@ -76,6 +108,20 @@ static bool scan_json_body(TSLexer *lexer) {
   }
 }
 
+// A comment from the `/` at the lookahead to the end of its line, the line break included.
+static bool scan_comment(Scanner *s, TSLexer *lexer) {
+  consume(lexer);
+  if (lexer->lookahead != '/') return false;
+  consume(lexer);
+  lexer->result_symbol = lexer->lookahead == '/' ? DOC_COMMENT : lexer->lookahead == '!' ? NARRATION : COMMENT;
+  while (!lexer->eof(lexer) && lexer->lookahead != '\n') consume(lexer);
+  bool line_break = !lexer->eof(lexer);
+  if (line_break) consume(lexer);
+  lexer->mark_end(lexer);
+  s->line_start = line_break;
+  return true;
+}
+
 static bool is_closer(int32_t c) { return c == ')' || c == ']' || c == '}'; }
 
 static bool is_word_char(int32_t c) {
@@ -96,39 +142,84 @@ static bool starts_line_word(TSLexer *lexer) {
   return lexer->lookahead != ':';
 }
 
+static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_line_start) {
+  s->line_start = ends_at_line_start;
+  s->settled = false;
+  lexer->result_symbol = token;
+  return true;
+}
+
+// No structure token here. Before comment lines the scanner has looked past, it still has to
+// produce a token (the comments are its own, see "Line starts" in the header); otherwise the
+// internal lexer goes on.
+static bool no_structure(Scanner *s, TSLexer *lexer, bool passed_comment, bool ends_at_line_start) {
+  if (!passed_comment) return false;
+  s->line_start = ends_at_line_start;
+  s->settled = true;
+  lexer->result_symbol = LINE_SCAN;
+  return true;
+}
+
 static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   bool recovering = valid[ERROR_SENTINEL];
   bool in_brackets = valid[CLOSE_PAREN] || valid[CLOSE_BRACKET] || valid[CLOSE_BRACE];
   bool structural = valid[NEWLINE] || valid[INDENT] || valid[DEDENT];
 
-  if (valid[JSON_BODY] && !recovering) {
-    while (lexer->lookahead == ' ' || lexer->lookahead == '\t') skip(lexer);
+  // Where does this scan start? Mid-line unless the last token of ours ended at a line start and
+  // no token has been read since (then the column is 0, and asking for it costs nothing).
+  bool mid_line = true;
+  if (s->line_start) {
+    uint32_t column = lexer->get_column(lexer);
+    mid_line = column > 0;
+    if (mid_line) {
+      // The internal lexer has read tokens on this line. Past the first columns, record that we
+      // are mid-line with a token of our own, so that later scans on a long line do not ask for
+      // the column again: over blanks where there are some (nothing starts there), else an empty one.
+      int32_t c = lexer->lookahead;
+      bool blank = is_blank(c);
+      if ((blank && column >= FLIP_COLUMN) || (column >= LONG_LINE_COLUMN && !lexer->eof(lexer) && c != '\n' && c != '/')) {
+        s->line_start = false;
+        s->settled = false;
+        while (is_blank(lexer->lookahead)) consume(lexer);
+        lexer->mark_end(lexer);
+        lexer->result_symbol = LINE_SCAN;
+        return true;
+      }
+    }
+  }
+
+  if (valid[JSON_BODY] && !recovering && mid_line) {
+    while (is_blank(lexer->lookahead)) skip(lexer);
     if (lexer->lookahead == '{') return scan_json_body(lexer);
   }
 
+  if (!mid_line && s->settled) {
+    // Structure decided at this line start; comment lines come before the code line.
+    while ((is_blank(lexer->lookahead) || lexer->lookahead == '\n') && !lexer->eof(lexer)) skip(lexer);
+    if (!lexer->eof(lexer)) {
+      if (lexer->lookahead == '/') return scan_comment(s, lexer);
+      return false;
+    }
+    s->settled = false;  // end of input: decide again (blocks close at the end)
+  }
+
   lexer->mark_end(lexer);
-  bool end_of_line = false;  // a line break (or the start of a line) has been passed
-  bool mid_line = false;     // this scan started after code on its line
-  bool asked_column = false;
-  uint32_t before_newline = 0;
+  bool end_of_line = false;        // a line break (or the start of a line) has been passed
+  bool marked_line_break = false;  // the token holds the first line break
+  bool passed_comment = false;     // comment lines were looked past
   uint32_t indent = 0;
   for (;;) {
     int32_t c = lexer->lookahead;
     if (lexer->eof(lexer)) {
-      if (!end_of_line) mid_line = lexer->get_column(lexer) > before_newline;
       end_of_line = true;
       indent = 0;
       break;
     }
-    if (!end_of_line && !asked_column && (structural || recovering || c == '\n') && c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != 0xFEFF) {
-      // First thing that is not blank: did the scan start at the beginning of a line? Then this
-      // line's own indentation (or, for a comment line, the next code line's) is what counts.
-      asked_column = true;
-      mid_line = lexer->get_column(lexer) > before_newline;
-      if (!mid_line && (structural || recovering) && c != '\n') {
-        end_of_line = true;
-        continue;
-      }
+    if (!end_of_line && !mid_line && (structural || recovering) && !is_blank(c) && c != '\n') {
+      // At the start of a line this line's own indentation (or, for a comment line, the next
+      // code line's) is what counts.
+      end_of_line = true;
+      continue;
     }
     if (c == '\n') {
       if (!end_of_line) {
@@ -136,83 +227,102 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
         // to the next code line and a new line typed after a block's last line stays inside it).
         consume(lexer);
         lexer->mark_end(lexer);
+        marked_line_break = true;
       } else {
         skip(lexer);
       }
       end_of_line = true;
       indent = 0;
-    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0xFEFF) {
+    } else if (is_blank(c)) {
       if (c == ' ') indent++;
       if (c == '\t') indent += 2;
-      if (!end_of_line) before_newline++;
       skip(lexer);
-    } else if (c == '/' && end_of_line) {
+    } else if (c == '/' && !end_of_line) {
+      return scan_comment(s, lexer);
+    } else if (c == '/') {
+      // a comment line (looked past: its indentation does not count), or a stray `/`
       skip(lexer);
       if (lexer->lookahead != '/') break;
       while (!lexer->eof(lexer) && lexer->lookahead != '\n') skip(lexer);
+      passed_comment = true;
     } else {
       break;
     }
   }
   if (!end_of_line) return false;
+  bool at_line_start = marked_line_break || !mid_line;
 
   uint16_t current = current_indent(s);
   if (!structural && !recovering) {
     // Nothing here may end the line. Inside brackets, or before a `|…` continuation, the line
     // break is plain white space. Otherwise the line stopped short (`x ->`, `f(a:`): a line token
     // the grammar did not ask for makes the error local to this line instead of swallowing the next.
-    if (!mid_line || lexer->eof(lexer)) return false;
+    if (!mid_line || lexer->eof(lexer)) return no_structure(s, lexer, passed_comment, at_line_start);
     int32_t next = lexer->lookahead;
-    if (next == '|') return false;
-    if (in_brackets && (indent > current || is_closer(next) || !starts_line_word(lexer))) return false;
-    lexer->result_symbol = NEWLINE;
-    return true;
+    if (next == '|') return no_structure(s, lexer, passed_comment, at_line_start);
+    if (in_brackets && (indent > current || is_closer(next) || !starts_line_word(lexer))) {
+      return no_structure(s, lexer, passed_comment, at_line_start);
+    }
+    return emit(s, lexer, NEWLINE, at_line_start);
   }
-  if (lexer->lookahead == '|' && !lexer->eof(lexer) && !recovering) return false;
+  if (lexer->lookahead == '|' && !lexer->eof(lexer) && !recovering) {
+    return no_structure(s, lexer, passed_comment, at_line_start);
+  }
 
+  if (indent > current && s->depth >= MAX_DEPTH && !recovering) {
+    // Too deep to track: neither a block nor a sibling line, so the parser reports it here.
+    return no_structure(s, lexer, passed_comment, at_line_start);
+  }
   if (indent > current && valid[INDENT] && s->depth < MAX_DEPTH) {
     s->indents[s->depth++] = (uint16_t)(indent > 0xFFFF ? 0xFFFF : indent);
-    lexer->result_symbol = INDENT;
-    return true;
+    return emit(s, lexer, INDENT, at_line_start);
   }
   if (indent < current && valid[DEDENT] && s->depth > 0 && !(valid[NEWLINE] && !recovering)) {
     s->depth--;
-    lexer->result_symbol = DEDENT;
-    return true;
+    return emit(s, lexer, DEDENT, at_line_start);
   }
-  if (valid[NEWLINE] && !(recovering && lexer->eof(lexer))) {
-    lexer->result_symbol = NEWLINE;
-    return true;
-  }
+  if (valid[NEWLINE] && !(recovering && lexer->eof(lexer))) return emit(s, lexer, NEWLINE, at_line_start);
   if (indent < current && valid[DEDENT] && s->depth > 0) {
     s->depth--;
-    lexer->result_symbol = DEDENT;
-    return true;
+    return emit(s, lexer, DEDENT, at_line_start);
   }
-  return false;
+  return no_structure(s, lexer, passed_comment, at_line_start);
 }
 
-void *tree_sitter_awl_external_scanner_create(void) { return calloc(1, sizeof(Scanner)); }
+void *tree_sitter_awl_external_scanner_create(void) {
+  Scanner *s = (Scanner *)ts_calloc(1, sizeof(Scanner));
+  if (s != NULL) s->line_start = true;
+  return s;
+}
 
-void tree_sitter_awl_external_scanner_destroy(void *payload) { free(payload); }
+void tree_sitter_awl_external_scanner_destroy(void *payload) { ts_free(payload); }
 
+// Layout: flags (bit 0 line_start, bit 1 settled), depth (2 bytes), then `depth` indents.
 unsigned tree_sitter_awl_external_scanner_serialize(void *payload, char *buffer) {
   Scanner *s = (Scanner *)payload;
   unsigned depth = s->depth;
-  unsigned max = (TREE_SITTER_SERIALIZATION_BUFFER_SIZE - 1) / sizeof(uint16_t);
+  unsigned max = (TREE_SITTER_SERIALIZATION_BUFFER_SIZE - 3) / sizeof(uint16_t);
   if (depth > max) depth = max;
-  buffer[0] = (char)depth;
-  memcpy(buffer + 1, s->indents, depth * sizeof(uint16_t));
-  return 1 + depth * sizeof(uint16_t);
+  buffer[0] = (char)((s->line_start ? 1 : 0) | (s->settled ? 2 : 0));
+  buffer[1] = (char)(depth & 0xFF);
+  buffer[2] = (char)(depth >> 8);
+  memcpy(buffer + 3, s->indents, depth * sizeof(uint16_t));
+  return 3 + depth * sizeof(uint16_t);
 }
 
 void tree_sitter_awl_external_scanner_deserialize(void *payload, const char *buffer, unsigned length) {
   Scanner *s = (Scanner *)payload;
   s->depth = 0;
-  if (length == 0) return;
-  unsigned depth = (unsigned char)buffer[0];
-  if (1 + depth * sizeof(uint16_t) > length) depth = (length - 1) / sizeof(uint16_t);
-  memcpy(s->indents, buffer + 1, depth * sizeof(uint16_t));
+  s->line_start = true;  // the start of the input
+  s->settled = false;
+  if (length < 3) return;
+  s->line_start = (buffer[0] & 1) != 0;
+  s->settled = (buffer[0] & 2) != 0;
+  unsigned depth = (unsigned)(unsigned char)buffer[1] | ((unsigned)(unsigned char)buffer[2] << 8);
+  unsigned fits = (length - 3) / sizeof(uint16_t);
+  if (depth > fits) depth = fits;            // a short buffer
+  if (depth > MAX_DEPTH) depth = MAX_DEPTH;  // never past the array
+  memcpy(s->indents, buffer + 3, depth * sizeof(uint16_t));
   s->depth = (uint16_t)depth;
 }
 
