@@ -26,7 +26,7 @@ REFERENCE_EXAMPLES = DATA / "reference"
 SHARED_AWL = Path(os.environ.get("AWL_REFERENCE_DIR", REPO.parent / "shared" / "awl"))
 
 LANGUAGE = Language(tree_sitter_awl.language())
-QUERY_NAMES = ["highlights", "folds", "indents", "locals", "tags"]
+QUERY_NAMES = ["highlights", "folds", "indents", "injections", "locals", "tags"]
 BUILTIN_TYPES = ["Bool", "Int", "Float", "String", "Nil", "Dir"]
 
 
@@ -77,6 +77,24 @@ def test_query_compiles(name: str) -> None:
 
 def test_query_files_are_the_expected_set() -> None:
     assert sorted(p.stem for p in QUERIES_DIR.glob("*.scm")) == sorted(QUERY_NAMES)
+
+
+def test_json_bodies_are_injected_as_json() -> None:
+    """Editors highlight the bodies of `json { … }` and `schema { … }` with their JSON grammar."""
+    source = (
+        b'const limits = json { "max": 3, "tags": ["a"] }\n'
+        b'type Ticket = schema { "type": "object", "properties": { "id": { "type": "string" } } }\n'
+    )
+    tree = parse(source)
+    compiled = query("injections")
+    bodies = []
+    for pattern, match in QueryCursor(compiled).matches(tree.root_node):
+        assert (compiled.pattern_settings(pattern) or {}).get("injection.language") == "json"
+        bodies += [source[n.start_byte : n.end_byte] for n in match["injection.content"]]
+    assert bodies == [
+        b'{ "max": 3, "tags": ["a"] }',
+        b'{ "type": "object", "properties": { "id": { "type": "string" } } }',
+    ]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -199,7 +199,54 @@ def _unterminated_strings(root: Node, source: bytes) -> list[SyntaxProblem]:
     return out
 
 
+# The scanner tracks at most this many nested blocks (MAX_DEPTH in tree-sitter-awl/src/scanner.c);
+# a line deeper than that is left without its line token, so the parse fails right there.
+MAX_BLOCK_DEPTH = 200
+_BLOCKS = frozenset({"header", "step_body", "block", "loop_body", "unexpected_block", "call_config"})
+
+
+def _block_depth(node: Node) -> int:
+    depth = 0
+    cur: Node | None = node
+    while cur is not None:
+        if cur.type in _BLOCKS:
+            depth += 1
+        cur = cur.parent
+    return depth
+
+
+def _next_code_row(source: bytes, byte: int) -> int:
+    """The row of the first non-blank line after the line holding `byte`."""
+    row = source.count(b"\n", 0, byte)
+    for line in source[byte:].split(b"\n")[1:]:
+        row += 1
+        if line.strip():
+            return row
+    return row
+
+
+def _hidden_error(node: Node, source: bytes) -> SyntaxProblem:
+    """`node` has an error no visible child shows: a line token the parser had to invent."""
+    last = _last_leaf(node)
+    if _block_depth(node) >= MAX_BLOCK_DEPTH:
+        row = _next_code_row(source, node.end_byte)
+        line = source.split(b"\n")[row] if row < source.count(b"\n") + 1 else b""
+        indent = len(line) - len(line.lstrip(b" \t"))
+        return SyntaxProblem(
+            (row, indent, row, max(len(line.rstrip()), indent + 1)),
+            f"too deeply nested: blocks nest at most {MAX_BLOCK_DEPTH} levels deep; "
+            "move this line's work into a step of its own",
+            "too-deep",
+        )
+    row, col = last.end_point.row, last.end_point.column
+    message = f"missing end of line after `{_snippet(source, last)}`"
+    return SyntaxProblem((row, col, row, col + 1), message, "missing")
+
+
 def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
+    if not any(c.is_missing or c.is_error or c.has_error for c in node.children):
+        out.append(_hidden_error(node, source))
+        return
     for child in node.children:
         if child.is_missing:
             prev = _previous_leaf(child)

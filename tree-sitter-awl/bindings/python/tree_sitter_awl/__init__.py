@@ -8,5 +8,6 @@ __all__ = ["language", "query_source"]
 
 
 def query_source(name: str) -> str:
-    """Text of one of the grammar's queries (``highlights``, ``folds``, ``indents``, ``locals``, ``tags``)."""
+    """Text of one of the grammar's queries (``highlights``, ``folds``, ``indents``, ``injections``,
+    ``locals``, ``tags``)."""
     return (_files(__package__) / "queries" / f"{name}.scm").read_text(encoding="utf-8")
