@@ -140,3 +140,42 @@ def test_tree_sitter_generate_reproduces_the_committed_parser(tmp_path: Path) ->
         fresh = (work / "src" / generated).read_bytes()
         committed = (GRAMMAR / "src" / generated).read_bytes()
         assert fresh == committed, f"src/{generated} is not what `tree-sitter generate` makes: regenerate it"
+
+
+def _errors(tree: Tree) -> list[tuple[int, int, str]]:
+    found, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            found.append((node.start_point.row, node.start_point.column, node.type))
+        stack.extend(node.children)
+    return sorted(found)
+
+
+def test_comments_after_doc_lines_and_trailing_comments_keep_the_block() -> None:
+    text = (
+        "worker w\n"
+        "  /// Doc for the action.\n"
+        "  action a(x: String) -> String // trailing\n"
+        "// column 0 inside the worker\n"
+        "  action b(x: String) -> String\n"
+    )
+    tree, _ = parse(text)
+    assert _errors(tree) == []
+    worker = tree.root_node.named_children[0]
+    assert sum(c.type == "action_declaration" for c in worker.named_children) == 2
+
+
+def test_a_comment_after_an_error_stays_a_comment() -> None:
+    text = (
+        "workflow w\n"
+        "  outcome ok: type T, route success\n"
+        "outcome held: type T, route failure\n"
+        "\n"
+        "/// The type.\n"
+        "type T { a: Int }\n"
+    )
+    tree, _ = parse(text)
+    assert all(row == 2 for row, _, _ in _errors(tree)), _errors(tree)
+    docs = [n for n in tree.root_node.children if n.type == "doc_comment"]
+    assert [(d.start_point.row, d.text) for d in docs] == [(4, b"/// The type.\n")]

@@ -172,14 +172,16 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
     uint32_t column = lexer->get_column(lexer);
     mid_line = column > 0;
     if (mid_line) {
-      // The internal lexer has read tokens on this line. Past the first columns, record that we
-      // are mid-line with a token of our own, so that later scans on a long line do not ask for
-      // the column again: over blanks where there are some (nothing starts there), else an empty one.
+      // The internal lexer has read tokens on this line: whatever token this scan produces, the
+      // state after it says "mid-line" unless the token itself ends at a line start.
+      s->line_start = false;
+      s->settled = false;
+      // Past the first columns, record that with a token of our own, so that later scans on a
+      // long line do not ask for the column again: over blanks where there are some (nothing
+      // starts there), else an empty one.
       int32_t c = lexer->lookahead;
       bool blank = is_blank(c);
       if ((blank && column >= FLIP_COLUMN) || (column >= LONG_LINE_COLUMN && !lexer->eof(lexer) && c != '\n' && c != '/')) {
-        s->line_start = false;
-        s->settled = false;
         while (is_blank(lexer->lookahead)) consume(lexer);
         lexer->mark_end(lexer);
         lexer->result_symbol = LINE_SCAN;
@@ -237,7 +239,9 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
       if (c == ' ') indent++;
       if (c == '\t') indent += 2;
       skip(lexer);
-    } else if (c == '/' && !end_of_line) {
+    } else if (c == '/' && (!end_of_line || (recovering && !mid_line && !marked_line_break && !passed_comment))) {
+      // A comment here is read now: mid-line, or (while recovering, where an empty structure token
+      // may be dropped and the internal lexer cannot read comments) on the line this scan starts on.
       return scan_comment(s, lexer);
     } else if (c == '/') {
       // a comment line (looked past: its indentation does not count), or a stray `/`
