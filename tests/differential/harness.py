@@ -2,7 +2,7 @@
 
 Seeds are the project's own workflows (`tests/data/conformance/*.awl`) and the corpus's valid rev-2
 workflows, read at run time from `$AWL_CORPUS` (never copied). Every mutant is written to a
-temporary folder beside links to its seed's neighbours (schema files), checked in-process by
+temporary folder beside copies of its seed's neighbours (schema files), checked in-process by
 `awl_lsp` exactly as `awl check` does, and in batches by `awl-reference check`. The comparison is
 the verdict (accept / reject) and the first error line.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,7 +85,9 @@ def reference_verdicts(files: list[Path], reference: Path = REFERENCE) -> dict[P
                 out[path] = Verdict(True, None)
             else:
                 line = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
-                out[path] = Verdict(False, line, f"{parts[1]}: {parts[3] if len(parts) > 3 else ''}")
+                seen = out.get(path)  # one row per error: the first error is the earliest line
+                if seen is None or (line is not None and (seen.line is None or line < seen.line)):
+                    out[path] = Verdict(False, line, f"{parts[1]}: {parts[3] if len(parts) > 3 else ''}")
         missing = [f for f in batch if f not in out]
         if missing:
             raise RuntimeError(f"awl-reference gave no verdict for {missing[0]}: {run.stderr[-400:]}")
@@ -116,12 +119,14 @@ def run(count: int, seed: int, include_corpus: bool = True, reference: Path = RE
         files: list[Path] = []
         for n, m in enumerate(made):
             folder = places.get(m.seed_name)
-            if folder is None:  # one folder per seed folder, its non-.awl neighbours (schemas) linked
+            if folder is None:  # one folder per seed, with its schemas
                 folder = root / f"s{len(places)}"
                 folder.mkdir()
-                for neighbour in folders[m.seed_name].iterdir():
-                    if neighbour.suffix != ".awl":
-                        (folder / neighbour.name).symlink_to(neighbour)
+                for neighbour in folders[m.seed_name].iterdir():  # copies: the workspace holds them
+                    if neighbour.is_dir():
+                        shutil.copytree(neighbour, folder / neighbour.name)
+                    elif neighbour.suffix != ".awl":
+                        shutil.copy(neighbour, folder / neighbour.name)
                 places[m.seed_name] = folder
             f = folder / f"m{n}.awl"
             f.write_text(m.text, encoding="utf-8")
