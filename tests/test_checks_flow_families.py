@@ -22,18 +22,11 @@ DOCUMENTS = sorted(RULES.glob("*/*.awl"))
 _EXPECT = re.compile(r"^//! (?:valid\b|expect error on line (\d+))")
 # documents whose rule is not implemented yet: strict, so each must leave this list when it passes
 PENDING: dict[str, str] = {
-    "forks/fork_named_join": "named-fork join binding",
-    "forks/fork_named_sibling": "named-fork sibling reads",
     "loops/visits_no_word": "step-level `max` without `visits` (a syntax error today)",
     "regions/reg_after_cross": "`after` across a region",
     "regions/reg_collect_noname": "`collect` without `-> name`",
     "regions/reg_collect_outside": "collected binding from outside the region",
     "regions/reg_nested": "`distribute` inside a substep",
-    "routes/arms_after_route": "outcome arms after an unconditional route",
-    "routes/route_payload_step": "payload in a route to a step",
-    "routes/route_pipe_step": "piped route to a step",
-    "routes/step_named_outcome": "a step named like an outcome",
-    "routes/stmt_after_route": "statements after `route`",
     "routes/substep_after_nonsibling": "substep `after` naming a non-sibling",
 }
 

@@ -47,7 +47,8 @@ def check(ctx: CheckContext) -> None:
             _substep_routes(ctx, g, c.owner)
         elif not ctx.model.is_workloop or c.kind == "subflow":
             last = len(steps) - 1
-            if g.falls[last] and not any(last in a for a in g.after) and not steps[last].substeps:
+            ends_open = g.falls[last] or steps[last].open_end
+            if ends_open and not any(last in a for a in g.after) and not steps[last].substeps:
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
                 ctx.error(

@@ -51,6 +51,7 @@ class StepInfo:
     failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
     substeps: list[StepInfo] = field(default_factory=list)
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
+    open_end: bool = False  # no outcome arms, and its last statement is not a `route`
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -162,6 +163,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             coll=(items[0].id == coll.id, _rel(coll, base)) if coll is not None else None,
             failures=[_rel(f, base) for f in failures.get(step.id, [])],
             substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
+            open_end=_open_end(items),
         )
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
@@ -171,6 +173,14 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         ]
     _bind(summary.steps, facts, base)
     return summary
+
+
+def _open_end(items: list[Node]) -> bool:
+    """No outcome arms, and the last statement (past `on failure` blocks and substeps) is not a route."""
+    if any(i.type == "step_outcome" for i in items):
+        return False
+    tail = [i for i in items if i.type not in ("on_failure", "step_declaration", "visits_bound")]
+    return not tail or tail[-1].type != "route_statement"
 
 
 def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
