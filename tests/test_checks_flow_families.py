@@ -23,11 +23,6 @@ _EXPECT = re.compile(r"^//! (?:valid\b|expect error on line (\d+))")
 # documents whose rule is not implemented yet: strict, so each must leave this list when it passes
 PENDING: dict[str, str] = {
     "loops/visits_no_word": "step-level `max` without `visits` (a syntax error today)",
-    "regions/reg_after_cross": "`after` across a region",
-    "regions/reg_collect_noname": "`collect` without `-> name`",
-    "regions/reg_collect_outside": "collected binding from outside the region",
-    "regions/reg_nested": "`distribute` inside a substep",
-    "routes/substep_after_nonsibling": "substep `after` naming a non-sibling",
 }
 
 

@@ -45,10 +45,12 @@ def check(ctx: CheckContext) -> None:
         _reachability(ctx, g)
         if c.kind == "substeps" and c.owner is not None:
             _substep_routes(ctx, g, c.owner)
+            _substep_after(ctx, g, c.owner)
         elif not ctx.model.is_workloop or c.kind == "subflow":
+            _dead_ends(ctx, g)
             last = len(steps) - 1
             ends_open = g.falls[last] or steps[last].open_end
-            if ends_open and not any(last in a for a in g.after) and not steps[last].substeps:
+            if ends_open and not any(last in a for a in g.after):
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
                 ctx.error(
@@ -250,6 +252,34 @@ def _reachability(ctx: CheckContext, g: StepGraph) -> None:
             )
 
 
+def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
+    """A step that can finish without routing needs a successor: the next step, or one `after` it."""
+    followed = {d for deps in g.after for d in deps}
+    for i in range(len(g.steps) - 1):
+        if g.falls[i] and g.steps[i + 1].after_rel is not None and i not in followed:
+            s = g.steps[i]
+            ctx.error(
+                s.at(s.name_rel),
+                f"step `{g.names[i]}` leads nowhere: it does not route, the next step `{g.names[i + 1]}` "
+                f"waits on its `after` list instead of following it, and no step runs `after "
+                f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
+                "dead-end-step",
+            )
+
+
+def _substep_after(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
+    for s in g.steps:
+        missing = [d for d in s.after if d not in g.index]
+        if missing and s.after_rel is not None:
+            siblings = ", ".join(f"`{n}`" for n in g.names if n != s.name) or "none"
+            ctx.error(
+                s.at(s.after_rel),
+                f"substep `{s.name}` waits `after {missing[0]}`, but `after` names sibling substeps of "
+                f"`{parent.name}` only (here: {siblings})",
+                "substep-after",
+            )
+
+
 def _substep_routes(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
     arms = set(parent.arms)
     steps: set[str] | None = None
@@ -258,7 +288,15 @@ def _substep_routes(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
             if t and t not in g.index and t not in arms:
                 if steps is None:
                     steps = set(ctx.model.names(Kind.STEP))
-                if t in steps:
+                if not ctx.model.is_workloop and ctx.model.first(Kind.OUTCOME, t) is not None:
+                    ctx.error(
+                        s.at(r),
+                        f"substep `{g.names[i]}` routes to `{t}`, an outcome of the flow outside its parent "
+                        f"step `{parent.name}`: route to a sibling substep or to an outcome arm of "
+                        f"`{parent.name}`, and let `{parent.name}` route on",
+                        "substep-route",
+                    )
+                elif t in steps:
                     ctx.error(
                         s.at(r),
                         f"substep `{g.names[i]}` routes to `{t}`, outside its parent step `{parent.name}`: a "

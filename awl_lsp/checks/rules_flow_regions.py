@@ -68,6 +68,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
         )
     for o, c in regions:
         owner = g.names[o]
+        _region_extent(ctx, g, o, c)
         for s, rs in enumerate(g.routes):
             for t, route in rs:
                 inside_s, inside_t = o < s < c, o < t < c
@@ -85,6 +86,35 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",
                     )
+
+
+def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
+    """`after` stays on its side of the region; `collect` gathers a binding made inside it."""
+    owner, closer = g.names[o], g.names[c]
+    for s in range(len(g.steps)):
+        step = g.steps[s]
+        if step.after_rel is None:
+            continue
+        inside = o < s < c
+        for d in g.after[s]:
+            if (o < d < c) != inside and not (s == c and o < d) and not (inside and d == o):
+                ctx.error(
+                    step.at(step.after_rel),
+                    f"`after {g.names[d]}` crosses the per-item region of `{owner}`: the region is entered "
+                    f"only through `{owner}` and left only through `{closer}` — order the steps inside "
+                    "and outside it separately",
+                    "region-after",
+                )
+                break
+    name = g.steps[c].collected
+    made = set().union(*(g.steps[k].bound for k in range(o + 1, c)))
+    if name and name not in made and g.steps[c].coll is not None:
+        ctx.error(
+            g.steps[c].at(g.steps[c].coll[1]),
+            f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
+            f"binds `{name}`: collect a binding made inside the region",
+            "collect-outside",
+        )
 
 
 def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:

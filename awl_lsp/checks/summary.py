@@ -52,6 +52,7 @@ class StepInfo:
     substeps: list[StepInfo] = field(default_factory=list)
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
     open_end: bool = False  # no outcome arms, and its last statement is not a `route`
+    collected: str = ""  # the name its `collect` gathers
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -164,6 +165,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             failures=[_rel(f, base) for f in failures.get(step.id, [])],
             substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
             open_end=_open_end(items),
+            collected=_text(source, coll.child_by_field_name("value")) if coll is not None else "",
         )
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
