@@ -67,6 +67,13 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
             "iteration can end it before `max` runs out",
             "loop-until",
         )
+    for kind, word in (("until_clause", "`until` condition"), ("loop_max", "`max` line")):
+        for extra in [i for i in items if i.type == kind][1:]:
+            ctx.error(
+                extra,
+                f"loop `{var}` already has a {word}: a loop declares it once — merge the two into one",
+                "loop-clause-twice",
+            )
     local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_name("counter"))}
     local.discard("")
     for mx in (i for i in items if i.type == "loop_max"):
@@ -135,6 +142,18 @@ def _threaded_type(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
 
 
 def _visits_bound(ctx: ItemContext, bound: Node) -> None:
+    body = bound.parent
+    if body is not None:
+        before = body.named_children
+        earlier = [c for c in before if c.type == "visits_bound" and c.start_byte < bound.start_byte]
+        if earlier:
+            ctx.error(
+                bound,
+                f"this step already has a `max … visits` bound (line {earlier[0].start_point.row + 1}): a "
+                "step declares its re-entry bound once — keep one",
+                "visits-bound-twice",
+            )
+            ctx.row_numbers = True
     env = ctx.type_env
     limit = bound.child_by_field_name("limit")
     if limit is None or env is None:

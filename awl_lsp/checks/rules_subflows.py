@@ -75,6 +75,15 @@ def _placement(ctx: ItemContext, call: Node, name: str) -> None:
 def _declaration(ctx: ItemContext, sub: Node) -> None:
     name = ctx.text(sub.child_by_field_name("name"))
     outcomes = [c for c in sub.named_children if c.type == "outcome_clause"]
+    if not outcomes:
+        steps = [c for c in sub.named_children if c.type == "step_declaration"]
+        what = "has no body" if not steps else "declares no outcome"
+        ctx.error(
+            sub.child_by_field_name("name") or sub,
+            f"subflow `{name}` {what}: indent under it one `outcome <name>: type <Type>` and the steps "
+            "that reach it",
+            "subflow-outcomes",
+        )
     first = ctx.text(outcomes[0].child_by_field_name("name")) if outcomes else ""
     for extra in outcomes[1:]:
         ctx.error(
