@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
+from awl_lsp.checks.rules_support import in_substep
 from awl_lsp.checks.summary import StepInfo, body_items
 from awl_lsp.model.symbols import Kind
 
@@ -25,7 +26,7 @@ def check_item(ctx: ItemContext) -> None:
             _outcomes(ctx, node)
         elif node.type == "loop_statement":
             _loop(ctx, node)
-        else:
+        elif not in_substep(node):
             body = node.child_by_field_name("body")
             stmts = [c for c in body.named_children if c.type not in ("comment",)] if body is not None else []
             if not stmts or stmts[-1].type != "route_statement":

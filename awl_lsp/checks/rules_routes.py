@@ -12,7 +12,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
-from awl_lsp.checks.rules_support import STATEMENT_TYPES
+from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind
 
@@ -70,6 +70,8 @@ def _items(body: Node) -> list[Node]:
 
 
 def _after_route(ctx: ItemContext, body: Node) -> None:
+    if in_substep(body):
+        return
     items = _items(body)
     routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
     if not routes:

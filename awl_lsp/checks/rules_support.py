@@ -192,3 +192,11 @@ def match_arguments(
     if missing:
         noun = "argument" if len(missing) == 1 else "arguments"
         ctx.error(where, f"{what} is missing {noun} {listing(missing)}", code)
+
+
+def in_substep(node: Node) -> bool:
+    """Is `node` inside a substep? (The engine leaves the route layout of substep bodies free.)"""
+    cur = node.parent
+    while cur is not None and cur.type != "step_declaration":
+        cur = cur.parent
+    return cur is not None and cur.parent is not None and cur.parent.type == "step_body"
