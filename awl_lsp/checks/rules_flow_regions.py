@@ -26,6 +26,35 @@ def check(ctx: CheckContext) -> None:
 
 def check_item(ctx: ItemContext) -> None:
     _unknown_names(ctx)
+    _read_before_bound(ctx)
+
+
+def _read_before_bound(ctx: ItemContext) -> None:
+    """A value read above the line of its step that binds it (the model resolved it forward)."""
+    loops: list[tuple[int, int, int, int]] | None = None
+    for ref in ctx.refs:
+        if ref.kind is not RefKind.VALUE and ref.kind is not RefKind.COLLECT:
+            continue
+        target = ctx.target(ref)
+        if getattr(target, "kind", None) is not Kind.BINDING:
+            continue
+        where = target.range  # type: ignore[union-attr]
+        if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
+            continue
+        if loops is None:
+            loops = [
+                (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
+                for n in ctx.descendants("loop_statement")
+            ]
+        if any(within(ref.range, lp) and within(where, lp) for lp in loops):
+            continue  # threaded through the loop's passes
+        ctx.error(
+            ref.range,
+            f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} — "
+            "move this line below it, or bind the value earlier",
+            "read-before-bound",
+        )
+        ctx.row_numbers = True
 
 
 def _regions(ctx: CheckContext, g: StepGraph) -> None:
