@@ -20,10 +20,6 @@ from differential.harness import REFERENCE, our_verdict, reference_verdicts
 RULES = Path(__file__).resolve().parent / "data" / "conformance" / "rules"
 DOCUMENTS = sorted(RULES.glob("*/*.awl"))
 _EXPECT = re.compile(r"^//! (?:valid\b|expect error on line (\d+))")
-# documents whose rule is not implemented yet: strict, so each must leave this list when it passes
-PENDING: dict[str, str] = {
-    "loops/visits_no_word": "step-level `max` without `visits` (a syntax error today)",
-}
 
 
 def expectation(path: Path) -> int | None:
@@ -38,16 +34,7 @@ def _id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=f"not yet: {PENDING[_id(p)]}"))
-        if _id(p) in PENDING
-        else p
-        for p in DOCUMENTS
-    ],
-    ids=_id,
-)
+@pytest.mark.parametrize("path", DOCUMENTS, ids=_id)
 def test_checker_agrees_with_the_expectation(path: Path) -> None:
     expected = expectation(path)
     verdict = our_verdict(path.read_text(encoding="utf-8"), path, path.parent)

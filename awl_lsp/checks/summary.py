@@ -156,7 +156,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 for r in sorted(routes.get(step.id, []), key=lambda r: r.start_byte)
             ],
             falls=not any(i.type in ("step_outcome", "route_statement") for i in items),
-            bounded=any(i.type == "visits_bound" for i in items),
+            bounded=any(_bound_line(i, source) for i in items),
             has_loop=step.id in loops,
             arms=[_text(source, a.child_by_field_name("name")) for a in items if a.type == "step_outcome"],
             n_items=len(items),
@@ -175,6 +175,13 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         ]
     _bind(summary.steps, facts, base)
     return summary
+
+
+def _bound_line(item: Node, source: bytes) -> bool:
+    """`max N visits`, or a broken `max …` line (a bound being typed; the syntax error names it)."""
+    if item.type == "visits_bound":
+        return True
+    return item.type == "ERROR" and source[item.start_byte : item.start_byte + 4] == b"max "
 
 
 def _open_end(items: list[Node]) -> bool:
