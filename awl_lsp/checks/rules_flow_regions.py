@@ -126,7 +126,7 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
             continue
         inside = o < s < c
         for d in g.after[s]:
-            if (o < d < c) != inside and not (s == c and o < d) and not (inside and d == o):
+            if (inside and not o <= d < c) or (s == c and o <= d < c) or (s > c and o < d < c):
                 ctx.error(
                     step.at(step.after_rel),
                     f"`after {g.names[d]}` crosses the per-item region of `{owner}`: the region is entered "
