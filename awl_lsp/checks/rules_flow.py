@@ -131,10 +131,10 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
             return None
         sides = [c.child_by_field_name("left"), c.child_by_field_name("right")]
         found = False
-        for s in sides:
+        for k, s in enumerate(sides):
             if s is not None and s.type == "identifier":
                 v = ctx.model.first(Kind.VARIANT, text(ctx, s))
-                if v is not None and v.container:
+                if v is not None and v.container and _of_enum(ctx, sides[1 - k], v.container):
                     covered.setdefault(v.container, set()).add(v.name)
                     found = True
         if not found:
@@ -146,6 +146,15 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     variants = [c.name for c in sym.children if c.kind is Kind.VARIANT] if sym else []
     missing = [v for v in variants if v not in names]
     return (enum, missing) if missing else []
+
+
+def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
+    """Is the compared value known to be of this enum? (An unresolved name covers no variant.)"""
+    env = ctx.type_env
+    if scrutinee is None or env is None:
+        return False
+    t = env.infer(scrutinee).strip()
+    return t.unknown is False and t.name == enum
 
 
 def _loop(ctx: ItemContext, loop: Node) -> None:
@@ -258,7 +267,9 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
     """A step that can finish without routing needs a successor: the next step, or one `after` it."""
     followed = {d for deps in g.after for d in deps}
     for i in range(len(g.steps) - 1):
-        if g.falls[i] and g.steps[i + 1].after_rel is not None and i not in followed:
+        nxt = g.steps[i + 1]
+        known_after = len(g.after[i + 1]) == len(nxt.after)  # an unknown name is reported on its own
+        if g.falls[i] and nxt.after_rel is not None and known_after and i not in followed:
             s = g.steps[i]
             ctx.error(
                 s.at(s.name_rel),

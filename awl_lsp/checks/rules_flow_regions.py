@@ -73,13 +73,13 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
             stack.append((i, s.dist))
         if s.coll is not None:
             first, at = s.coll
-            if not first:
+            if not first:  # not a region's closing step, so the region stays open
                 ctx.error(
                     s.at(at),
                     f"`collect` opens its step: make it the first line of step `{g.names[i]}`",
                     "collect-first",
                 )
-            if stack:
+            elif stack:
                 o, _ = stack.pop()
                 regions.append((o, i))
             else:
@@ -88,7 +88,8 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                     "this `collect` closes no region: no `distribute`/`sequence` step above is still open",
                     "collect-no-region",
                 )
-    for o, (mode, at) in stack:
+    broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
+    for o, (mode, at) in [] if broken else stack:
         ctx.error(
             g.steps[o].at(at),
             f"this `{mode}` region never reaches a `collect`: add a step that opens with "
