@@ -1,8 +1,9 @@
 """The semantic checker: every AWL rule, as small modules of pure functions over the model and tree.
 
 `run_checks` is the one entry point; the LSP diagnostics, `awl check` and its JSON output all use it.
-Each `rules_*` module has `check_item(ctx: ItemContext)` (one top-level item; results are cached per
-item by a `CheckCache`) and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries).
+The rule modules run in the order of the explicit registry `RULES` below; each has
+`check_item(ctx: ItemContext)` (one top-level item; results are cached per item by a `CheckCache`)
+and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries).
 """
 
 from __future__ import annotations
@@ -11,27 +12,54 @@ from pathlib import Path
 
 from tree_sitter import Tree
 
+from awl_lsp.checks import (
+    rules_consts,
+    rules_declarations,
+    rules_flow,
+    rules_flow_regions,
+    rules_forks,
+    rules_layout,
+    rules_lenient,
+    rules_loops,
+    rules_names,
+    rules_references,
+    rules_regions,
+    rules_routes,
+    rules_schema,
+    rules_subflows,
+    rules_types_stmt,
+    rules_warnings,
+    rules_workloop,
+    rules_workloop_statements,
+)
 from awl_lsp.checks.base import CheckContext, ItemContext, Problem, Severity
 from awl_lsp.checks.engine import CheckCache
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.builder import gc_paused
 
-RULES: list = []  # rule modules register here (see _load)
-
-
-def _load() -> None:
-    if RULES:
-        return
-    import importlib
-    import pkgutil
-
-    import awl_lsp.checks as pkg
-
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("rules_"):
-            module = importlib.import_module(f"awl_lsp.checks.{info.name}")
-            if callable(getattr(module, "check", None)) or callable(getattr(module, "check_item", None)):
-                RULES.append(module)
+# The rule families, in the order they run. Each has `check_item(ctx: ItemContext)` (one top-level
+# item, cached per item) and/or `check(ctx: CheckContext)` (document-wide, over item summaries).
+# A new rule module is added here by hand: nothing is discovered.
+RULES: list = [
+    rules_consts,
+    rules_declarations,
+    rules_flow,
+    rules_flow_regions,
+    rules_forks,
+    rules_layout,
+    rules_lenient,
+    rules_loops,
+    rules_names,
+    rules_references,
+    rules_regions,
+    rules_routes,
+    rules_schema,
+    rules_subflows,
+    rules_types_stmt,  # the type rules (the expression walker lives in `rules_types`)
+    rules_warnings,
+    rules_workloop,
+    rules_workloop_statements,
+]
 
 
 def run_checks(
@@ -47,7 +75,6 @@ def run_checks(
     `cache` (by default the one `OpenDocument` attached to the model, if any) keeps item results
     between versions of a document; without one every item is checked.
     """
-    _load()
     if cache is None:
         cache = getattr(model, "check_cache", None)
         if not isinstance(cache, CheckCache):

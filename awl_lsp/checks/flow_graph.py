@@ -42,7 +42,7 @@ def build_graph(steps: list[StepInfo]) -> StepGraph:
     names = [s.name for s in steps]
     g = StepGraph(steps, names)
     for i, n in enumerate(names):
-        g.index.setdefault(n, i)
+        g.index[n] = i  # a repeated name means its last step, as in the engine
     g.succ = [set() for _ in steps]
     index = g.index
     for i, s in enumerate(steps):

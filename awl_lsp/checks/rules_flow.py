@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
+from awl_lsp.checks.rules_support import in_substep
 from awl_lsp.checks.summary import StepInfo, body_items
 from awl_lsp.model.symbols import Kind
 
@@ -25,7 +26,7 @@ def check_item(ctx: ItemContext) -> None:
             _outcomes(ctx, node)
         elif node.type == "loop_statement":
             _loop(ctx, node)
-        else:
+        elif not in_substep(node):
             body = node.child_by_field_name("body")
             stmts = [c for c in body.named_children if c.type not in ("comment",)] if body is not None else []
             if not stmts or stmts[-1].type != "route_statement":
@@ -42,12 +43,16 @@ def check(ctx: CheckContext) -> None:
         steps = c.steps
         _cycles(ctx, g)
         _after_cycles(ctx, g)
-        _reachability(ctx, g)
+        if c.kind != "substeps":  # substeps are entered from their parent: the engine accepts any order
+            _reachability(ctx, g)
         if c.kind == "substeps" and c.owner is not None:
             _substep_routes(ctx, g, c.owner)
+            _substep_after(ctx, g, c.owner)
         elif not ctx.model.is_workloop or c.kind == "subflow":
+            _dead_ends(ctx, g)
             last = len(steps) - 1
-            if g.falls[last] and not any(last in a for a in g.after) and not steps[last].substeps:
+            ends_open = g.falls[last] or steps[last].open_end
+            if ends_open and not any(last in a for a in g.after):
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
                 ctx.error(
@@ -126,10 +131,10 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
             return None
         sides = [c.child_by_field_name("left"), c.child_by_field_name("right")]
         found = False
-        for s in sides:
+        for k, s in enumerate(sides):
             if s is not None and s.type == "identifier":
                 v = ctx.model.first(Kind.VARIANT, text(ctx, s))
-                if v is not None and v.container:
+                if v is not None and v.container and _of_enum(ctx, sides[1 - k], v.container):
                     covered.setdefault(v.container, set()).add(v.name)
                     found = True
         if not found:
@@ -141,6 +146,15 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     variants = [c.name for c in sym.children if c.kind is Kind.VARIANT] if sym else []
     missing = [v for v in variants if v not in names]
     return (enum, missing) if missing else []
+
+
+def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
+    """Is the compared value known to be of this enum? (An unresolved name covers no variant.)"""
+    env = ctx.type_env
+    if scrutinee is None or env is None:
+        return False
+    t = env.infer(scrutinee).strip()
+    return t.unknown is False and t.name == enum
 
 
 def _loop(ctx: ItemContext, loop: Node) -> None:
@@ -249,6 +263,36 @@ def _reachability(ctx: CheckContext, g: StepGraph) -> None:
             )
 
 
+def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
+    """A step that can finish without routing needs a successor: the next step, or one `after` it."""
+    followed = {d for deps in g.after for d in deps}
+    for i in range(len(g.steps) - 1):
+        nxt = g.steps[i + 1]
+        known_after = len(g.after[i + 1]) == len(nxt.after)  # an unknown name is reported on its own
+        if g.falls[i] and nxt.after_rel is not None and known_after and i not in followed:
+            s = g.steps[i]
+            ctx.error(
+                s.at(s.name_rel),
+                f"step `{g.names[i]}` leads nowhere: it does not route, the next step `{g.names[i + 1]}` "
+                f"waits on its `after` list instead of following it, and no step runs `after "
+                f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
+                "dead-end-step",
+            )
+
+
+def _substep_after(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
+    for s in g.steps:
+        missing = [d for d in s.after if d not in g.index]
+        if missing and s.after_rel is not None:
+            siblings = ", ".join(f"`{n}`" for n in g.names if n != s.name) or "none"
+            ctx.error(
+                s.at(s.after_rel),
+                f"substep `{s.name}` waits `after {missing[0]}`, but `after` names sibling substeps of "
+                f"`{parent.name}` only (here: {siblings})",
+                "substep-after",
+            )
+
+
 def _substep_routes(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
     arms = set(parent.arms)
     steps: set[str] | None = None
@@ -257,7 +301,15 @@ def _substep_routes(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
             if t and t not in g.index and t not in arms:
                 if steps is None:
                     steps = set(ctx.model.names(Kind.STEP))
-                if t in steps:
+                if not ctx.model.is_workloop and ctx.model.first(Kind.OUTCOME, t) is not None:
+                    ctx.error(
+                        s.at(r),
+                        f"substep `{g.names[i]}` routes to `{t}`, an outcome of the flow outside its parent "
+                        f"step `{parent.name}`: route to a sibling substep or to an outcome arm of "
+                        f"`{parent.name}`, and let `{parent.name}` route on",
+                        "substep-route",
+                    )
+                elif t in steps:
                     ctx.error(
                         s.at(r),
                         f"substep `{g.names[i]}` routes to `{t}`, outside its parent step `{parent.name}`: a "

@@ -26,6 +26,35 @@ def check(ctx: CheckContext) -> None:
 
 def check_item(ctx: ItemContext) -> None:
     _unknown_names(ctx)
+    _read_before_bound(ctx)
+
+
+def _read_before_bound(ctx: ItemContext) -> None:
+    """A value read above the line of its step that binds it (the model resolved it forward)."""
+    loops: list[tuple[int, int, int, int]] | None = None
+    for ref in ctx.refs:
+        if ref.kind is not RefKind.VALUE and ref.kind is not RefKind.COLLECT:
+            continue
+        target = ctx.target(ref)
+        if getattr(target, "kind", None) is not Kind.BINDING:
+            continue
+        where = target.range  # type: ignore[union-attr]
+        if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
+            continue
+        if loops is None:
+            loops = [
+                (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
+                for n in ctx.descendants("loop_statement")
+            ]
+        if any(within(ref.range, lp) and within(where, lp) for lp in loops):
+            continue  # threaded through the loop's passes
+        ctx.error(
+            ref.range,
+            f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} — "
+            "move this line below it, or bind the value earlier",
+            "read-before-bound",
+        )
+        ctx.row_numbers = True
 
 
 def _regions(ctx: CheckContext, g: StepGraph) -> None:
@@ -44,13 +73,13 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
             stack.append((i, s.dist))
         if s.coll is not None:
             first, at = s.coll
-            if not first:
+            if not first:  # not a region's closing step, so the region stays open
                 ctx.error(
                     s.at(at),
                     f"`collect` opens its step: make it the first line of step `{g.names[i]}`",
                     "collect-first",
                 )
-            if stack:
+            elif stack:
                 o, _ = stack.pop()
                 regions.append((o, i))
             else:
@@ -59,7 +88,8 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                     "this `collect` closes no region: no `distribute`/`sequence` step above is still open",
                     "collect-no-region",
                 )
-    for o, (mode, at) in stack:
+    broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
+    for o, (mode, at) in [] if broken else stack:
         ctx.error(
             g.steps[o].at(at),
             f"this `{mode}` region never reaches a `collect`: add a step that opens with "
@@ -68,6 +98,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
         )
     for o, c in regions:
         owner = g.names[o]
+        _region_extent(ctx, g, o, c)
         for s, rs in enumerate(g.routes):
             for t, route in rs:
                 inside_s, inside_t = o < s < c, o < t < c
@@ -85,6 +116,35 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",
                     )
+
+
+def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
+    """`after` stays on its side of the region; `collect` gathers a binding made inside it."""
+    owner, closer = g.names[o], g.names[c]
+    for s in range(len(g.steps)):
+        step = g.steps[s]
+        if step.after_rel is None:
+            continue
+        inside = o < s < c
+        for d in g.after[s]:
+            if (inside and not o <= d < c) or (s == c and o <= d < c) or (s > c and o < d < c):
+                ctx.error(
+                    step.at(step.after_rel),
+                    f"`after {g.names[d]}` crosses the per-item region of `{owner}`: the region is entered "
+                    f"only through `{owner}` and left only through `{closer}` — order the steps inside "
+                    "and outside it separately",
+                    "region-after",
+                )
+                break
+    name = g.steps[c].collected
+    made = set().union(*(g.steps[k].bound for k in range(o + 1, c)))
+    if name and name not in made and g.steps[c].coll is not None:
+        ctx.error(
+            g.steps[c].at(g.steps[c].coll[1]),
+            f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
+            f"binds `{name}`: collect a binding made inside the region",
+            "collect-outside",
+        )
 
 
 def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, ItemContext, Severity
 from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
 from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, Symbol
@@ -105,11 +105,17 @@ def _report_duplicates(ctx: CheckContext, groups: dict[tuple, list[Symbol]], whe
                     f"`{dup.name}` is already declared as {_article(label(first.kind))} {label(first.kind)}"
                 )
             suffix = where.format(container=dup.container or "")
-            ctx.error(
+            # a repeated outcome arm or substep name runs (the engine accepts it) but is a slip: warn
+            inner = dup.kind is first.kind and (
+                dup.kind is Kind.STEP_OUTCOME
+                or (dup.kind is Kind.STEP and bool(dup.container) and dup.scope != f"subflow:{dup.container}")
+            )
+            ctx.report(
                 dup.selection,
                 f"{what}{suffix}: first declared on line {first.selection[0] + 1}; each name is "
                 "declared once",
                 "duplicate",
+                Severity.WARNING if inner else Severity.ERROR,
             )
 
 

@@ -1,8 +1,8 @@
 """Shared tree helpers for the declaration, name, layout and workloop rule modules.
 
-The checker loads every `rules_*` module; this one reports nothing itself (`check` is a no-op)
-and only offers small, crash-proof helpers over tree-sitter nodes: every field look-up may be
-`None` on a broken tree, and every helper accepts that.
+It reports nothing itself (it is not in the rule registry) and only offers small, crash-proof
+helpers over tree-sitter nodes: every field look-up may be `None` on a broken tree, and every
+helper accepts that.
 """
 
 from __future__ import annotations
@@ -39,10 +39,6 @@ STATEMENT_TYPES = frozenset(
         "collect_statement",
     }
 )
-
-
-def check(ctx: CheckContext) -> None:
-    """No rules here: this module only shares helpers."""
 
 
 def field(node: Node | None, name: str) -> Node | None:
@@ -196,3 +192,11 @@ def match_arguments(
     if missing:
         noun = "argument" if len(missing) == 1 else "arguments"
         ctx.error(where, f"{what} is missing {noun} {listing(missing)}", code)
+
+
+def in_substep(node: Node) -> bool:
+    """Is `node` inside a substep? (The engine leaves the route layout of substep bodies free.)"""
+    cur = node.parent
+    while cur is not None and cur.type != "step_declaration":
+        cur = cur.parent
+    return cur is not None and cur.parent is not None and cur.parent.type == "step_body"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
@@ -342,10 +342,4 @@ class ExprChecker:
             self.expect_bool(arg, f"the `{name}` predicate", facts, elem)
 
 
-def check_item(ctx: ItemContext) -> None:
-    from awl_lsp.checks.rules_types_stmt import walk_statements
-
-    walk_statements(ExprChecker(ctx), ctx.node)
-
-
-__all__ = ["BOOL", "DURATION", "INT", "ExprChecker", "env_for", "present_facts", "absent_facts", "check_item"]
+__all__ = ["BOOL", "DURATION", "INT", "ExprChecker", "env_for", "present_facts", "absent_facts"]

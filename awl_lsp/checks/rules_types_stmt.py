@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
@@ -15,9 +16,14 @@ from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
 _PURE_STAGES = ("relative_field", "combinator")
 
 
-# Statement rules run from `rules_types.check_item` (one walk per item); this module registers nothing.
+# The type rules' entry point: one walk per item, over the expression walker of `rules_types`.
 # `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
 # reference rules, so they are not repeated here.
+
+
+def check_item(ctx: ItemContext) -> None:
+    """Every type rule over one top-level item."""
+    walk_statements(ExprChecker(ctx), ctx.node)
 
 
 def walk_statements(ec: ExprChecker, item: Node) -> None:

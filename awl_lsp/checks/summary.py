@@ -51,6 +51,8 @@ class StepInfo:
     failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
     substeps: list[StepInfo] = field(default_factory=list)
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
+    open_end: bool = False  # no outcome arms, and its last statement is not a `route`
+    collected: str = ""  # the name its `collect` gathers
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -154,7 +156,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 for r in sorted(routes.get(step.id, []), key=lambda r: r.start_byte)
             ],
             falls=not any(i.type in ("step_outcome", "route_statement") for i in items),
-            bounded=any(i.type == "visits_bound" for i in items),
+            bounded=any(_bound_line(i, source) for i in items),
             has_loop=step.id in loops,
             arms=[_text(source, a.child_by_field_name("name")) for a in items if a.type == "step_outcome"],
             n_items=len(items),
@@ -162,6 +164,8 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             coll=(items[0].id == coll.id, _rel(coll, base)) if coll is not None else None,
             failures=[_rel(f, base) for f in failures.get(step.id, [])],
             substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
+            open_end=_open_end(items),
+            collected=_text(source, coll.child_by_field_name("value")) if coll is not None else "",
         )
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
@@ -171,6 +175,21 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         ]
     _bind(summary.steps, facts, base)
     return summary
+
+
+def _bound_line(item: Node, source: bytes) -> bool:
+    """`max N visits`, or a broken `max …` line (a bound being typed; the syntax error names it)."""
+    if item.type == "visits_bound":
+        return True
+    return item.type == "ERROR" and source[item.start_byte : item.start_byte + 4] == b"max "
+
+
+def _open_end(items: list[Node]) -> bool:
+    """No outcome arms, and the last statement (past `on failure` blocks and substeps) is not a route."""
+    if any(i.type == "step_outcome" for i in items):
+        return False
+    tail = [i for i in items if i.type not in ("on_failure", "step_declaration", "visits_bound")]
+    return not tail or tail[-1].type != "route_statement"
 
 
 def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:

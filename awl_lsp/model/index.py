@@ -292,12 +292,4 @@ def _splice(
         table.pop(key, None)
 
 
-def __getattr__(name: str) -> object:  # `from awl_lsp.model.index import ModelBuilder` keeps working
-    if name == "ModelBuilder":
-        from awl_lsp.model.builder import ModelBuilder
-
-        return ModelBuilder
-    raise AttributeError(name)
-
-
 __all__ = ["BUILTIN_TYPES", "CALLABLE_KINDS", "Reuse", "SemanticModel"]

@@ -1,0 +1,81 @@
+"""Named-fork rules: branches run in parallel, each with its own binding, and the `join` binds nothing.
+
+In the named form (`fork` with one `call -> binding` line per branch) every branch binds its own
+result, so `join -> x` has nothing to gather; and a branch cannot read a binding a sibling branch
+makes, since the branches run at the same time.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import ItemContext
+
+
+def check_item(ctx: ItemContext) -> None:
+    for fork in ctx.descendants("fork_statement"):
+        if fork.child_by_field_name("item") is not None or fork.child_by_field_name("collection") is not None:
+            continue
+        _named(ctx, fork)
+
+
+def _named(ctx: ItemContext, fork: Node) -> None:
+    join = fork.child_by_field_name("join")
+    binding = join.child_by_field_name("binding") if join is not None else None
+    if binding is not None:
+        ctx.error(
+            binding,
+            "a fork with named branches joins without a binding: each branch already binds its own "
+            "result (`call(…) -> name`) — write a bare `join`",
+            "fork-named-join",
+        )
+    body = fork.child_by_field_name("body")
+    if body is None:
+        return
+    branches = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
+    bound: dict[str, int] = {}
+    for i, b in enumerate(branches):
+        binding = b.child_by_field_name("binding") if b.type == "expression_statement" else None
+        name = ctx.text(binding.child_by_field_name("name")) if binding is not None else ""
+        if name:
+            bound.setdefault(name, i)
+    for i, b in enumerate(branches):
+        value = b.child_by_field_name("value") if b.type == "expression_statement" else None
+        for ident in _reads(value):
+            name = ctx.text(ident)
+            j = bound.get(name)
+            if j is not None and j != i:
+                ctx.error(
+                    ident,
+                    f"`{name}` is bound by a parallel branch of this fork, which may not have finished: "
+                    f"read `{name}` after the `join`, or run the two calls one after the other",
+                    "fork-sibling-read",
+                )
+
+
+def _reads(node: Node | None) -> list[Node]:
+    """Identifiers read as values in an expression (not argument names, fields or called names)."""
+    out: list[Node] = []
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.append(n)
+            continue
+        if n.type == "call_expression":
+            args = n.child_by_field_name("arguments")
+            if args is not None:
+                stack.append(args)
+            continue
+        if n.type == "argument":
+            value = n.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+            continue
+        if n.type == "field_expression":
+            value = n.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+            continue
+        stack.extend(n.named_children)
+    return out

@@ -1,0 +1,200 @@
+"""Loop and visit rules: a `loop` says when it stops and keeps its threaded value's type; `visits` bounds.
+
+- a `loop` body has an `until` condition;
+- the loop's `max` is fixed before the first pass, so it reads no loop-local name (the threaded
+  value, the counter, or anything bound in the body);
+- the threaded value keeps the type of its seed when the body rebinds it;
+- `max N visits` takes a bound fixed before the flow starts (a literal, an input, a constant),
+  never a binding;
+- `visits` is readable only in the outcome guards of a step bounded by `max … visits`.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import ItemContext
+from awl_lsp.model.symbols import Kind
+from awl_lsp.model.types import assignable
+
+
+def check_item(ctx: ItemContext) -> None:
+    for loop in ctx.descendants("loop_statement"):
+        _loop(ctx, loop)
+    for bound in ctx.descendants("visits_bound"):
+        _visits_bound(ctx, bound)
+    for ident in _identifiers(ctx.node, "visits"):
+        _visits_read(ctx, ident)
+
+
+def _identifiers(root: Node | None, name: str) -> list[Node]:
+    out: list[Node] = []
+    stack = [root] if root is not None else []
+    wanted = name.encode()
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            if n.text == wanted:
+                out.append(n)
+            continue
+        stack.extend(n.named_children)
+    return out
+
+
+def _body_names(ctx: ItemContext, body: Node) -> set[str]:
+    """Names bound anywhere inside a loop body."""
+    names: set[str] = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "binding":
+            names.add(ctx.text(n.child_by_field_name("name")))
+        stack.extend(n.named_children)
+    names.discard("")
+    return names
+
+
+def _loop(ctx: ItemContext, loop: Node) -> None:
+    var = ctx.text(loop.child_by_field_name("binding"))
+    body = loop.child_by_field_name("body")
+    if body is None:
+        return
+    items = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
+    if not any(i.type == "until_clause" for i in items):
+        ctx.error(
+            loop.child_by_field_name("binding") or loop,
+            f"loop `{var}` has no `until` condition: add `until <condition>` to its body so an "
+            "iteration can end it before `max` runs out",
+            "loop-until",
+        )
+    for kind, word in (("until_clause", "`until` condition"), ("loop_max", "`max` line")):
+        for extra in [i for i in items if i.type == kind][1:]:
+            ctx.error(
+                extra,
+                f"loop `{var}` already has a {word}: a loop declares it once — merge the two into one",
+                "loop-clause-twice",
+            )
+    local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_name("counter"))}
+    local.discard("")
+    for mx in (i for i in items if i.type == "loop_max"):
+        limit = mx.child_by_field_name("limit")
+        for ident in _identifiers_in(limit):
+            name = ctx.text(ident)
+            if name in local and _is_value(ident):
+                ctx.error(
+                    ident,
+                    f"the loop's `max` is fixed before its first pass, but `{name}` is loop-local: "
+                    "bound the loop by an input, a constant or a value bound before the loop",
+                    "loop-max-local",
+                )
+                break
+    _threaded_type(ctx, loop, var, body)
+
+
+def _identifiers_in(node: Node | None) -> list[Node]:
+    out: list[Node] = []
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.append(n)
+            continue
+        stack.extend(n.named_children)
+    return out
+
+
+def _is_value(ident: Node) -> bool:
+    """An identifier read as a value (not a field name, an argument name or a called function)."""
+    parent = ident.parent
+    if parent is None:
+        return True
+    for field in ("field", "name", "function"):
+        if parent.child_by_field_name(field) is not None and parent.child_by_field_name(field).id == ident.id:
+            return parent.type in ("binary_expression",)
+    return True
+
+
+def _threaded_type(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
+    env = ctx.type_env
+    seed = loop.child_by_field_name("seed")
+    if env is None or seed is None or not var:
+        return
+    seed_type = env.infer(seed)
+    if seed_type.unknown:
+        return
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "loop_statement" and n.id != loop.id:
+            continue
+        if n.type == "expression_statement":
+            binding = n.child_by_field_name("binding")
+            if binding is not None and ctx.text(binding.child_by_field_name("name")) == var:
+                new = env.infer(n.child_by_field_name("value"))
+                if not new.unknown and not assignable(new, seed_type, env.table):
+                    ctx.error(
+                        binding,
+                        f"loop `{var}` threads its seed's type, {seed_type}, but this line rebinds it as "
+                        f"{new}: every pass must produce a {seed_type} — bind the {new} to another name",
+                        "loop-rebind-type",
+                    )
+        stack.extend(n.named_children)
+
+
+def _visits_bound(ctx: ItemContext, bound: Node) -> None:
+    body = bound.parent
+    if body is not None:
+        before = body.named_children
+        earlier = [c for c in before if c.type == "visits_bound" and c.start_byte < bound.start_byte]
+        if earlier:
+            ctx.error(
+                bound,
+                f"this step already has a `max … visits` bound (line {earlier[0].start_point.row + 1}): a "
+                "step declares its re-entry bound once — keep one",
+                "visits-bound-twice",
+            )
+            ctx.row_numbers = True
+    env = ctx.type_env
+    limit = bound.child_by_field_name("limit")
+    if limit is None or env is None:
+        return
+    for ident in _identifiers_in(limit):
+        if not _is_value(ident):
+            continue
+        sym = env.symbol_of(ident)
+        if sym is not None and sym.kind is Kind.BINDING:
+            ctx.error(
+                ident,
+                f"`max … visits` is fixed before the flow starts, but `{sym.name}` is bound while it "
+                "runs: bound the visits by a literal, an input or a constant",
+                "visits-bound-runtime",
+            )
+            return
+
+
+def _visits_read(ctx: ItemContext, ident: Node) -> None:
+    """`visits` is the visit counter only inside a bounded step's outcome guards."""
+    if not _is_value(ident):
+        return
+    if ctx.model.first(Kind.INPUT, "visits") is not None or ctx.model.first(Kind.CONST, "visits") is not None:
+        return
+    cur = ident.parent
+    guard = None
+    while cur is not None and cur.type != "step_declaration":
+        if cur.type == "guard":
+            guard = cur
+        cur = cur.parent
+    if cur is None:
+        return
+    body = cur.child_by_field_name("body")
+    bounded = body is not None and any(c.type == "visits_bound" for c in body.named_children)
+    if guard is not None and bounded:
+        return
+    step = ctx.text(cur.child_by_field_name("name"))
+    where = "an outcome guard" if bounded else f"a step bounded by `max N visits` (step `{step}` has none)"
+    ctx.error(
+        ident,
+        f"`visits` counts the entries of a bounded step and is readable only in its outcome guards: "
+        f"this read is outside {where}",
+        "visits-read",
+    )

@@ -1,0 +1,112 @@
+"""Route rules within a step: what a route to a step may carry, and what may follow a route.
+
+- a route to a step carries no payload, written or piped: steps receive bindings, only outcomes
+  take a payload;
+- a step may not share its name with an outcome of its flow (route targets share one namespace);
+- a `route` directly in a body always leaves: no statement may follow it in that body, and a step
+  whose body routes unconditionally has no outcome arms.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
+from awl_lsp.checks.summary import route_target_name
+from awl_lsp.model.symbols import Kind
+
+_BODIES = ("step_body", "block", "loop_body")
+
+
+def check_item(ctx: ItemContext) -> None:
+    item = ctx.node
+    if item is None or item.type not in ("step_declaration", "subflow_declaration", "retire_block"):
+        return
+    scope = ""
+    if item.type == "subflow_declaration":
+        scope = f"subflow:{ctx.text(item.child_by_field_name('name'))}"
+    for route in ctx.descendants("route_statement"):
+        _route(ctx, route, scope)
+    for body in ctx.descendants(*_BODIES):
+        _after_route(ctx, body)
+    if not ctx.model.is_workloop:
+        for step in ctx.descendants("step_declaration"):
+            if step.parent is not None and step.parent.type in ("source_file", "subflow_declaration"):
+                _named_like_outcome(ctx, step, scope)
+
+
+def _is_step(ctx: ItemContext, name: str, scope: str) -> bool:
+    return (
+        bool(name)
+        and ctx.model.first(Kind.STEP, name, scope) is not None
+        and ctx.model.first(Kind.OUTCOME, name, scope) is None
+    )
+
+
+def _route(ctx: ItemContext, route: Node, scope: str) -> None:
+    target = route_target_name(ctx.source, route)
+    if not _is_step(ctx, target, scope):
+        return
+    payload = route.child_by_field_name("payload")
+    if payload is not None:
+        ctx.error(
+            payload,
+            f"`{target}` is a step, and a route to a step carries no payload: steps read bindings — "
+            f"bind the values first (`… -> name`) and write `route {target}`",
+            "route-step-payload",
+        )
+    elif route.child_by_field_name("input") is not None:
+        ctx.error(
+            route,
+            f"a piped route hands the piped value to its target, but `{target}` is a step and takes no "
+            f"value: end the pipe with `-> name` and write `route {target}` on its own line",
+            "route-step-piped",
+        )
+
+
+def _items(body: Node) -> list[Node]:
+    return [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
+
+
+def _after_route(ctx: ItemContext, body: Node) -> None:
+    if in_substep(body):
+        return
+    items = _items(body)
+    routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
+    if not routes:
+        return
+    first = routes[0]
+    later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES]
+    if later:
+        ctx.error(
+            later[0],
+            "this line can never run: the `route` above always leaves the step — move it above the "
+            "`route`, or remove it",
+            "after-route",
+        )
+        return
+    if body.type == "step_body":
+        arms = [n for n in items[first + 1 :] if n.type == "step_outcome"]
+        if arms:
+            step = body.parent
+            name = ctx.text(step.child_by_field_name("name")) if step is not None else ""
+            ctx.error(
+                arms[0],
+                f"the outcome arms of step `{name}` can never fire: its body always routes away first — "
+                "remove the `route` line or the arms",
+                "arms-after-route",
+            )
+
+
+def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
+    name_node = step.child_by_field_name("name")
+    name = ctx.text(name_node)
+    if name and ctx.model.first(Kind.OUTCOME, name, scope) is not None:
+        flow = "subflow" if scope else "workflow"
+        ctx.error(
+            name_node or step,
+            f"step `{name}` has the name of a {flow} outcome: a `route {name}` could mean either — "
+            "rename the step",
+            "step-named-outcome",
+        )
