@@ -10,6 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
@@ -123,6 +124,10 @@ class ExprChecker:
                 "null-value",
             )
             return
+        variant = bare_variant(self, node)
+        if variant is not None:
+            variant_value(self, node, variant, expected, what)
+            return
         t = self.env.infer(node)
         if not assignable(t, expected, self.table):
             self.ctx.error(
@@ -148,6 +153,9 @@ class ExprChecker:
             else:
                 self.walk(right, facts, item)
             self.binary(node, op, left, right, facts, item)
+            return
+        if t == "identifier":
+            loose_variant(self, node)
             return
         if t == "not_expression":
             self.walk(node.child_by_field_name("operand"), facts, item)
@@ -219,6 +227,8 @@ class ExprChecker:
             self.expect_bool(left, f"each operand of `{op}`", facts, item)
             self.expect_bool(right, f"each operand of `{op}`", facts, item)
             return
+        if op in _COMPARE and variant_comparison(self, node, op, left, right, item):
+            return
         lt, rt = self.env.infer(left, item), self.env.infer(right, item)
         if not (self.known(lt) and self.known(rt)):
             return
@@ -277,6 +287,8 @@ class ExprChecker:
             params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
         else:
             params = dict(self.table.record_fields(fn) or {})
+            if params and args is not None:
+                self.record_fields(fn, params, args)
         for arg in args.named_children if args is not None else []:
             if arg.type != "argument":
                 continue
@@ -285,6 +297,31 @@ class ExprChecker:
             name = self.env.text(arg.child_by_field_name("name"))
             if name in params:
                 self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
+
+    def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
+        """`Type(field: …)`: every field named belongs to the type; every required one is given."""
+        given: set[str] = set()
+        for arg in args.named_children:
+            name_node = arg.child_by_field_name("name") if arg.type == "argument" else None
+            if name_node is None:
+                continue  # positional arguments are reported with every argument list
+            name = self.env.text(name_node)
+            given.add(name)
+            if name not in fields:
+                self.ctx.error(
+                    name_node,
+                    f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}",
+                    "record-field",
+                )
+        missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
+        if missing:
+            names = ", ".join(f"`{m}`" for m in missing)
+            self.ctx.error(
+                args,
+                f"`{type_name}(…)` leaves out {names}: every field of a record that is not optional "
+                "must be given",
+                "record-field",
+            )
 
     def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
         env = self.env

@@ -185,6 +185,12 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     for a in args:
         fname = env.text(a.child_by_field_name("name"))
         given.add(fname)
+        if fname not in fields and a.child_by_field_name("name") is not None:
+            ec.ctx.error(
+                a.child_by_field_name("name"),
+                f"{what} ({out_t}) has no field `{fname}`; its fields: {', '.join(fields) or 'none'}",
+                "route-unknown-field",
+            )
         if fname in fields:
             ec.check_value(
                 a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}"
