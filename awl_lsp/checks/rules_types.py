@@ -14,6 +14,7 @@ from awl_lsp.checks.variants import bare_variant, loose_variant, variant_compari
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
+    FLOAT,
     INT,
     STRING,
     AwlType,
@@ -25,6 +26,8 @@ from awl_lsp.model.types import (
 
 Facts = frozenset[str]
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_ORDERING = {"<", "<=", ">", ">="}
+_ACCESSOR_ONLY = ("filter", "map", "sort")  # `any`/`all` take a predicate expression
 _BODY_EXPRS = (
     "value",
     "input",
@@ -134,7 +137,20 @@ class ExprChecker:
                 node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
             )
         elif not expected.is_optional and self.known(expected):
-            self.unguarded(node, t, facts, f"passing it as {what} (which is not optional) is allowed")
+            self.optional_into_plain(node, t, expected, what, facts)
+
+    def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
+        """An optional value fits a plain slot only as a name its outcome guard proved present
+        (`when x is present, route done(x)`); a path like `c.note` never does."""
+        if node.type == "identifier" and self.env.text(node) in facts:
+            return
+        if t.is_optional and self.known(t):
+            self.ctx.error(
+                node,
+                f"{what} expects {expected}, but `{self.show(node)}` is optional ({t}): bind it to a name "
+                f"and route under `when <name> is present`, or make the slot optional (`{expected}?`)",
+                "optional-into-plain",
+            )
 
     # ---- the walker
     def walk(self, node: Node | None, facts: Facts = frozenset(), item: AwlType | None = None) -> None:
@@ -233,12 +249,7 @@ class ExprChecker:
         if not (self.known(lt) and self.known(rt)):
             return
         if op in _COMPARE:
-            if not (assignable(lt, rt, self.table) or assignable(rt, lt, self.table)):
-                self.ctx.error(
-                    node,
-                    f"`{op}` compares {lt} with {rt}: both sides must have the same type",
-                    "compare-mismatch",
-                )
+            self.comparison(node, op, left, right, lt, rt)
             return
         ls, rs = lt.strip(), rt.strip()
         ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
@@ -247,6 +258,36 @@ class ExprChecker:
                 node,
                 f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
                 "plus-mismatch",
+            )
+
+    def comparison(self, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType) -> None:
+        """`==`/`!=` take two values of one plain type (String, Int, Float, Bool or one enum);
+        `<`, `<=`, `>`, `>=` two Ints or two Floats. Optionals, lists and records do not compare."""
+        for side, t in ((left, lt), (right, rt)):
+            if t.is_optional:
+                self.ctx.error(
+                    side,
+                    f"`{self.show(side)}` is optional ({t}), and `{op}` compares only plain values: "
+                    f"test it with `{self.show(side)} is present` / `is absent` instead",
+                    "compare-optional",
+                )
+                return
+        ls, rs = lt.strip(), rt.strip()
+        if op in _ORDERING:
+            if not (ls == rs and ls in (INT, FLOAT)):
+                self.ctx.error(
+                    node,
+                    f"`{op}` orders two Ints or two Floats, but here it is {lt} {op} {rt}",
+                    "compare-mismatch",
+                )
+            return
+        plain = ls in (STRING, INT, FLOAT, BOOL) or self.table.variants(ls) is not None
+        if ls != rs or not plain:
+            why = "both sides must have the same type" if ls != rs else "only plain values compare"
+            self.ctx.error(
+                node,
+                f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool or one enum)",
+                "compare-mismatch",
             )
 
     def field(
@@ -345,6 +386,8 @@ class ExprChecker:
                     f"`{name}` takes {pt} (`{params[0].name}`), but the piped value is {it}",
                     "pipe-stage-type",
                 )
+            elif not pt.is_optional and self.known(pt) and input_node is not None:
+                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts)
             return
         if stage.type == "relative_field":
             if self.known(it):
@@ -373,6 +416,14 @@ class ExprChecker:
             return
         if arg is None:
             self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")
+            return
+        if name in _ACCESSOR_ONLY and arg.type != "relative_field":
+            self.ctx.error(
+                arg,
+                f"`{name}` takes one field accessor such as `{name}(.ready)`, not `{self.show(arg)}`: "
+                "bind the values you need first, or use `any`/`all` for a predicate",
+                "combinator-accessor",
+            )
             return
         self.walk(arg, facts, elem if elem is not None else AwlType("unknown"))
         if name in ("filter", "any", "all") and elem is not None:

@@ -58,18 +58,29 @@ def _step(ec: ExprChecker, step: Node) -> None:
             guard = st.child_by_field_name("guard")
             cond = guard.child_by_field_name("condition") if guard is not None else None
             facts = frozenset(else_facts)
+            route_facts: Facts = frozenset()
             if cond is not None:
                 ec.walk(cond, facts)
                 ec.expect_bool(cond, "an outcome guard", facts, None)
-                facts = facts | present_facts(ec.env, cond)
+                route_facts = _guarded_names(ec, cond)
                 else_facts |= absent_facts(ec.env, cond)
             route = st.child_by_field_name("route")
             if route is not None:
-                _route(ec, route, facts)
+                _route(ec, route, route_facts)
         elif st.type == "visits_bound":
             ec.walk(st.child_by_field_name("limit"))
         else:
             _statement(ec, st)
+
+
+def _guarded_names(ec: ExprChecker, cond: Node) -> Facts:
+    """What an outcome guard proves present for its route: only a plain `x is present` guard does
+    (not a compound condition, and not the arms before it)."""
+    while cond.type == "parenthesized_expression" and cond.named_children:
+        cond = cond.named_children[0]
+    if cond.type != "is_expression":
+        return frozenset()
+    return frozenset(present_facts(ec.env, cond))
 
 
 def _block(ec: ExprChecker, block: Node | None) -> None:
@@ -216,8 +227,8 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         it = env.infer(input_node)
         if not assignable(it, out_t, ec.table):
             ec.ctx.error(input_node, f"{what} carries {out_t}, but the piped value is {it}", "route-payload")
-        elif not out_t.is_optional:
-            ec.unguarded(input_node, it, facts, f"routing it to {what} is allowed")
+        elif not out_t.is_optional and ec.known(out_t):
+            ec.optional_into_plain(input_node, it, out_t, what, facts)
         return
     if payload is None:
         _bare_route(ec, route, name, out_t, facts)

@@ -82,6 +82,13 @@ def variant_comparison(
         return True
     name = lv if lv is not None else rv
     other, at = (right, left) if lv is not None else (left, right)
+    if op not in ("==", "!="):
+        ec.ctx.error(
+            at,
+            f"enum variants have no order: `{op}` cannot compare with `{name}`; use `==` or `!=`",
+            "enum-variant",
+        )
+        return True
     ot = ec.env.infer(other, item)
     variants = ec.table.variants(ot)
     if variants is not None:
