@@ -173,6 +173,11 @@ class ExprChecker:
         if t == "identifier":
             loose_variant(self, node)
             return
+        if t == "list":
+            for child in node.named_children:
+                self.walk(child, facts, item)
+            self.list_items(node, item)
+            return
         if t == "not_expression":
             self.walk(node.child_by_field_name("operand"), facts, item)
             self.expect_bool(node.child_by_field_name("operand"), "the operand of `not`", facts, item)
@@ -259,6 +264,28 @@ class ExprChecker:
                 f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
                 "plus-mismatch",
             )
+
+    def list_items(self, node: Node, item: AwlType | None) -> None:
+        """`[a, b, …]`: every item has the first item's type (no Int/Float or optional mixing)."""
+        first: tuple[Node, AwlType] | None = None
+        for child in node.named_children:
+            if child.type in ("comment", "ERROR") or bare_variant(self, child) is not None:
+                continue
+            ct = self.env.infer(child, item)
+            if not self.known(ct) and not ct.is_list:
+                continue
+            if first is None:
+                first = (child, ct)
+                continue
+            lists = ct.is_list and first[1].is_list
+            if ct != first[1] and not (lists and assignable(ct, first[1], self.table)):
+                self.ctx.error(
+                    child,
+                    f"list items must all have one type: `{self.show(first[0])}` is {first[1]}, but "
+                    f"`{self.show(child)}` is {ct}",
+                    "list-item-type",
+                )
+                return
 
     def comparison(self, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType) -> None:
         """`==`/`!=` take two values of one plain type (String, Int, Float, Bool or one enum);
