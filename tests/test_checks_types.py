@@ -147,7 +147,68 @@ BAD = [
         "reply",
         "optional-unguarded",
     ),
-    ("unguarded-arg", ["stamp(text: c.note) -> o", "o |> route done"], 0, "note", "optional-unguarded"),
+    ("unguarded-arg", ["stamp(text: c.note) -> o", "o |> route done"], 0, "note", "optional-into-plain"),
+    # the engine narrows a name under a plain `x is present` outcome guard, never a path like `c.note`
+    (
+        "guarded-path-payload",
+        ["outcome a: if c.note is present, route said(c.note)", "outcome b: else, route said(name)"],
+        0,
+        "c.note",
+        "optional-into-plain",
+    ),
+    (
+        "optional-compared",
+        [
+            'outcome a: if c.note is absent or c.note == "x", route said(name)',
+            "outcome b: else, route said(name)",
+        ],
+        0,
+        "optional",
+        "compare-optional",
+    ),
+    (
+        "else-after-absent",
+        [
+            "c |> .note -> note",
+            "outcome a: if note is absent, route said(name)",
+            "outcome b: else, route said(note)",
+        ],
+        2,
+        "note",
+        "optional-into-plain",
+    ),
+    (
+        "compound-guard-route",
+        [
+            "wait ack timeout 5m -> reply",
+            'outcome a: if reply is present and name == "x", route said(reply.who)',
+            "outcome b: else, route said(name)",
+        ],
+        1,
+        "reply",
+        "optional-unguarded",
+    ),
+    (
+        "int-vs-float",
+        ["outcome a: if c.score > 1.5, route said(name)", "outcome b: else, route said(name)"],
+        0,
+        "orders two Ints or two Floats",
+        "compare-mismatch",
+    ),
+    (
+        "records-compared",
+        ["outcome a: if c == c, route said(name)", "outcome b: else, route said(name)"],
+        0,
+        "only plain values",
+        "compare-mismatch",
+    ),
+    (
+        "filter-expression",
+        ["items |> filter(.title == name) -> picked", "route said(name)"],
+        0,
+        "field accessor",
+        "combinator-accessor",
+    ),
     ("pipe-dangling", ["items |> filter(.blocking)", "route said(name)"], 0, "pipe", "pipe-unterminated"),
     (
         "fork-list",
@@ -168,12 +229,17 @@ def test_rule_reports(lines: list[str], offset: int, word: str, code: str) -> No
 
 GOOD = [
     ["outcome a: if c.ready and c.score >= 3, route said(name)", "outcome b: else, route said(name)"],
-    ["outcome a: if c.note is present, route said(c.note)", "outcome b: else, route said(name)"],
     [
-        'outcome a: if c.note is absent or c.note == "x", route said(name)',
+        "c |> .note -> note",
+        "outcome a: if note is present, route said(note)",
         "outcome b: else, route said(name)",
     ],
-    ["outcome a: if c.note is absent, route said(name)", "outcome b: else, route said(c.note)"],
+    [
+        "wait ack timeout 5m -> reply",
+        'outcome a: if reply is present and reply.who == "x", route said(name)',
+        "outcome b: else, route said(name)",
+    ],
+    ["outcome a: if c.note is absent, route said(name)", "outcome b: else, route said(name)"],
     [
         "items |> filter(.blocking) |> map(.title) -> titles",
         'items |> any(.blocking and .title == "x") -> b',

@@ -407,6 +407,7 @@ module.exports = grammar({
       'hatch',
       field('call', $._expression),
       optional(seq('key', field('key', $._expression))),
+      optional(field('binding', $.binding)), // refused by the checker: a hatch binds nothing
       $._newline,
     ),
 

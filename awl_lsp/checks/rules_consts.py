@@ -4,10 +4,16 @@ never shadowed.
 - A name in a const's value must be another const: an input, signal or carry is a runtime value
   ("is a workflow input or signal, not a const"); anything else is an unknown const.
 - Consts may build on each other, but not in a cycle ("defined in terms of itself").
-- A const is declared once, and no binding (`-> name`, loop or fork names) reuses a const's name.
+- A const's value is compile-time: literals (raw strings and `json { … }` too), `schema of T`,
+  lists of these, `+` of these, or other consts — no record construction, comparison, `not`,
+  indexing, field access or `workflow.id`.
+- A const is declared once, and no binding (`-> name`, loop or fork names) reuses a const's name;
+  no workflow input or signal shares its name either.
 """
 
 from __future__ import annotations
+
+from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
@@ -18,6 +24,7 @@ def check_item(ctx: ItemContext) -> None:
     """The names a const's value uses: other consts only."""
     if ctx.node is None or ctx.node.type != "const_declaration":
         return
+    _compile_time(ctx, ctx.node.child_by_field_name("value"))
     model = ctx.model
     for sym in ctx.facts.symbols:
         if sym.kind is not Kind.CONST:
@@ -47,13 +54,69 @@ def check_item(ctx: ItemContext) -> None:
                 )
 
 
+_COMPILE_TIME = frozenset(
+    {"string", "raw_string", "json_literal", "schema_of", "integer", "float", "duration", "boolean"}
+    | {"identifier"}
+)
+_NOT_COMPILE_TIME = {
+    "call_expression": "a record construction",
+    "not_expression": "a `not`",
+    "is_expression": "an `is` test",
+    "index_expression": "an index",
+    "field_expression": "a field access",
+    "workflow_builtin": "a runtime value",
+    "parenthesized_expression": "a parenthesized expression",
+    "pipe_expression": "a pipe",
+}
+
+
+def _compile_time(ctx: ItemContext, value: Node | None) -> None:
+    """The first part of a const's value that is not known before the flow runs."""
+    stack = [value] if value is not None else []
+    while stack:
+        node = stack.pop()
+        t = node.type
+        if t in _COMPILE_TIME:
+            continue
+        plus = t == "binary_expression" and ctx.text(node.child_by_field_name("operator")) == "+"
+        if t == "list" or plus:
+            stack.extend(reversed(node.named_children))
+            continue
+        if t in ("ERROR", "comment", "operator") or node.is_missing:
+            continue
+        what = _NOT_COMPILE_TIME.get(t, "a comparison" if t == "binary_expression" else "a runtime value")
+        if t == "call_expression" and not ctx.text(node.child_by_field_name("function"))[:1].isupper():
+            what = "a call"
+        ctx.error(
+            node,
+            f"`{ctx.text(node)}` is {what}, which a const cannot hold: a const is a literal, a raw string, "
+            "`json { … }`, `schema of T`, a list of these, a `+` of these, or another const",
+            "const-compile-time",
+        )
+        return
+
+
 def check(ctx: CheckContext) -> None:
     consts = ctx.model.of_kind(Kind.CONST)
     if not consts:
         return
+    _collisions(ctx, consts)
     _duplicates(ctx, consts)
     _cycles(ctx, consts, _edges(ctx, consts))
     _shadowing(ctx)
+
+
+def _collisions(ctx: CheckContext, consts: list[Symbol]) -> None:
+    for sym in consts:
+        clash = ctx.model.lookup(Kind.INPUT, sym.name) + ctx.model.lookup(Kind.SIGNAL, sym.name)
+        if clash:
+            what = clash[0].kind.value
+            ctx.error(
+                sym.selection,
+                f"const `{sym.name}` has the name of {what} `{sym.name}` (line {clash[0].selection[0] + 1}): "
+                "an expression could not tell them apart, so rename the const",
+                "const-collision",
+            )
 
 
 def _duplicates(ctx: CheckContext, consts: list[Symbol]) -> None:

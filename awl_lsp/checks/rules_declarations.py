@@ -5,7 +5,8 @@
 - A workflow declares at least one outcome; a header outcome has `type T` and `route success|failure`;
   inputs and signals have types.
 - Types: builtins are not redeclared, every named type exists, `List(…)`/`Option(…)` are spelled
-  `[T]`/`T?`, list elements are not optional, enum variants carry no payload.
+  `[T]`/`T?`, list elements are not optional, a type is optional at most once (`T??`), enum
+  variants carry no payload.
 - Workers declare actions; actions and children declare `-> T`; every parameter has a type.
 - Config lines: a call site overrides only `node`/`timeout`; `retry N` has `every D` or
   `backoff D..D`; `timeout` takes a duration.
@@ -227,6 +228,17 @@ def _types(ctx: ItemContext) -> None:
             word = ctx.text(node)
             if word in _GENERIC and ctx.source[node.end_byte : node.end_byte + 1] == b"(":
                 ctx.error(node, f"`{word}(…)` is not an AWL type: {_GENERIC[word]}", "generic-type")
+    for node in ctx.descendants("optional_type"):
+        inner = field(node, "inner")
+        if inner is not None and inner.type == "optional_type" and node.parent is not None:
+            if node.parent.type != "optional_type":  # report the outermost once
+                base = ctx.text(inner).rstrip("?")
+                ctx.error(
+                    node,
+                    f"`{ctx.text(node)}` is optional more than once: a value is present or absent, "
+                    f"so write `{base}?`",
+                    "optional-twice",
+                )
     for node in ctx.descendants("list_type"):
         element = field(node, "element")
         if element is not None and element.type == "optional_type":

@@ -2,8 +2,9 @@
 JSON Schema; inline `schema { … }` and `json { … }` bodies are valid JSON (schema bodies also keep to
 the supported keywords).
 
-Unsupported: `anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, `$ref` outside the schema's own
-`#/…` definitions, and the `null` type (absence is spelled by leaving a field out).
+Unsupported: `anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, a `$ref` other than
+`#/$defs/Name` or to a `$defs` entry that does not exist, and the `null` type (absence is spelled
+by leaving a field out).
 """
 
 from __future__ import annotations
@@ -42,44 +43,62 @@ def _inside_schema(node: Node, item: Node) -> bool:
     return False
 
 
-def schema_problems(doc: object) -> list[tuple[str, str]]:
-    """(what, message) for each unsupported construct in a parsed schema; `what` locates it in text."""
+def schema_problems(doc: object, root: object = None) -> list[tuple[str, str]]:
+    """(pattern, message) for each unsupported construct in a parsed schema; `pattern` (a regular
+    expression over the JSON text) locates it."""
+    root = doc if root is None else root
     out: list[tuple[str, str]] = []
     if isinstance(doc, dict):
         for key, value in doc.items():
             if key in _UNSUPPORTED:
                 out.append(
                     (
-                        f'"{key}"',
+                        re.escape(f'"{key}"') + r"\s*:",
                         f"uses `{key}`, which AWL types cannot express: describe one shape "
                         "(a record, a list, an enum of strings)",
                     )
                 )
-            elif key == "$ref" and isinstance(value, str) and not value.startswith("#"):
-                out.append(
-                    (
-                        f'"{key}"',
-                        f"has a `$ref` to `{value}` outside this schema: only refs into its own "
-                        "`#/$defs/…` are supported",
-                    )
-                )
+            elif key == "$ref" and isinstance(value, str):
+                problem = _ref_problem(value, root)
+                if problem:
+                    out.append((r'"\$ref"\s*:\s*' + re.escape(json.dumps(value)), problem))
             elif key == "type" and (value == "null" or isinstance(value, list) and "null" in value):
                 out.append(
                     (
-                        '"null"',
+                        r'"type"\s*:\s*(\[[^\]]*)?"null"',
                         "declares a `null` type: AWL has no null — leave the field out of "
                         "`required` to make it optional",
                     )
                 )
             if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
                 for sub in value.values():
-                    out.extend(schema_problems(sub))
+                    out.extend(schema_problems(sub, root))
             elif key not in ("enum", "const", "default", "examples", "required"):
-                out.extend(schema_problems(value))
+                out.extend(schema_problems(value, root))
     elif isinstance(doc, list):
         for item in doc:
-            out.extend(schema_problems(item))
+            out.extend(schema_problems(item, root))
     return out
+
+
+def _ref_problem(value: str, root: object) -> str:
+    """Why a `$ref` cannot be followed ("" when it names an entry of the schema's own `$defs`)."""
+    if not value.startswith("#"):
+        return (
+            f"has a `$ref` to `{value}` outside this schema: only refs into its own `#/$defs/…` "
+            "are supported"
+        )
+    if not value.startswith("#/$defs/") or value.count("/") != 2:
+        return (
+            f"has a `$ref` to `{value}`: only refs to an entry of its own `$defs` (`#/$defs/Name`) "
+            "are supported"
+        )
+    name = value[len("#/$defs/") :]
+    defs = root.get("$defs") if isinstance(root, dict) else None
+    if not isinstance(defs, dict) or name not in defs:
+        known = ", ".join(f"`{d}`" for d in defs) if isinstance(defs, dict) and defs else "none"
+        return f"has a `$ref` to `{value}`, but its `$defs` has no entry `{name}` (entries: {known})"
+    return ""
 
 
 def _import(ctx: CheckContext, node: Node) -> None:
@@ -151,13 +170,9 @@ def _inline(ctx: CheckContext, node: Node) -> None:
     if node.type != "schema_body":
         return
     for needle, message in schema_problems(doc):
-        m = re.search(
-            r'"type"\s*:\s*(\[[^\]]*)?"null"' if needle == '"null"' else re.escape(needle) + r"\s*:", raw
-        )
-        offset = m.start() if m else 0
-        ctx.error(
-            _span(body, raw, offset, len(needle)), f"this inline schema {message}", "schema-unsupported"
-        )
+        m = re.search(needle, raw)
+        offset, length = (m.start(), m.end() - m.start()) if m else (0, 1)
+        ctx.error(_span(body, raw, offset, length), f"this inline schema {message}", "schema-unsupported")
 
 
 def _span(body: Node, raw: str, offset: int, length: int) -> Range:

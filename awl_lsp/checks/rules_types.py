@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
+    FLOAT,
     INT,
     STRING,
     AwlType,
@@ -24,6 +26,8 @@ from awl_lsp.model.types import (
 
 Facts = frozenset[str]
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_ORDERING = {"<", "<=", ">", ">="}
+_ACCESSOR_ONLY = ("filter", "map", "sort")  # `any`/`all` take a predicate expression
 _BODY_EXPRS = (
     "value",
     "input",
@@ -123,13 +127,30 @@ class ExprChecker:
                 "null-value",
             )
             return
+        variant = bare_variant(self, node)
+        if variant is not None:
+            variant_value(self, node, variant, expected, what)
+            return
         t = self.env.infer(node)
         if not assignable(t, expected, self.table):
             self.ctx.error(
                 node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
             )
         elif not expected.is_optional and self.known(expected):
-            self.unguarded(node, t, facts, f"passing it as {what} (which is not optional) is allowed")
+            self.optional_into_plain(node, t, expected, what, facts)
+
+    def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
+        """An optional value fits a plain slot only as a name its outcome guard proved present
+        (`when x is present, route done(x)`); a path like `c.note` never does."""
+        if node.type == "identifier" and self.env.text(node) in facts:
+            return
+        if t.is_optional and self.known(t):
+            self.ctx.error(
+                node,
+                f"{what} expects {expected}, but `{self.show(node)}` is optional ({t}): bind it to a name "
+                f"and route under `when <name> is present`, or make the slot optional (`{expected}?`)",
+                "optional-into-plain",
+            )
 
     # ---- the walker
     def walk(self, node: Node | None, facts: Facts = frozenset(), item: AwlType | None = None) -> None:
@@ -148,6 +169,14 @@ class ExprChecker:
             else:
                 self.walk(right, facts, item)
             self.binary(node, op, left, right, facts, item)
+            return
+        if t == "identifier":
+            loose_variant(self, node)
+            return
+        if t == "list":
+            for child in node.named_children:
+                self.walk(child, facts, item)
+            self.list_items(node, item)
             return
         if t == "not_expression":
             self.walk(node.child_by_field_name("operand"), facts, item)
@@ -219,16 +248,13 @@ class ExprChecker:
             self.expect_bool(left, f"each operand of `{op}`", facts, item)
             self.expect_bool(right, f"each operand of `{op}`", facts, item)
             return
+        if op in _COMPARE and variant_comparison(self, node, op, left, right, item):
+            return
         lt, rt = self.env.infer(left, item), self.env.infer(right, item)
         if not (self.known(lt) and self.known(rt)):
             return
         if op in _COMPARE:
-            if not (assignable(lt, rt, self.table) or assignable(rt, lt, self.table)):
-                self.ctx.error(
-                    node,
-                    f"`{op}` compares {lt} with {rt}: both sides must have the same type",
-                    "compare-mismatch",
-                )
+            self.comparison(node, op, left, right, lt, rt)
             return
         ls, rs = lt.strip(), rt.strip()
         ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
@@ -237,6 +263,58 @@ class ExprChecker:
                 node,
                 f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
                 "plus-mismatch",
+            )
+
+    def list_items(self, node: Node, item: AwlType | None) -> None:
+        """`[a, b, …]`: every item has the first item's type (no Int/Float or optional mixing)."""
+        first: tuple[Node, AwlType] | None = None
+        for child in node.named_children:
+            if child.type in ("comment", "ERROR") or bare_variant(self, child) is not None:
+                continue
+            ct = self.env.infer(child, item)
+            if not self.known(ct) and not ct.is_list:
+                continue
+            if first is None:
+                first = (child, ct)
+                continue
+            lists = ct.is_list and first[1].is_list
+            if ct != first[1] and not (lists and assignable(ct, first[1], self.table)):
+                self.ctx.error(
+                    child,
+                    f"list items must all have one type: `{self.show(first[0])}` is {first[1]}, but "
+                    f"`{self.show(child)}` is {ct}",
+                    "list-item-type",
+                )
+                return
+
+    def comparison(self, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType) -> None:
+        """`==`/`!=` take two values of one plain type (String, Int, Float, Bool or one enum);
+        `<`, `<=`, `>`, `>=` two Ints or two Floats. Optionals, lists and records do not compare."""
+        for side, t in ((left, lt), (right, rt)):
+            if t.is_optional:
+                self.ctx.error(
+                    side,
+                    f"`{self.show(side)}` is optional ({t}), and `{op}` compares only plain values: "
+                    f"test it with `{self.show(side)} is present` / `is absent` instead",
+                    "compare-optional",
+                )
+                return
+        ls, rs = lt.strip(), rt.strip()
+        if op in _ORDERING:
+            if not (ls == rs and ls in (INT, FLOAT)):
+                self.ctx.error(
+                    node,
+                    f"`{op}` orders two Ints or two Floats, but here it is {lt} {op} {rt}",
+                    "compare-mismatch",
+                )
+            return
+        plain = ls in (STRING, INT, FLOAT, BOOL) or self.table.variants(ls) is not None
+        if ls != rs or not plain:
+            why = "both sides must have the same type" if ls != rs else "only plain values compare"
+            self.ctx.error(
+                node,
+                f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool or one enum)",
+                "compare-mismatch",
             )
 
     def field(
@@ -277,6 +355,8 @@ class ExprChecker:
             params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
         else:
             params = dict(self.table.record_fields(fn) or {})
+            if params and args is not None:
+                self.record_fields(fn, params, args)
         for arg in args.named_children if args is not None else []:
             if arg.type != "argument":
                 continue
@@ -285,6 +365,31 @@ class ExprChecker:
             name = self.env.text(arg.child_by_field_name("name"))
             if name in params:
                 self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
+
+    def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
+        """`Type(field: …)`: every field named belongs to the type; every required one is given."""
+        given: set[str] = set()
+        for arg in args.named_children:
+            name_node = arg.child_by_field_name("name") if arg.type == "argument" else None
+            if name_node is None:
+                continue  # positional arguments are reported with every argument list
+            name = self.env.text(name_node)
+            given.add(name)
+            if name not in fields:
+                self.ctx.error(
+                    name_node,
+                    f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}",
+                    "record-field",
+                )
+        missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
+        if missing:
+            names = ", ".join(f"`{m}`" for m in missing)
+            self.ctx.error(
+                args,
+                f"`{type_name}(…)` leaves out {names}: every field of a record that is not optional "
+                "must be given",
+                "record-field",
+            )
 
     def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
         env = self.env
@@ -308,6 +413,8 @@ class ExprChecker:
                     f"`{name}` takes {pt} (`{params[0].name}`), but the piped value is {it}",
                     "pipe-stage-type",
                 )
+            elif not pt.is_optional and self.known(pt) and input_node is not None:
+                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts)
             return
         if stage.type == "relative_field":
             if self.known(it):
@@ -336,6 +443,14 @@ class ExprChecker:
             return
         if arg is None:
             self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")
+            return
+        if name in _ACCESSOR_ONLY and arg.type != "relative_field":
+            self.ctx.error(
+                arg,
+                f"`{name}` takes one field accessor such as `{name}(.ready)`, not `{self.show(arg)}`: "
+                "bind the values you need first, or use `any`/`all` for a predicate",
+                "combinator-accessor",
+            )
             return
         self.walk(arg, facts, elem if elem is not None else AwlType("unknown"))
         if name in ("filter", "any", "all") and elem is not None:

@@ -1,4 +1,5 @@
-"""Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`.
+"""Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`,
+and the workloop's typed values: carry defaults, `route start(carry: …)` and `answer` fields.
 
 `walk_statements` drives the expression walker of `rules_types` over every body of one item,
 giving each outcome's route the facts its guard (and the arms before it) establish.
@@ -42,7 +43,13 @@ def walk_statements(ec: ExprChecker, item: Node) -> None:
         header = item.child_by_field_name("header")
         for clause in header.named_children if header is not None else []:
             if clause.type == "carry_clause":
-                ec.walk(clause.child_by_field_name("default"))
+                default = clause.child_by_field_name("default")
+                ec.walk(default)
+                type_node = clause.child_by_field_name("type")
+                if type_node is not None and default is not None:
+                    name = ec.env.text(clause.child_by_field_name("name"))
+                    expected = parse_type_text(ec.env.text(type_node))
+                    ec.check_value(default, expected, frozenset(), f"the default of carry `{name}`")
 
 
 def _step(ec: ExprChecker, step: Node) -> None:
@@ -57,18 +64,29 @@ def _step(ec: ExprChecker, step: Node) -> None:
             guard = st.child_by_field_name("guard")
             cond = guard.child_by_field_name("condition") if guard is not None else None
             facts = frozenset(else_facts)
+            route_facts: Facts = frozenset()
             if cond is not None:
                 ec.walk(cond, facts)
                 ec.expect_bool(cond, "an outcome guard", facts, None)
-                facts = facts | present_facts(ec.env, cond)
+                route_facts = _guarded_names(ec, cond)
                 else_facts |= absent_facts(ec.env, cond)
             route = st.child_by_field_name("route")
             if route is not None:
-                _route(ec, route, facts)
+                _route(ec, route, route_facts)
         elif st.type == "visits_bound":
             ec.walk(st.child_by_field_name("limit"))
         else:
             _statement(ec, st)
+
+
+def _guarded_names(ec: ExprChecker, cond: Node) -> Facts:
+    """What an outcome guard proves present for its route: only a plain `x is present` guard does
+    (not a compound condition, and not the arms before it)."""
+    while cond.type == "parenthesized_expression" and cond.named_children:
+        cond = cond.named_children[0]
+    if cond.type != "is_expression":
+        return frozenset()
+    return frozenset(present_facts(ec.env, cond))
 
 
 def _block(ec: ExprChecker, block: Node | None) -> None:
@@ -135,8 +153,45 @@ def _statement(ec: ExprChecker, st: Node) -> None:
                     "pipe-unterminated",
                 )
         return
+    if t == "answer_statement":
+        _answer(ec, st)
+        return
     for field in ("call", "key"):
         ec.walk(st.child_by_field_name(field))
+
+
+def _answer(ec: ExprChecker, st: Node) -> None:
+    """`answer report(field: value, …)`: each value fits the field of the report's type."""
+    call = st.child_by_field_name("call")
+    if call is None or call.type != "call_expression":
+        ec.walk(call)
+        return
+    name = ec.env.text(call.child_by_field_name("function"))
+    report = ec.ctx.model.first(Kind.REPORT, name)
+    fields = ec.table.fields(parse_type_text(report.type)) if report is not None and report.type else None
+    args = call.child_by_field_name("arguments")
+    for a in args.named_children if args is not None else []:
+        if a.type != "argument":
+            continue
+        value = a.child_by_field_name("value")
+        ec.walk(value)
+        fname = ec.env.text(a.child_by_field_name("name"))
+        if fields is not None and fname in fields:
+            ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
+
+
+def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
+    """`route start(carry: value, …)`: each value fits the declared type of the carry it rebinds."""
+    for a in args:
+        name_node = a.child_by_field_name("name")
+        if name_node is None:
+            continue
+        name = ec.env.text(name_node)
+        carry = ec.ctx.model.first(Kind.CARRY, name)
+        if carry is None:
+            continue  # unknown carries are reported by the workloop rules
+        expected = ec.env.type_of_symbol(carry)
+        ec.check_value(a.child_by_field_name("value"), expected, facts, f"carry `{name}`")
 
 
 def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
@@ -167,6 +222,9 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     for a in args:
         ec.walk(a.child_by_field_name("value"), facts)
     name, target = route_target(ec, route)
+    if name == "start" and target is None:
+        _start_payload(ec, args, facts)
+        return
     if target is None or target.kind is not Kind.OUTCOME or not target.type:
         return
     out_t = parse_type_text(target.type)
@@ -175,8 +233,8 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         it = env.infer(input_node)
         if not assignable(it, out_t, ec.table):
             ec.ctx.error(input_node, f"{what} carries {out_t}, but the piped value is {it}", "route-payload")
-        elif not out_t.is_optional:
-            ec.unguarded(input_node, it, facts, f"routing it to {what} is allowed")
+        elif not out_t.is_optional and ec.known(out_t):
+            ec.optional_into_plain(input_node, it, out_t, what, facts)
         return
     if payload is None:
         _bare_route(ec, route, name, out_t, facts)
@@ -191,6 +249,12 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     for a in args:
         fname = env.text(a.child_by_field_name("name"))
         given.add(fname)
+        if fname not in fields and a.child_by_field_name("name") is not None:
+            ec.ctx.error(
+                a.child_by_field_name("name"),
+                f"{what} ({out_t}) has no field `{fname}`; its fields: {', '.join(fields) or 'none'}",
+                "route-unknown-field",
+            )
         if fname in fields:
             ec.check_value(
                 a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}"

@@ -1,7 +1,7 @@
 """Workloop statements: `hatch` of a declared detached with its `key`, `answer` of a declared report.
 
 - `hatch name(args) key expr`: `name` is a declared `detached`, the arguments are exactly its
-  parameters, and the `key` (the dedupe identity of replays) is mandatory.
+  parameters, and the `key` (the dedupe identity of replays) is mandatory; it binds nothing (`-> x`).
 - `answer name(fields…)`: `name` is a declared `report`, the arguments are exactly its type's fields.
 - `detached name(params)` is input only: a `-> T` result is refused.
 """
@@ -39,6 +39,14 @@ def _call_parts(ctx: ItemContext, st: Node) -> tuple[Node | None, Node | None, N
 
 def _hatches(ctx: ItemContext) -> None:
     for st in ctx.descendants("hatch_statement"):
+        binding = field(st, "binding")
+        if binding is not None:
+            ctx.error(
+                binding,
+                f"`hatch` binds nothing: the hatched workflow runs on its own and returns nothing to this "
+                f"iteration, so drop `{ctx.text(binding)}`",
+                "hatch-binding",
+            )
         call, fn, args = _call_parts(ctx, st)
         if fn is None:
             ctx.error(

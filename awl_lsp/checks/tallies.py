@@ -29,8 +29,8 @@ _NAMESPACE = {
     Kind.FIELD: ("2", "field", "container"),
     Kind.VARIANT: ("2", "variant", "container"),
     Kind.PARAMETER: ("3", "", "container scope"),
-    Kind.STEP_OUTCOME: ("4", "", "container scope"),
 }
+# Step outcome names may repeat: the engine accepts two arms with one name (`outcome ok: if …` twice).
 
 
 def duplicate_key(sym: object, private: str) -> str | None:

@@ -1,0 +1,176 @@
+"""Line rules: lines the grammar accepts one by one but the engine refuses in their place.
+
+- A step's outcome clauses close it: no statement, `on failure` or substep after the first one
+  (only `max N visits` and more outcomes may follow).
+- A step has at most one `on failure` block.
+- `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
+  route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
+- String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
+- A config line (`node …, timeout …, retry …`) names each key once.
+- A workflow's `timeout` is a positive duration.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node, Query, QueryCursor
+
+from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.rules_support import field
+from awl_lsp.syntax.parser import LANGUAGE
+
+_ESCAPES = frozenset('"\\nt')
+_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc")
+# what a `///` line may precede (the engine attaches it to the declaration that follows)
+_DOCUMENTED = frozenset({"step_declaration", "action_declaration", "field", "type_declaration"})
+_AFTER_OUTCOMES = frozenset({"step_outcome", "visits_bound", "comment", "doc_comment", "ERROR"})
+_WHAT = {
+    "step_outcome": "an outcome clause",
+    "on_failure": "an `on failure` block",
+    "route_statement": "a `route`",
+    "visits_bound": "a `max … visits` bound",
+}
+_CONFIG_KEYS = {"node_setting": "node", "timeout_setting": "timeout", "retry_setting": "retry"}
+_ZERO_UNITS = ("s", "m", "h", "d", "ms")
+
+
+def check_item(ctx: ItemContext) -> None:
+    if ctx.node is None:
+        return
+    for body in _step_bodies(ctx):
+        _outcomes_close(ctx, body)
+        _one_on_failure(ctx, body)
+    _config_keys(ctx)
+    _workflow_timeout(ctx)
+    found = QueryCursor(_QUERY).captures(ctx.node)
+    for node in found.get("string", []):
+        _escapes(ctx, node)
+    for node in found.get("doc", []):
+        _doc_line(ctx, node)
+
+
+def check(ctx: CheckContext) -> None:
+    """A `///` line at the very end of the document documents nothing."""
+    for node in reversed(ctx.tree.root_node.named_children):
+        if node.type == "doc_comment":
+            _doc_error(ctx, node, "nothing follows it")
+        if node.type != "comment":
+            return
+
+
+def _step_bodies(ctx: ItemContext) -> list[Node]:
+    bodies = []
+    for step in ctx.descendants("step_declaration"):
+        body = field(step, "body")
+        if body is not None:
+            bodies.append(body)
+    return bodies
+
+
+def _outcomes_close(ctx: ItemContext, body: Node) -> None:
+    first = None
+    for st in body.named_children:
+        if st.type == "step_outcome":
+            first = first or st
+        elif first is not None and st.type not in _AFTER_OUTCOMES:
+            ctx.error(
+                st,
+                f"this line comes after outcome `{ctx.text(field(first, 'name'))}`: a step's outcome "
+                "clauses close it, so move its statements, `on failure` block and substeps above them",
+                "after-outcomes",
+            )
+            return
+
+
+def _one_on_failure(ctx: ItemContext, body: Node) -> None:
+    blocks = [st for st in body.named_children if st.type == "on_failure"]
+    for extra in blocks[1:]:
+        ctx.error(
+            extra.children[0] if extra.children else extra,
+            f"a second `on failure` block (the first is on line {blocks[0].start_point.row + 1}): a step has "
+            "at most one; merge their statements into the first",
+            "on-failure-twice",
+        )
+        ctx.row_numbers = True
+
+
+def _doc_line(ctx: ItemContext, doc: Node) -> None:
+    parent = doc.parent
+    if parent is None or parent.type not in ("step_body", "block"):
+        return
+    nxt = doc.next_named_sibling
+    while nxt is not None and nxt.type in ("comment", "doc_comment"):
+        nxt = nxt.next_named_sibling
+    if nxt is not None and nxt.type in _DOCUMENTED:
+        return
+    if nxt is None:
+        what = "nothing follows it in this body"
+    else:
+        what = f"it sits on {_WHAT.get(nxt.type, 'a statement')}"
+    _doc_error(ctx, doc, what)
+
+
+def _doc_error(ctx: CheckContext, doc: Node, what: str) -> None:
+    ctx.error(
+        doc,
+        f"`///` documents a declaration (a type, field, action or step), but {what}: "
+        "use `//` for a plain comment",
+        "doc-line",
+    )
+
+
+def _escapes(ctx: ItemContext, node: Node) -> None:
+    raw = ctx.source[node.start_byte : node.end_byte]
+    i = 1
+    while i < len(raw) - 1:
+        if raw[i] == 0x5C:  # backslash
+            nxt = raw[i + 1 : i + 2].decode("utf-8", errors="replace")
+            if nxt not in _ESCAPES:
+                row, col = node.start_point.row, node.start_point.column + i
+                ctx.error(
+                    (row, col, row, col + 1 + len(nxt.encode())),
+                    f"unsupported escape `\\{nxt}` in a string: AWL strings know only `\\\"`, `\\\\`, "
+                    f"`\\n` and `\\t` (write `\\\\{nxt}` for a backslash, or use a `\"\"\"raw string\"\"\"`)",
+                    "string-escape",
+                )
+                return
+            i += 2
+        else:
+            i += 1
+
+
+def _config_keys(ctx: ItemContext) -> None:
+    for config in ctx.descendants("call_config"):
+        seen: set[str] = set()
+        for setting in config.named_children:
+            key = _CONFIG_KEYS.get(setting.type)
+            if key is None:
+                continue
+            if key in seen:
+                ctx.error(
+                    setting,
+                    f"`{key}` is given twice on this config line: keep one `{key}` setting",
+                    "config-key-twice",
+                )
+                break
+            seen.add(key)
+
+
+def _workflow_timeout(ctx: ItemContext) -> None:
+    node = ctx.node
+    if node is None or node.type != "workflow_declaration":
+        return
+    header = field(node, "header")
+    for clause in header.named_children if header is not None else []:
+        duration = field(clause, "duration") if clause.type == "timeout_clause" else None
+        if duration is not None and duration.type == "duration" and _is_zero(ctx.text(duration)):
+            ctx.error(
+                duration,
+                f"workflow `timeout {ctx.text(duration)}` would end every run at once: a workflow's "
+                "timeout is a positive duration, such as `timeout 30m`",
+                "timeout-zero",
+            )
+
+
+def _is_zero(text: str) -> bool:
+    digits = text.rstrip("".join(_ZERO_UNITS))
+    return digits.isdigit() and int(digits) == 0

@@ -1,0 +1,130 @@
+"""Bare enum variants in expressions: where a TitleCase name like `Urgent` may stand, and which enum it
+must belong to there.
+
+A variant has no type of its own: it is read against the enum its context expects. It may be
+compared with an enum-typed value (`result.category == Urgent`) or passed where an enum is
+expected (an argument, a record or payload field); the enum must have that variant. Anywhere else
+(a list element, an operand of `and`/`or`/`not`/`+`, a pipe input, a value whose slot is not an
+enum) it is an error. These helpers serve `rules_types.ExprChecker`; they register no rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from awl_lsp.model import Kind
+from awl_lsp.model.types import AwlType
+
+if TYPE_CHECKING:
+    from awl_lsp.checks.rules_types import ExprChecker
+
+_LOOSE_PARENTS = frozenset({"list", "not_expression", "pipe_expression"})
+
+
+def bare_variant(ec: ExprChecker, node: Node | None) -> str | None:
+    """The name, when `node` is a bare TitleCase name (a declared variant or an unknown one)."""
+    if node is None:
+        return None
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node.type != "identifier":
+        return None
+    text = ec.env.text(node)
+    if not text[:1].isupper():
+        return None
+    sym = ec.env.symbol_of(node)
+    if sym is not None and sym.kind is not Kind.VARIANT:
+        return None
+    return text
+
+
+def _enum_name(t: AwlType) -> str:
+    return str(t.strip())
+
+
+def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, what: str) -> None:
+    """A bare variant going where a value of `expected` goes."""
+    variants = ec.table.variants(expected)
+    if variants is not None:
+        if name not in variants:
+            ec.ctx.error(
+                node,
+                f"enum `{_enum_name(expected)}` has no variant `{name}` ({what}); its variants: "
+                f"{', '.join(variants)}",
+                "enum-variant",
+            )
+        return
+    if ec.known(expected):
+        ec.ctx.error(
+            node,
+            f"`{name}` looks like an enum variant, but {what} expects {expected}, not an enum: a bare "
+            "variant only stands where an enum value is expected",
+            "enum-variant",
+        )
+
+
+def variant_comparison(
+    ec: ExprChecker, node: Node, op: str, left: Node, right: Node, item: AwlType | None
+) -> bool:
+    """`x == Variant` (either side); True when one side is a bare variant (then handled here)."""
+    lv, rv = bare_variant(ec, left), bare_variant(ec, right)
+    if lv is None and rv is None:
+        return False
+    if lv is not None and rv is not None:
+        ec.ctx.error(
+            right,
+            f"`{ec.show(left)} {op} {rv}` compares two bare variants: compare an enum-typed value "
+            f"with a variant instead, e.g. `result.kind {op} {rv}`",
+            "enum-variant",
+        )
+        return True
+    name = lv if lv is not None else rv
+    other, at = (right, left) if lv is not None else (left, right)
+    if op not in ("==", "!="):
+        ec.ctx.error(
+            at,
+            f"enum variants have no order: `{op}` cannot compare with `{name}`; use `==` or `!=`",
+            "enum-variant",
+        )
+        return True
+    ot = ec.env.infer(other, item)
+    variants = ec.table.variants(ot)
+    if variants is not None:
+        if name not in variants:
+            ec.ctx.error(
+                at,
+                f"enum `{_enum_name(ot)}` has no variant `{name}`; its variants: {', '.join(variants)}",
+                "enum-variant",
+            )
+    elif ec.known(ot):
+        ec.ctx.error(
+            node,
+            f"`{op}` compares the variant `{name}` with `{ec.show(other)}`, which is {ot}, not an enum",
+            "enum-variant",
+        )
+    return True
+
+
+def loose_variant(ec: ExprChecker, node: Node) -> None:
+    """A bare variant where no enum is expected: a list element, an operand, a pipe input."""
+    parent = node.parent
+    if parent is None:
+        return
+    loose = parent.type in _LOOSE_PARENTS and (
+        parent.type != "pipe_expression" or parent.child_by_field_name("input") == node
+    )
+    if parent.type == "binary_expression":
+        op = ec.env.text(parent.child_by_field_name("operator"))
+        loose = op in ("and", "or", "+")
+    if not loose:
+        return
+    name = bare_variant(ec, node)
+    if name is not None:
+        ec.ctx.error(
+            node,
+            f"bare variant `{name}` here has no enum to belong to: compare an enum-typed value with it "
+            f"(`x == {name}`) or pass it where an enum is expected",
+            "enum-variant",
+        )
