@@ -10,15 +10,26 @@ enum) it is an error. These helpers serve `rules_types.ExprChecker`; they regist
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tree_sitter import Node
 
+from awl_lsp.checks.base import CheckContext
 from awl_lsp.model import Kind
-from awl_lsp.model.types import AwlType
+from awl_lsp.model.schema_types import TypeTable
+from awl_lsp.model.types import AwlType, TypeEnv
 
-if TYPE_CHECKING:
-    from awl_lsp.checks.rules_types import ExprChecker
+
+class ExprChecker(Protocol):
+    """What these helpers use of `rules_types.ExprChecker` (named here, so neither imports the other)."""
+
+    ctx: CheckContext
+    env: TypeEnv
+    table: TypeTable
+
+    def known(self, t: AwlType) -> bool: ...
+
+    def show(self, node: Node) -> str: ...
 
 _LOOSE_PARENTS = frozenset({"list", "not_expression", "pipe_expression"})
 
