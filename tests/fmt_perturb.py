@@ -23,7 +23,7 @@ def extra_spaces(text: str) -> str:
         body = line.lstrip(" ")
         indent = line[: len(line) - len(body)]
         if _COMMENT.match(line) or '"' in body:
-            out.append(line + "  " if body else line)
+            out.append(line)
             continue
         body = re.sub(r" ", lambda _: " " * rng.randint(1, 3), body)
         body = body.replace("(", "( ").replace(",", " ,")
@@ -45,10 +45,11 @@ def wrong_indentation(text: str) -> str:
     """Comment lines indented at random, blank lines doubled, trailing white space."""
     rng = random.Random(len(text) + 1)
     out: list[str] = []
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
         if _COMMENT.match(line) and not line.lstrip().startswith(("//!", "///")):
             line = " " * (2 * rng.randint(0, 3) + rng.randint(0, 1)) + line.lstrip()
-        elif not line.strip():
+        elif not line.strip() and i < len(lines) - 1:
             out.append("   ")
         out.append(line)
     return "\n".join(out)

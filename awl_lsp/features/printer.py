@@ -473,7 +473,9 @@ class Printer:
                 if o.blank:
                     break
                 if o.align is None:
-                    if o.depth == out[i].depth and o.text.startswith("//"):
+                    # `//` lines sit inside a run of types; doc lines end it, and any comment ends outcomes
+                    plain = o.text.startswith("//") and not o.text.startswith("///")
+                    if key != "outcome" and o.depth == out[i].depth and plain:
                         j += 1
                         continue
                     break
