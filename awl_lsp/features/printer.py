@@ -37,6 +37,7 @@ from awl_lsp.syntax import SyntaxDocument
 
 WIDTH = 100
 INDENT = "  "
+FLOAT = -1  # the depth of comment lines that end a block: that of the next line printed
 
 CONTAINERS = frozenset({"header", "step_body", "block", "loop_body"})
 # named children of a line item that print on lines of their own, one level in
@@ -90,6 +91,7 @@ class Tok:
     row: int  # source row of its last line
     kind: str
     parent: str
+    end_byte: int = 0
 
 
 @dataclass
@@ -176,7 +178,7 @@ class Printer:
                 text = self.text(child)
                 if not text:
                     continue
-                out.append(Tok(text, child.end_point.row, child.type, node.type))
+                out.append(Tok(text, child.end_point.row, child.type, node.type, child.end_byte))
             else:
                 self._collect(child, skip, out)
 
@@ -239,7 +241,7 @@ class Printer:
     def emit_entries(self, entries: list[Entry], depth: int, out: list[Out]) -> None:
         for e in entries:
             for blank, text in e.comments:
-                out.append(Out(depth, text, blank=blank))
+                out.append(Out(FLOAT if e.orphan else depth, text, blank=blank))
             if e.orphan:
                 continue
             start = len(out)
@@ -283,10 +285,17 @@ class Printer:
                 sub.append(child)
                 skip.add(child.id)
         toks = self.tokens(node, frozenset(skip))
-        line = Out(depth, self.with_trailing(toks, self.join(toks)))
-        if kind == "outcome_clause":
-            line.align = self.outcome_cells(node)
-        out.append(line)
+        text = self.join(toks)
+        stages = self.pipe_stages(node) if len(INDENT * depth + text) > WIDTH else None
+        if stages:
+            for i, stage in enumerate(stages):
+                last = i == len(stages) - 1
+                out.append(Out(depth + (i > 0), self.with_trailing(toks, stage) if last else stage))
+        else:
+            line = Out(depth, self.with_trailing(toks, text))
+            if kind == "outcome_clause":
+                line.align = self.outcome_cells(node)
+            out.append(line)
         if not sub:
             return
         joins = [c for c in sub if c.type == "join_clause"]
@@ -297,6 +306,36 @@ class Printer:
             self.block(inner, depth + 1, out)
         if joins:
             self.block(joins, depth, out)
+
+    def pipe_stages(self, node: Node) -> list[str] | None:
+        """A too-long pipe statement as lines: its input, then `|> stage` per line (binding last)."""
+        if node.type == "expression_statement":
+            value = node.child_by_field_name("value")
+            tail_from = value
+        elif node.type == "route_statement":
+            value = node.child_by_field_name("input")
+            tail_from = value
+        else:
+            return None
+        if value is None or value.type != "pipe_expression" and node.type == "expression_statement":
+            return None
+        stages: list[str] = []
+        while value is not None and value.type == "pipe_expression":
+            stage = value.child_by_field_name("stage")
+            if stage is None:
+                return None
+            stages.append("|> " + self.join(self.tokens_of(stage)))
+            value = value.child_by_field_name("input")
+        if value is None or tail_from is None:
+            return None
+        lines = [self.join(self.tokens_of(value)), *reversed(stages)]
+        rest = self.join([t for t in self.tokens(node) if t.end_byte > tail_from.end_byte])
+        if node.type == "route_statement":
+            rest = rest.removeprefix("|>").strip()
+            lines.append("|> " + rest)
+        elif rest:
+            lines[-1] += " " + rest
+        return lines
 
     def step(self, node: Node, depth: int, out: list[Out]) -> None:
         body = node.child_by_field_name("body")
@@ -330,7 +369,8 @@ class Printer:
 
     def tokens_of(self, node: Node) -> list[Tok]:
         if node.child_count == 0:
-            return [Tok(self.text(node), node.end_point.row, node.type, node.parent.type if node.parent else "")]
+            parent = node.parent.type if node.parent else ""
+            return [Tok(self.text(node), node.end_point.row, node.type, parent, node.end_byte)]
         return self.tokens(node)
 
     def type_declaration(self, node: Node, out: list[Out]) -> None:
@@ -409,10 +449,9 @@ class Printer:
         cur, cur_depth = pre, depth + 1
         for i, piece in enumerate(pieces):
             piece += ")" if i == len(pieces) - 1 else ","
-            if cur.endswith("("):
-                cur += piece
-            elif len(INDENT * cur_depth + cur + " " + piece) <= WIDTH:
-                cur += " " + piece
+            sep = "" if cur.endswith("(") else " "
+            if len(INDENT * cur_depth + cur + sep + piece) <= WIDTH:
+                cur += sep + piece
             else:
                 lines.append((cur_depth, cur))
                 cur, cur_depth = piece, depth + 2
@@ -497,6 +536,11 @@ class Printer:
 
     @staticmethod
     def render(out: list[Out]) -> str:
+        following = 0
+        for o in reversed(out):  # comment lines that end a block go with the line after them
+            if o.depth == FLOAT:
+                o.depth = following
+            following = o.depth
         lines: list[str] = []
         for o in out:
             if o.blank and lines and lines[-1] != "":
