@@ -28,7 +28,6 @@ The form, as the engine's own printer lays documents out:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -102,6 +101,7 @@ class Entry:
     blank: bool  # a blank line before it (or before its first comment)
     comments: list[tuple[bool, str]] = field(default_factory=list)  # (blank before, text)
     orphan: bool = False  # only comment lines, at the end of a block
+    first_row: int = 0  # of its first comment line, or of itself
 
 
 @dataclass
@@ -112,6 +112,7 @@ class Out:
     text: str
     blank: bool = False  # a blank line before it
     align: tuple | None = None  # (group key, cells…) for one-line aligned items
+    owner: tuple[int, int] | None = None  # source rows of the top-level item it prints
 
 
 class Printer:
@@ -185,7 +186,9 @@ class Printer:
     def join(self, toks: list[Tok]) -> str:
         parts: list[str] = []
         prev: Tok | None = None
-        for tok in toks:
+        for i, tok in enumerate(toks):
+            if tok.text == "," and i + 1 < len(toks) and toks[i + 1].text in (")", "]", "}"):
+                continue  # a trailing comma inside brackets goes
             if prev is not None and self._space(prev, tok):
                 parts.append(" ")
             parts.append(tok.text)
@@ -222,34 +225,55 @@ class Printer:
         """Line items among `children`, each with the comment lines before it."""
         result: list[Entry] = []
         pending: list[tuple[bool, str]] = []
+        first_row = -1
         for child in children:
             if child.type in COMMENTS:
                 if child.type == "comment" and self.is_trailing(child):
                     continue
+                if not pending:
+                    first_row = child.start_point.row
                 pending.append((self.blank_before(child), self.comment_text(child)))
                 continue
             if not child.is_named:
                 continue
             if child.type in REFUSED or child.is_missing:
                 raise Unprintable(child.type)
-            result.append(Entry(child, self.blank_before(child), pending))
+            row = first_row if pending else child.start_point.row
+            result.append(Entry(child, self.blank_before(child), pending, first_row=row))
             pending = []
-        if pending:  # comment lines at the end of a block stay there, at the block's level
-            result.append(Entry(children[-1], False, pending, orphan=True))
+        if pending:  # comment lines at the end of a block go with the next line printed
+            result.append(Entry(children[-1], False, pending, orphan=True, first_row=first_row))
         return result
 
-    def emit_entries(self, entries: list[Entry], depth: int, out: list[Out]) -> None:
+    def emit_entries(self, entries: list[Entry], depth: int, out: list[Out], top: bool = False) -> None:
         for e in entries:
-            for blank, text in e.comments:
-                out.append(Out(FLOAT if e.orphan else depth, text, blank=blank))
-            if e.orphan:
-                continue
-            start = len(out)
-            self.item(e.node, depth, out)
-            if start < len(out):
-                out[start].blank = e.blank
+            begin = len(out)
+            self._emit(e, depth, out)
+            if top:
+                owner = (e.first_row, self.last_row(e.node) if not e.orphan else e.first_row + len(e.comments) - 1)
+                for o in out[begin:]:
+                    o.owner = owner
 
-    def block(self, children: list[Node], depth: int, out: list[Out], order: dict[str, int] | None = None) -> None:
+    def last_row(self, node: Node) -> int:
+        """The last source row that holds text of `node`."""
+        row = node.end_point.row if node.end_point.column else node.end_point.row - 1
+        while row > node.start_point.row and row in self.blank_rows:
+            row -= 1
+        return row
+
+    def _emit(self, e: Entry, depth: int, out: list[Out]) -> None:
+        for blank, text in e.comments:
+            out.append(Out(FLOAT if e.orphan else depth, text, blank=blank))
+        if e.orphan:
+            return
+        start = len(out)
+        self.item(e.node, depth, out)
+        if start < len(out):
+            out[start].blank = e.blank
+
+    def block(
+        self, children: list[Node], depth: int, out: list[Out], order: dict[str, int] | None = None
+    ) -> None:
         entries = self.entries(children)
         if order is not None:
             keyed: list[tuple[int, int, Entry]] = []
@@ -261,7 +285,7 @@ class Printer:
                 last = rank
                 keyed.append((rank, i, e))
             entries = [e for _, _, e in sorted(keyed, key=lambda k: (k[0], k[1]))]
-        self.emit_entries(entries, depth, out)
+        self.emit_entries(entries, depth, out, top=depth == 0 and children[0].parent == self.doc.root)
 
     # ---------------------------------------------------------------- items
     def item(self, node: Node, depth: int, out: list[Out]) -> None:
@@ -438,9 +462,10 @@ class Printer:
         if not named and len(INDENT * depth + one) <= WIDTH:
             out.append(Out(depth, self.with_trailing(head_toks + route_toks, one)))
             return
-        out.append(Out(depth, self.with_trailing(head_toks, head)))
+        out.append(Out(depth, head))  # a comment at the end of the outcome goes after its route
+        route_toks = head_toks + route_toks
         if payload is None:
-            out.append(Out(depth + 1, self.with_trailing(route_toks, self.join(route_toks))))
+            out.append(Out(depth + 1, self.with_trailing(route_toks, self.join(self.tokens(route)))))
             return
         pre = self.join(self.tokens(route, frozenset({payload.id}))) + "("
         args = [a for a in payload.named_children if a.type == "argument"]
@@ -464,14 +489,15 @@ class Printer:
             out.append(Out(d, text))
 
     # ---------------------------------------------------------------- document
-    def document(self) -> str:
+    def lines(self) -> list[Out]:
+        """The canonical lines, aligned, each top-level one knowing the source rows it prints."""
         root = self.doc.root
         out: list[Out] = []
         children = list(root.children)
         narration = [c for c in children if c.type == "narration"]
         rest = [c for c in children if c.type != "narration"]
         for n in narration:
-            out.append(Out(0, self.comment_text(n)))
+            out.append(Out(0, self.comment_text(n), owner=(n.start_point.row, n.start_point.row)))
         heads = [c for c in rest if c.type in ("workflow_declaration", "workloop_declaration")]
         if len(heads) > 1:
             raise Unprintable("two documents")
@@ -486,9 +512,9 @@ class Printer:
         if len(self.used_trailing) != len(self.trailing):
             raise Unprintable("a comment lost its line")
         self.align(out)
-        return self.render(out) + ("\n" if self._ends_with_kept_blank() else "")
+        return out
 
-    def _ends_with_kept_blank(self) -> bool:
+    def ends_with_kept_blank(self) -> bool:
         """Blank lines after an indented or comment last line are kept as one (as the engine does)."""
         rows = [i for i, line in enumerate(self.rows) if line.strip()]
         final = len(self.rows) - 1  # the piece after the last line break (empty when there is one)
@@ -511,12 +537,7 @@ class Printer:
                 o = out[j]
                 if o.blank:
                     break
-                if o.align is None:
-                    # `//` lines sit inside a run of types; doc lines end it, and any comment ends outcomes
-                    plain = o.text.startswith("//") and not o.text.startswith("///")
-                    if key != "outcome" and o.depth == out[i].depth and plain:
-                        j += 1
-                        continue
+                if o.align is None:  # a comment line or any other line ends the run
                     break
                 if o.align[0] != key or o.depth != out[i].depth:
                     break
@@ -543,31 +564,50 @@ class Printer:
             following = o.depth
         lines: list[str] = []
         for o in out:
-            if o.blank and lines and lines[-1] != "":
+            if o.blank and lines and lines[-1] != "" and o is not out[0]:
                 lines.append("")
             lines.append(INDENT * o.depth + o.text)
         return "\n".join(lines) + "\n"
 
 
-def iter_errors(root: Node) -> Iterator[Node]:
-    if root.has_error:
-        yield root
-
-
 def canonical_text(text: str) -> str | None:
     """The canonical form of `text`, or None when it has syntax errors or cannot be printed faithfully."""
-    crlf = "\r\n" in text
-    source = text.replace("\r\n", "\n")
-    doc = SyntaxDocument(source)
+    printed = _print(text)
+    return printed[0] if printed else None
+
+
+def canonical_items(text: str) -> list[tuple[int, int, str]] | None:
+    """Each top-level item's canonical text (no line break at its end) with the source rows it replaces
+    (first, last; its comment lines included), in source order; None as for `canonical_text`."""
+    printed = _print(text)
+    if printed is None:
+        return None
+    _, out, eol = printed
+    groups: dict[tuple[int, int], list[Out]] = {}
+    for o in out:
+        if o.owner is not None:
+            groups.setdefault(o.owner, []).append(o)
+    items = []
+    for owner in sorted(groups):
+        rendered = Printer.render(groups[owner]).rstrip("\n")
+        items.append((owner[0], owner[1], rendered.replace("\n", eol)))
+    return items
+
+
+def _print(text: str) -> tuple[str, list[Out], str] | None:
+    eol = "\r\n" if "\r\n" in text else "\n"
+    doc = SyntaxDocument(text.replace("\r\n", "\n"))
     if doc.root.has_error:
         return None
     try:
-        result = Printer(doc).document()
+        printer = Printer(doc)
+        out = printer.lines()
+        result = printer.render(out) + ("\n" if printer.ends_with_kept_blank() else "")
     except Unprintable:
         return None
     if not _same_content(doc, SyntaxDocument(result)):
         return None
-    return result.replace("\n", "\r\n") if crlf else result
+    return result.replace("\n", eol), out, eol
 
 
 def _leaves(doc: SyntaxDocument) -> list[tuple[str, str]]:
