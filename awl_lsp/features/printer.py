@@ -10,7 +10,8 @@ The form, as the engine's own printer lays documents out:
   Strings, raw strings and `json { … }` / `schema { … }` bodies are kept byte for byte.
 - Two spaces per block level. Narration lines first (no blank lines among them), then the
   `workflow`/`workloop` line and its header clauses in canonical order (timeout/every/on, input,
-  signal, carry, outcome/report, invariant, retention), then the top-level declarations in
+  signal, carry, outcome/report, invariant with its tolerance then confirms, retention), then the
+  top-level declarations in
   canonical order (const, type, worker, child, detached, subflow, step, retire); the order
   within a kind is the written one. In a step, `max N visits` goes last.
 - A blank line is kept where the source had one or more before a line (never two in a row);
@@ -66,6 +67,7 @@ HEADER_ORDER = {
     "invariant_clause": 5,
     "retention_clause": 6,
 }
+INVARIANT_ORDER = {"tolerance_clause": 0, "confirms_clause": 1}
 TOP_ORDER = {
     "const_declaration": 0,
     "type_declaration": 1,
@@ -102,6 +104,7 @@ class Entry:
     comments: list[tuple[bool, str]] = field(default_factory=list)  # (blank before, text)
     orphan: bool = False  # only comment lines, at the end of a block
     first_row: int = 0  # of its first comment line, or of itself
+    last_row: int = 0  # of its last comment line (for comment-only entries)
 
 
 @dataclass
@@ -242,7 +245,9 @@ class Printer:
             result.append(Entry(child, self.blank_before(child), pending, first_row=row))
             pending = []
         if pending:  # comment lines at the end of a block go with the next line printed
-            result.append(Entry(children[-1], False, pending, orphan=True, first_row=first_row))
+            last = max(c.start_point.row for c in children if c.type in COMMENTS)
+            orphan = Entry(children[-1], False, pending, orphan=True, first_row=first_row, last_row=last)
+            result.append(orphan)
         return result
 
     def emit_entries(self, entries: list[Entry], depth: int, out: list[Out], top: bool = False) -> None:
@@ -250,7 +255,8 @@ class Printer:
             begin = len(out)
             self._emit(e, depth, out)
             if top:
-                owner = (e.first_row, self.last_row(e.node) if not e.orphan else e.first_row + len(e.comments) - 1)
+                last = e.last_row if e.orphan else self.last_row(e.node)
+                owner = (e.first_row, last)
                 for o in out[begin:]:
                     o.owner = owner
 
@@ -326,6 +332,8 @@ class Printer:
         inner = [c for c in sub if c.type != "join_clause"]
         if kind == "workflow_declaration" or kind == "workloop_declaration":
             self.block(inner, depth + 1, out, HEADER_ORDER)
+        elif kind == "invariant_clause":
+            self.block(inner, depth + 1, out, INVARIANT_ORDER)
         else:
             self.block(inner, depth + 1, out)
         if joins:
@@ -441,7 +449,8 @@ class Printer:
                 else:
                     out.append(Out(1, self.comment_text(child)))
         close = [c for c in body.children if c.type == "}"]
-        out.append(Out(0, self.with_trailing([Tok("", close[0].end_point.row, "", "")] if close else [], "}")))
+        close_toks = [Tok("", close[0].end_point.row, "", "")] if close else []
+        out.append(Out(0, self.with_trailing(close_toks, "}")))
         for text in after:
             out.append(Out(0, text))
 
