@@ -13,7 +13,8 @@ The form, as the engine's own printer lays documents out:
   signal, carry, outcome/report, invariant with its tolerance then confirms, retention), then the
   top-level declarations in
   canonical order (const, type, worker, child, detached, subflow, step, retire); the order
-  within a kind is the written one. In a step, `max N visits` goes last.
+  within a kind is the written one. In a step: statements and substeps, then `on failure`, the
+  outcomes and `max N visits`.
 - A blank line is kept where the source had one or more before a line (never two in a row);
   comment lines travel with the line after them and take its indentation; a comment at the end
   of a line stays there after one space.
@@ -67,6 +68,8 @@ HEADER_ORDER = {
     "invariant_clause": 5,
     "retention_clause": 6,
 }
+# in a step: statements and substeps as written, then `on failure`, the outcomes, `max N visits`
+STEP_ORDER = {"on_failure": 1, "step_outcome": 2, "visits_bound": 3}
 INVARIANT_ORDER = {"tolerance_clause": 0, "confirms_clause": 1}
 TOP_ORDER = {
     "const_declaration": 0,
@@ -126,14 +129,18 @@ class Printer:
         self.blank_rows = self._blank_rows()
         self.trailing: dict[int, str] = {}  # row -> the comment that ends that row after code
         self.used_trailing: set[int] = set()
-        self._find_trailing(doc.root)
+        self._find_trailing(doc.root, doc)
 
-    def _find_trailing(self, node: Node) -> None:
+    def _find_trailing(self, node: Node, doc: SyntaxDocument) -> None:
         for child in node.children:
             if child.type == "comment" and self.is_trailing(child):
                 self.trailing[child.start_point.row] = self.comment_text(child)
+            elif child.type == "doc_comment" and self.is_trailing(child):
+                raise Unprintable("a doc line after code")
+            elif child.type == "narration" and node != doc.root:
+                raise Unprintable("narration inside a declaration")
             elif child.child_count and child.type not in VERBATIM:
-                self._find_trailing(child)
+                self._find_trailing(child, doc)
 
     # ---------------------------------------------------------------- source facts
     def _blank_rows(self) -> set[int]:
@@ -229,20 +236,26 @@ class Printer:
         result: list[Entry] = []
         pending: list[tuple[bool, str]] = []
         first_row = -1
+        last_doc = False
         for child in children:
             if child.type in COMMENTS:
                 if child.type == "comment" and self.is_trailing(child):
                     continue
                 if not pending:
                     first_row = child.start_point.row
-                pending.append((self.blank_before(child), self.comment_text(child)))
+                blank = self.blank_before(child)
+                if child.type == "doc_comment" and pending and last_doc:
+                    blank = False  # doc lines stay together
+                pending.append((blank, self.comment_text(child)))
+                last_doc = child.type == "doc_comment"
                 continue
             if not child.is_named:
                 continue
             if child.type in REFUSED or child.is_missing:
                 raise Unprintable(child.type)
             row = first_row if pending else child.start_point.row
-            result.append(Entry(child, self.blank_before(child), pending, first_row=row))
+            blank = self.blank_before(child) and not (pending and last_doc)  # doc lines touch their item
+            result.append(Entry(child, blank, pending, first_row=row))
             pending = []
         if pending:  # comment lines at the end of a block go with the next line printed
             last = max(c.start_point.row for c in children if c.type in COMMENTS)
@@ -278,14 +291,21 @@ class Printer:
             out[start].blank = e.blank
 
     def block(
-        self, children: list[Node], depth: int, out: list[Out], order: dict[str, int] | None = None
+        self,
+        children: list[Node],
+        depth: int,
+        out: list[Out],
+        order: dict[str, int] | None = None,
+        default: int | None = None,
     ) -> None:
+        """Print the line items among `children`; with `order`, sorted by rank of their node type
+        (stable; a type without a rank takes `default`, or the rank of the item before it)."""
         entries = self.entries(children)
         if order is not None:
             keyed: list[tuple[int, int, Entry]] = []
             last = 0
             for i, e in enumerate(entries):
-                rank = order.get(e.node.type, last)
+                rank = order.get(e.node.type, last if default is None else default)
                 if e.orphan:
                     rank = 99
                 last = rank
@@ -376,13 +396,7 @@ class Printer:
         out.append(Out(depth, self.with_trailing(toks, self.join(toks))))
         if body is None:
             return
-        children = list(body.children)
-        bounds = [c for c in children if c.type == "visits_bound"]
-        rest = [c for c in children if c.type != "visits_bound"]
-        before = len(out)
-        self.block(rest + bounds if bounds else rest, depth + 1, out)
-        if bounds and len(out) > before and out[-1].text.startswith("max"):
-            out[-1].blank = False
+        self.block(list(body.children), depth + 1, out, STEP_ORDER, default=0)
 
     def outcome_cells(self, node: Node) -> tuple | None:
         name = node.child_by_field_name("name")
@@ -510,6 +524,8 @@ class Printer:
         heads = [c for c in rest if c.type in ("workflow_declaration", "workloop_declaration")]
         if len(heads) > 1:
             raise Unprintable("two documents")
+        if heads and any(n.start_byte > heads[0].start_byte for n in narration):
+            raise Unprintable("narration after the header")
         if heads:
             first = heads[0]
             before = [c for c in rest if c.end_byte <= first.start_byte]
