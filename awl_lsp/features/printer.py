@@ -70,6 +70,7 @@ HEADER_ORDER = {
 }
 # in a step: statements and substeps as written, then `on failure`, the outcomes, `max N visits`
 STEP_ORDER = {"on_failure": 1, "step_outcome": 2, "visits_bound": 3}
+LOOP_ORDER = {"until_clause": 1, "loop_max": 2}  # a loop body: statements, then `until`, `max`
 INVARIANT_ORDER = {"tolerance_clause": 0, "confirms_clause": 1}
 TOP_ORDER = {
     "const_declaration": 0,
@@ -119,6 +120,7 @@ class Out:
     blank: bool = False  # a blank line before it
     align: tuple | None = None  # (group key, cells…) for one-line aligned items
     owner: tuple[int, int] | None = None  # source rows of the top-level item it prints
+    marker: bool = False  # no line: a blank line before the next line printed
 
 
 class Printer:
@@ -354,6 +356,8 @@ class Printer:
             self.block(inner, depth + 1, out, HEADER_ORDER)
         elif kind == "invariant_clause":
             self.block(inner, depth + 1, out, INVARIANT_ORDER)
+        elif kind == "loop_statement":
+            self.block(inner, depth + 1, out, LOOP_ORDER, default=0)
         else:
             self.block(inner, depth + 1, out)
         if joins:
@@ -432,41 +436,38 @@ class Printer:
             out.append(Out(0, text, align=("type=", head, text[len(head) + 1 :])))
             return
         fields = [c for c in body.children if c.type == "field_declaration"]
+        end = fields[-1].end_byte if fields else body.start_byte
+        # comment lines after the last field leave the type: they print after its closing brace
         notes = [c for c in body.children if c.type in COMMENTS]
+        after = [c for c in notes if c.start_byte > end and not self.is_trailing(c)]
+        inside = [c for c in notes if c not in after]
         parts = [self.join(self.tokens(f)) for f in fields]
         one = f"{head} {{ {', '.join(parts)} }}" if parts else f"{head} {{}}"
-        own_toks = [t for t in self.tokens(node, frozenset(c.id for c in body.children if c.is_named))]
-        if not notes and len(one) <= WIDTH:
-            text = self.with_trailing(own_toks + [Tok("", f.end_point.row, "", "") for f in fields], one)
+        own_toks = self.tokens(node, frozenset(c.id for c in body.children if c.is_named))
+        if not inside and len(one) <= WIDTH:
+            text = self.with_trailing(own_toks, one)
             out.append(Out(0, text, align=("type{", head, text[len(head) + 1 :])))
-            return
-        out.append(Out(0, self.with_trailing(own_toks[:3], f"{head} {{")))
-        after: list[str] = []
-        for child in body.children:
-            if child.type == "field_declaration":
-                text = self.join(self.tokens(child)) + ","
-                comma_row = child.end_point.row
-                if child.next_sibling is not None and child.next_sibling.type == ",":
-                    comma_row = child.next_sibling.end_point.row
-                text = self.with_trailing(
-                    [Tok("", child.end_point.row, "", ""), Tok("", comma_row, "", "")], text
-                )
-                out.append(Out(1, text))
-            elif child.type in COMMENTS:
-                if child.type == "comment" and self.is_trailing(child):
-                    continue
-                later = child.next_named_sibling
-                while later is not None and later.type in COMMENTS:
-                    later = later.next_named_sibling
-                if later is None:  # comment lines before the closing brace go after the type
-                    after.append(self.comment_text(child))
-                else:
-                    out.append(Out(1, self.comment_text(child)))
-        close = [c for c in body.children if c.type == "}"]
-        close_toks = [Tok("", close[0].end_point.row, "", "")] if close else []
-        out.append(Out(0, self.with_trailing(close_toks, "}")))
-        for text in after:
-            out.append(Out(0, text))
+        else:
+            out.append(Out(0, self.with_trailing(own_toks[:3], f"{head} {{")))
+            for child in body.children:
+                if child.type == "field_declaration":
+                    text = self.join(self.tokens(child)) + ","
+                    comma_row = child.end_point.row
+                    if child.next_sibling is not None and child.next_sibling.type == ",":
+                        comma_row = child.next_sibling.end_point.row
+                    rows = [Tok("", child.end_point.row, "", ""), Tok("", comma_row, "", "")]
+                    blank = child.start_point.row - 1 > node.start_point.row and self.blank_before(child)
+                    out.append(Out(1, self.with_trailing(rows, text), blank=blank))
+                elif child in inside and not self.is_trailing(child):
+                    out.append(Out(1, self.comment_text(child), blank=self.blank_before(child)))
+            close = [c for c in body.children if c.type == "}"]
+            close_toks = [Tok("", close[0].end_point.row, "", "")] if close else []
+            out.append(Out(0, self.with_trailing(close_toks, "}")))
+        for child in after:
+            out.append(Out(0, self.comment_text(child), blank=self.blank_before(child)))
+        close_row = body.end_point.row
+        if close_row - 1 in self.blank_rows and close_row - 1 > node.start_point.row:
+            out.append(Out(0, "", marker=True))  # a blank line before `}` goes after the type
 
     def step_outcome(self, node: Node, depth: int, out: list[Out]) -> None:
         route = node.child_by_field_name("route")
@@ -588,9 +589,14 @@ class Printer:
                 o.depth = following
             following = o.depth
         lines: list[str] = []
+        carried = False
         for o in out:
-            if o.blank and lines and lines[-1] != "" and o is not out[0]:
+            if o.marker:
+                carried = True
+                continue
+            if (o.blank or carried) and lines and lines[-1] != "" and o is not out[0]:
                 lines.append("")
+            carried = False
             lines.append(INDENT * o.depth + o.text)
         return "\n".join(lines) + "\n"
 
