@@ -135,10 +135,9 @@ class Printer:
 
     def _find_trailing(self, node: Node, doc: SyntaxDocument) -> None:
         for child in node.children:
-            if child.type == "comment" and self.is_trailing(child):
-                self.trailing[child.start_point.row] = self.comment_text(child)
-            elif child.type == "doc_comment" and self.is_trailing(child):
-                raise Unprintable("a doc line after code")
+            if child.type in COMMENTS and self.is_trailing(child):
+                # a `///` after code is an ordinary comment there
+                self.trailing[child.start_point.row] = self.comment_text(child, plain=True)
             elif child.type == "narration" and node != doc.root:
                 raise Unprintable("narration inside a declaration")
             elif child.child_count and child.type not in VERBATIM:
@@ -161,8 +160,12 @@ class Printer:
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8")
 
-    def comment_text(self, node: Node) -> str:
-        return self.text(node).rstrip("\n")
+    def comment_text(self, node: Node, plain: bool = False) -> str:
+        """A comment line's text as printed: `//x` becomes `// x`; doc and narration lines stay."""
+        text = self.text(node).rstrip("\n")
+        if (plain or node.type == "comment") and len(text) > 2 and text[2] not in " \t":
+            text = "// " + text[2:]
+        return text
 
     def is_trailing(self, node: Node) -> bool:
         row, col = node.start_point
@@ -184,7 +187,7 @@ class Printer:
             if child.type in REFUSED or child.is_missing:
                 raise Unprintable(child.type)
             if child.type in COMMENTS:
-                if child.type == "comment" and self.is_trailing(child):
+                if self.is_trailing(child):
                     continue
                 raise Unprintable("comment inside a line")
             if child.child_count == 0 or child.type in VERBATIM:
@@ -241,7 +244,7 @@ class Printer:
         last_doc = False
         for child in children:
             if child.type in COMMENTS:
-                if child.type == "comment" and self.is_trailing(child):
+                if self.is_trailing(child):
                     continue
                 if not pending:
                     first_row = child.start_point.row
@@ -648,8 +651,11 @@ def _leaves(doc: SyntaxDocument) -> list[tuple[str, str]]:
         node = stack.pop()
         if node.child_count == 0 or node.type in VERBATIM:
             text = doc.source[node.start_byte : node.end_byte].decode("utf-8").rstrip()
+            kind = node.type
+            if kind in COMMENTS:  # the printer may add a space after `//`, or make a `///` a comment
+                kind, text = "comment", "".join(text.split())
             if text and text != ",":
-                found.append((node.type, text))
+                found.append((kind, text))
             continue
         stack.extend(node.children)
     return sorted(found)
