@@ -447,7 +447,15 @@ class Printer:
         parts = [self.join(self.tokens(f)) for f in fields]
         one = f"{head} {{ {', '.join(parts)} }}" if parts else f"{head} {{}}"
         own_toks = self.tokens(node, frozenset(c.id for c in body.children if c.is_named))
-        if not inside and len(one) <= WIDTH:
+        blanks: dict[int, bool] = {}  # a blank line before a field or comment line inside
+        previous: Node | None = None
+        for child in body.children:
+            if child.type == "field_declaration" or child in inside:
+                own_line = child.start_point.row - 1 > node.start_point.row
+                after_doc = previous is not None and previous.type == "doc_comment"
+                blanks[child.id] = own_line and not after_doc and self.blank_before(child)
+                previous = child
+        if not inside and not any(blanks.values()) and len(one) <= WIDTH:
             text = self.with_trailing(own_toks, one)
             out.append(Out(0, text, align=("type{", head, text[len(head) + 1 :])))
         else:
@@ -459,10 +467,9 @@ class Printer:
                     if child.next_sibling is not None and child.next_sibling.type == ",":
                         comma_row = child.next_sibling.end_point.row
                     rows = [Tok("", child.end_point.row, "", ""), Tok("", comma_row, "", "")]
-                    blank = child.start_point.row - 1 > node.start_point.row and self.blank_before(child)
-                    out.append(Out(1, self.with_trailing(rows, text), blank=blank))
+                    out.append(Out(1, self.with_trailing(rows, text), blank=blanks[child.id]))
                 elif child in inside and not self.is_trailing(child):
-                    out.append(Out(1, self.comment_text(child), blank=self.blank_before(child)))
+                    out.append(Out(1, self.comment_text(child), blank=blanks[child.id]))
             close = [c for c in body.children if c.type == "}"]
             close_toks = [Tok("", close[0].end_point.row, "", "")] if close else []
             out.append(Out(0, self.with_trailing(close_toks, "}")))
