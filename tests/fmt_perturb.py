@@ -83,3 +83,40 @@ PERTURBATIONS: dict[str, Callable[[str], str]] = {
     "wrong-indentation": wrong_indentation,
     "joined": joined_lines,
 }
+
+
+_INSERTS = ["", "// a note", "  // a note", "/// a doc line", "   ", "    // deeper note"]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One seeded single-line change: delete, duplicate, swap, re-indent, join or split a line, drop a
+    character, add a comment or blank line. Most results still parse; the reference decides."""
+    lines = text.split("\n")
+    j = rng.randrange(len(lines))
+    line = lines[j]
+    kind = rng.randrange(10)
+    if kind == 0:
+        del lines[j]
+    elif kind == 1:
+        lines.insert(j, lines[rng.randrange(len(lines))])
+    elif kind == 2:
+        lines[j] = " " * rng.randrange(5) + line.lstrip()
+    elif kind == 3 and line:
+        cut = rng.randrange(len(line))
+        lines[j] = line[:cut] + line[cut + 1 :]
+    elif kind == 4:
+        lines[j] = line + rng.choice([" // x", "//", ",", " "])
+    elif kind == 5:
+        lines.insert(j, rng.choice(_INSERTS))
+    elif kind == 6:
+        k = rng.randrange(len(lines))
+        lines[k], lines[j] = lines[j], lines[k]
+    elif kind == 7 and j + 1 < len(lines):
+        lines[j : j + 2] = [line + " " + lines[j + 1].strip()]
+    elif kind in (8, 9):
+        mark = ", " if kind == 8 else "("
+        if mark in line:
+            indent = len(line) - len(line.lstrip())
+            cut = line.index(mark) + len(mark)
+            lines[j : j + 1] = [line[:cut].rstrip(), " " * (indent + 2) + line[cut:]]
+    return "\n".join(lines)

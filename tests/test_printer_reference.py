@@ -4,7 +4,8 @@ Every workflow of the shared corpus (`$AWL_CORPUS`, read at run time, never copi
 documents under `tests/data/fmt/workflows` go through `awl-reference fmt` (`$AWL_REFERENCE`, default
 `<repo>/../shared/bin/awl-reference`) and through our printer, in their written form and in
 perturbed copies (`fmt_perturb`: collapsed spaces, extra spaces, broken alignment, comment
-indentation and blank lines, continuation lines joined). Where the reference accepts a copy, the
+indentation and blank lines, continuation lines joined), and seeded single-line mutants of them
+(`AWL_FMT_MUTANTS`, default 120; `AWL_FMT_SEED`, default 8). Where the reference accepts a copy, the
 two outputs must be byte-identical. The equality figure is printed.
 
 Without the reference or the corpus the differential tests skip and say which input is missing;
@@ -14,6 +15,7 @@ Without the reference or the corpus the differential tests skip and say which in
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fmt_perturb import PERTURBATIONS
+from fmt_perturb import PERTURBATIONS, mutate
 
 from awl_lsp.features.printer import canonical_text
 
@@ -86,6 +88,11 @@ def cases() -> list[Case]:
             if text not in seen:  # a perturbation that changes nothing is not a new case
                 seen.add(text)
                 jobs.append((source, path, name, text))
+    rng = random.Random(int(os.environ.get("AWL_FMT_SEED", "8")))
+    texts = [(source, path, path.read_text(encoding="utf-8")) for source, path in files]
+    for _ in range(int(os.environ.get("AWL_FMT_MUTANTS", "120"))):
+        source, path, text = rng.choice(texts)
+        jobs.append((source, path, "mutant", mutate(text, rng)))
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=4) as pool:
         refs = list(
             pool.map(lambda ij: _reference_fmt(reference, ij[1][3], Path(tmp), ij[0]), enumerate(jobs))
@@ -97,7 +104,7 @@ def _figure(cases: list[Case]) -> str:
     rows = ["awl fmt vs awl-reference fmt (byte-identical / copies the reference accepts):"]
     accepted = [c for c in cases if c.reference is not None]
     for source in ("corpus", "own"):
-        for variant in ["original", *PERTURBATIONS]:
+        for variant in ["original", *PERTURBATIONS, "mutant"]:
             mine = [c for c in accepted if (c.source, c.variant) == (source, variant)]
             same = sum(c.ours == c.reference for c in mine)
             rows.append(f"  {source:6} {variant:18} {same}/{len(mine)}")
