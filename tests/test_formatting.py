@@ -192,3 +192,15 @@ def test_the_examples_are_canonical_or_become_so_in_one_pass(name: str) -> None:
     assert once is not None
     assert apply_edits(text, format_document(snap_of(text))) == once
     assert format_document(snap_of(once)) == []
+
+
+def test_line_breaks_byte_order_mark_and_empty_documents_survive() -> None:
+    crlf = MESSY.replace("\n", "\r\n")
+    assert canonical_text(crlf) == CANONICAL.replace("\n", "\r\n")
+    assert apply_edits(crlf, format_document(snap_of(crlf))) == CANONICAL.replace("\n", "\r\n")
+    bom = "\ufeff" + MESSY
+    assert canonical_text(bom) == "\ufeff" + CANONICAL
+    whole = lsp.Range(lsp.Position(0, 0), lsp.Position(30, 0))
+    assert apply_edits(bom, format_range(snap_of(bom), whole)).startswith("\ufeff//! Orders in")
+    for nothing in ("", "\n\n", "   "):
+        assert canonical_text(nothing) is None and format_document(snap_of(nothing)) == []

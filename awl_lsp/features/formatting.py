@@ -74,6 +74,8 @@ def format_range(snap: Snapshot, rng: lsp.Range) -> list[lsp.TextEdit]:
     for start, end, text in items:
         if end < first or start > last:
             continue
+        if start == 0 and snap.doc.text.startswith("\ufeff"):
+            text = "\ufeff" + text  # the byte-order mark stays
         old = "\n".join(rows[start : end + 1])
         if old.replace("\r\n", "\n").rstrip("\r") == text.replace("\r\n", "\n"):
             continue

@@ -316,7 +316,8 @@ class Printer:
                 last = rank
                 keyed.append((rank, i, e))
             entries = [e for _, _, e in sorted(keyed, key=lambda k: (k[0], k[1]))]
-        self.emit_entries(entries, depth, out, top=depth == 0 and children[0].parent == self.doc.root)
+        top = depth == 0 and bool(children) and children[0].parent == self.doc.root
+        self.emit_entries(entries, depth, out, top=top)
 
     # ---------------------------------------------------------------- items
     def item(self, node: Node, depth: int, out: list[Out]) -> None:
@@ -637,18 +638,19 @@ def canonical_items(text: str) -> list[tuple[int, int, str]] | None:
 
 def _print(text: str) -> tuple[str, list[Out], str] | None:
     eol = "\r\n" if "\r\n" in text else "\n"
-    doc = SyntaxDocument(text.replace("\r\n", "\n"))
-    if doc.root.has_error:
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    doc = SyntaxDocument(text[len(bom) :].replace("\r\n", "\n"))
+    if doc.root.has_error or not text.strip("\ufeff \t\r\n"):
         return None
     try:
         printer = Printer(doc)
         out = printer.lines()
         result = printer.render(out) + ("\n" if printer.ends_with_kept_blank() else "")
-    except Unprintable:
+    except (Unprintable, RecursionError):
         return None
     if not _same_content(doc, SyntaxDocument(result)):
         return None
-    return result.replace("\n", eol), out, eol
+    return bom + result.replace("\n", eol), out, eol
 
 
 def _leaves(doc: SyntaxDocument) -> list[tuple[str, str]]:
