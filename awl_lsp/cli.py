@@ -1,4 +1,4 @@
-"""The `awl` command: `lsp` (the server on stdio), `check`, `parse` and `guide`."""
+"""The `awl` command: `lsp` (the server on stdio), `check`, `fmt`, `parse` and `guide`."""
 
 from __future__ import annotations
 
@@ -110,6 +110,62 @@ def _print_tree(node, source: bytes, depth: int, field: str | None) -> None:  # 
         _print_tree(child, source, depth + 1, node.field_name_for_child(i))
 
 
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """Print files in canonical form: rewrite them, or with --check/--diff only report.
+
+    Exit status: 0 all formatted (or rewritten), 1 with --check/--diff when a file would change,
+    or when a file cannot be formatted (syntax errors), 2 for usage and I/O errors.
+    """
+    import difflib
+
+    from awl_lsp.features.printer import canonical_text
+
+    files, errors = _awl_files(args.paths)
+    for e in errors:
+        print(e, file=sys.stderr)
+    status = 2 if errors else 0
+    changed: list[Path] = []
+    unformattable = False
+    for path in files:
+        try:
+            text = _read(path)
+        except (OSError, ValueError) as exc:
+            print(f"awl: {path}: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        result = canonical_text(text)
+        if result is None:
+            print(f"awl fmt: {path}: not formatted: the file has syntax errors (see `awl check {path}`)",
+                  file=sys.stderr)
+            unformattable = True
+            continue
+        if result == text:
+            continue
+        changed.append(path)
+        if args.diff:
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    result.splitlines(keepends=True),
+                    f"{path}",
+                    f"{path} (formatted)",
+                )
+            )
+        elif args.check:
+            print(path)
+        else:
+            try:
+                path.write_bytes(result.encode("utf-8"))
+            except OSError as exc:
+                print(f"awl: {path}: {exc}", file=sys.stderr)
+                status = 2
+    if status:
+        return status
+    if unformattable or (changed and (args.check or args.diff)):
+        return 1
+    return 0
+
+
 def cmd_guide(args: argparse.Namespace) -> int:
     from awl_lsp.reference import UnknownKeywordError, render_guide
 
@@ -145,6 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     p.set_defaults(func=cmd_check)
+    p = sub.add_parser("fmt", help="print files in the engine's canonical form (in place by default)")
+    p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")
+    p.add_argument("--check", action="store_true", help="change nothing; list files that would change")
+    p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff")
+    p.set_defaults(func=cmd_fmt)
     p = sub.add_parser("parse", help="print the syntax tree")
     p.add_argument("path")
     p.set_defaults(func=cmd_parse)

@@ -17,7 +17,7 @@ from awl_lsp.features import semantic_tokens
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
-from awl_lsp.features.formatting import format_document
+from awl_lsp.features.formatting import format_document, format_range
 from awl_lsp.features.hover import hover
 from awl_lsp.features.inlay_hints import inlay_hints
 from awl_lsp.features.selection import selection_ranges
@@ -261,6 +261,12 @@ def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> lis
 def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_document(snap) if snap else []
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit]:
+    snap = ls.snapshot(params.text_document.uri)
+    return format_range(snap, params.range) if snap else []
 
 
 @server.feature("awl/syntaxTree")

@@ -1,201 +1,206 @@
-"""Formatting: white space only, indentation from the tree, idempotent, never changes the tree."""
+"""The canonical printer without the reference: the form itself, workloops, comments, safety, and
+the LSP edits (whole document as small line edits, range formatting by top-level item)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from fmt_perturb import PERTURBATIONS
 from helpers import example, snap_of
 from lsp_edits import apply_edits
+from lsprotocol import types as lsp
 
-from awl_lsp.features.formatting import format_document, format_text
+from awl_lsp.features.formatting import format_document, format_range, format_text
+from awl_lsp.features.printer import canonical_text
 
-EXAMPLES = ["inbox_sweep.awl", "release_notes.awl", "broken_hatch.awl"]
+REPO = Path(__file__).resolve().parents[1]
+WORKLOOPS = REPO / "tests" / "data" / "fmt" / "workloops"
 
 MESSY = (
-    "//! Demo of every indentation rule.   \n"
-    "workflow demo\n"
-    "    input tag: String\t\n"
-    "    // about the outcome\n"
-    "    outcome done: type Out, route success\n"
+    "//! Orders in, receipts out.   \n"
     "\n"
-    "\n"
-    "\n"
-    "\n"
-    "type Out { tag: String, n: Int }\n"
-    "type Pick = A\n"
-    "     | B\n"
-    'const note = """keep   \n'
-    "      this   as is\n"
-    '"""\n'
-    "\n"
-    "\n"
+    "workflow   orders\n"
+    "  outcome done: type Receipt, route success\n"
+    "  input order :Order\n"
+    "  outcome failed_badly: type Receipt,route failure\n"
+    "  timeout 1h\n"
+    "step take\n"
+    "  take( order : order,\n"
+    "    note: \"a  b\" ,) -> receipt   // keep me\n"
+    "  receipt|>  .id |> route done\n"
     "worker w\n"
-    "   action make(tag: String,\n"
-    "        n: Int) -> Out\n"
-    "        node x, timeout 5m\n"
-    "   action other(items: [String]) -> Int\n"
-    "\n"
-    "step one\n"
-    "    // first\n"
-    "    make(\n"
-    "            tag: tag,\n"
-    "            n: 1,\n"
-    "    ) -> made\n"
-    "    [tag] |> other\n"
-    "          |> count -> c\n"
-    "    fork t in [tag]\n"
-    "        other(items: [t])\n"
-    "    join -> counts\n"
-    "    outcome ok: if c > 0 and counts is present,\n"
-    "            route done(tag: made.tag, n: 2)\n"
-    '    outcome no: else, route done(tag: "☕🚀", n: 1)\n'
-    "    // a note at the end of the step\n"
-    "\n"
-    "// about step two\n"
-    "step two\n"
-    "  route done(tag: tag, n: [1,\n"
-    "       2][0])"
+    "  action take(order: Order, note: String) -> Receipt\n"
+    "    node  desk,timeout 5m\n"
+    "type Receipt {id: String}\n"
+    "type Order {\n"
+    "  id: String\n"
+    "}\n"
+    "const   limit=3\n"
 )
 
-FORMATTED = (
-    "//! Demo of every indentation rule.\n"
-    "workflow demo\n"
-    "  input tag: String\n"
-    "  // about the outcome\n"
-    "  outcome done: type Out, route success\n"
+CANONICAL = (
+    "//! Orders in, receipts out.   \n"
     "\n"
-    "type Out { tag: String, n: Int }\n"
-    "type Pick = A\n"
-    "  | B\n"
-    'const note = """keep   \n'
-    "      this   as is\n"
-    '"""\n'
-    "\n"
-    "\n"
+    "workflow orders\n"
+    "  timeout 1h\n"
+    "  input order: Order\n"
+    "  outcome done:         type Receipt, route success\n"
+    "  outcome failed_badly: type Receipt, route failure\n"
+    "const limit = 3\n"
+    "type Receipt { id: String }\n"
+    "type Order   { id: String }\n"
     "worker w\n"
-    "  action make(tag: String,\n"
-    "    n: Int) -> Out\n"
-    "    node x, timeout 5m\n"
-    "  action other(items: [String]) -> Int\n"
-    "\n"
-    "step one\n"
-    "  // first\n"
-    "  make(\n"
-    "    tag: tag,\n"
-    "    n: 1,\n"
-    "  ) -> made\n"
-    "  [tag] |> other\n"
-    "    |> count -> c\n"
-    "  fork t in [tag]\n"
-    "    other(items: [t])\n"
-    "  join -> counts\n"
-    "  outcome ok: if c > 0 and counts is present,\n"
-    "    route done(tag: made.tag, n: 2)\n"
-    '  outcome no: else, route done(tag: "☕🚀", n: 1)\n'
-    "  // a note at the end of the step\n"
-    "\n"
-    "// about step two\n"
-    "step two\n"
-    "  route done(tag: tag, n: [1,\n"
-    "    2][0])\n"
+    "  action take(order: Order, note: String) -> Receipt\n"
+    "    node desk, timeout 5m\n"
+    "step take\n"
+    '  take(order: order, note: "a  b") -> receipt // keep me\n'
+    "  receipt |> .id |> route done\n"
 )
 
 
-def tokens_of(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+def test_a_messy_document_gets_the_canonical_form() -> None:
+    # header clauses and declarations in canonical order, one space between tokens, aligned
+    # outcome and type columns, strings untouched, the trailing comma gone, the comment kept
+    assert canonical_text(MESSY) == CANONICAL
 
 
-def test_messy_document_is_normalised() -> None:
+def test_the_lsp_edits_reproduce_it_and_touch_only_changed_lines() -> None:
     snap = snap_of(MESSY)
-    assert not snap.doc.root.has_error
-    assert format_text(snap) == FORMATTED
-
-
-def test_edits_reproduce_the_formatted_text() -> None:
-    edits = format_document(snap_of(MESSY))
-    assert edits
-    assert apply_edits(MESSY, edits) == FORMATTED
-    # whole-line edits only, in document order, none overlapping
+    edits = format_document(snap)
+    assert apply_edits(MESSY, edits) == CANONICAL
     assert all(e.range.start.character == 0 for e in edits)
+    assert format_text(snap) == CANONICAL
+    # an already canonical document gets no edits; one changed line gets one small edit
+    assert format_document(snap_of(CANONICAL)) == []
+    one_off = CANONICAL.replace("const limit = 3", "const limit=3")
+    edits = format_document(snap_of(one_off))
+    assert len(edits) == 1 and edits[0].range.start.line == 7 and edits[0].new_text == "const limit = 3\n"
 
 
-def test_formatting_is_idempotent_and_keeps_the_tree() -> None:
-    once = format_text(snap_of(MESSY))
-    assert once is not None
-    assert format_text(snap_of(once)) == once
-    assert format_document(snap_of(once)) == []
-    assert str(snap_of(once).doc.root) == str(snap_of(MESSY).doc.root)
-    assert tokens_of(once) == tokens_of(MESSY)
+def test_documents_with_syntax_errors_get_no_edits_at_all() -> None:
+    broken = MESSY.replace("  receipt|>  .id |> route done\n", "  receipt |> (\n")
+    assert canonical_text(broken) is None
+    assert format_document(snap_of(broken)) == []
+    assert format_range(snap_of(broken), lsp.Range(lsp.Position(0, 0), lsp.Position(20, 0))) == []
 
 
-@pytest.mark.parametrize("name", EXAMPLES)
-def test_examples_are_already_formatted(name: str) -> None:
-    text = example(name)
-    assert format_document(snap_of(text)) == []
-
-
-@pytest.mark.parametrize("name", EXAMPLES)
-@pytest.mark.parametrize("width", [1, 3, 4])
-def test_other_indent_widths_come_back_to_two_spaces(name: str, width: int) -> None:
-    text = example(name)
-    wide = "\n".join(
-        " " * ((len(line) - len(line.lstrip(" "))) // 2 * width) + line.lstrip(" ")
-        for line in text.split("\n")
-    )
-    snap = snap_of(wide)
-    assert str(snap.doc.root) == str(snap_of(text).doc.root)
-    assert apply_edits(wide, format_document(snap)) == text
-
-
-def test_document_with_syntax_errors_is_left_alone() -> None:
-    text = MESSY.replace("    make(\n", "    make(\n    ->\n", 1)
-    snap = snap_of(text)
-    assert snap.doc.root.has_error
-    assert format_document(snap) == []
-    assert format_text(snap) is None
-
-
-def test_final_newline_trailing_space_and_blank_runs() -> None:
-    text = example("broken_hatch.awl").rstrip("\n")
-    assert format_text(snap_of(text)) == text + "\n"
-    text = example("broken_hatch.awl") + "\n\n\n"
-    assert format_text(snap_of(text)) == example("broken_hatch.awl")
-    two = example("broken_hatch.awl").replace("\nstep scan\n", "\n\nstep scan\n")
-    assert format_text(snap_of(two)) == two  # two blank lines stay
-    three = example("broken_hatch.awl").replace("\nstep scan\n", "\n\n\n\nstep scan\n")
-    assert format_text(snap_of(three)) == example("broken_hatch.awl")
-    spaces = example("broken_hatch.awl").replace("  every 5m\n", "  every 5m   \t\n")
-    assert format_text(snap_of(spaces)) == example("broken_hatch.awl")
-
-
-def test_crlf_line_endings_are_kept() -> None:
-    text = MESSY.replace("\n", "\r\n")
-    result = format_text(snap_of(text))
-    assert result == FORMATTED.replace("\n", "\r\n")
-    assert apply_edits(text, format_document(snap_of(text))) == result
-
-
-def test_raw_string_and_json_bodies_are_untouched() -> None:
+def test_a_long_step_outcome_breaks_and_its_payload_wraps() -> None:
     text = (
-        "//! Opaque bodies.\n"
-        "workflow opaque\n"
-        "    outcome done: type String, route success\n"
-        "\n"
-        "type Shape = schema {\n"
-        '      "type": "object",   \n'
-        '         "properties": { "a": { "type": "string" } }\n'
-        "}\n"
-        'const banner = """\n'
-        "    indented   \n"
-        '        more"""\n'
-        "\n"
+        "//! n\nworkflow w\n  input a: String\n  outcome done: type R, route success\n"
+        "type R { first_field: String, second_field: String, third_field: String }\n"
         "step s\n"
-        "    route done(banner)\n"
+        '  outcome ok: when a == "x", route done(first_field: "a long value for the first field", '
+        'second_field: a, third_field: "another quite long value")\n'
+        "  outcome no: otherwise, route done\n"
     )
-    result = format_text(snap_of(text))
-    assert result is not None
-    assert '      "type": "object",   \n         "properties"' in result
-    assert '"""\n    indented   \n        more"""\n' in result
-    assert "  outcome done: type String, route success\n" in result
-    assert "  route done(banner)\n" in result
+    assert canonical_text(text).split("step s\n")[1] == (
+        '  outcome ok: when a == "x",\n'
+        '    route done(first_field: "a long value for the first field", second_field: a,\n'
+        '      third_field: "another quite long value")\n'
+        "  outcome no: otherwise, route done\n"
+    )
+
+
+def test_comments_and_doc_lines_keep_their_words_and_lines() -> None:
+    text = (
+        "//! n\nworkflow w   // header\n  input a: String\n  outcome done: type R, route success\n\n"
+        "/// The result.\ntype R {\n  /// Why.\n  why: String,   // trailing\n}\n\n"
+        "step s\n      // over-indented\n  a |> route done\n"
+    )
+    assert canonical_text(text) == (
+        "//! n\nworkflow w // header\n  input a: String\n  outcome done: type R, route success\n\n"
+        "/// The result.\ntype R {\n  /// Why.\n  why: String, // trailing\n}\n\n"
+        "step s\n  // over-indented\n  a |> route done\n"
+    )
+
+
+def test_if_and_else_keep_their_spelling() -> None:
+    text = "//! n\nworkflow w\n  input a: Int\n  outcome done: type Int, route success\nstep s\n"
+    text += "  outcome big: if a > 3, route done(a)\n  outcome small: else,   route done(a)\n"
+    printed = canonical_text(text)
+    assert printed is not None
+    assert "outcome big: if a > 3, route done(a)\n  outcome small: else, route done(a)\n" in printed
+
+
+def _workloop_documents() -> list[tuple[str, str]]:
+    """The keyword reference's example documents (the project's copy) and our own workloops."""
+    guide = (REPO / "awl_lsp" / "reference" / "keyword-reference.txt").read_text(encoding="utf-8")
+    docs: dict[str, str] = {}
+    for block in re.split(r"\n(?=[^\n]*\n\n• form)", guide):
+        found = re.search(r"//!.*", block, re.S)
+        if found:
+            doc = found.group(0).rstrip("\n") + "\n"
+            docs.setdefault(doc, f"keyword-reference {doc.splitlines()[1]}")
+    for path in sorted(WORKLOOPS.glob("*.awl")):
+        docs[path.read_text(encoding="utf-8")] = path.name
+    return [(name, doc) for doc, name in docs.items()]
+
+
+@pytest.mark.parametrize(("name", "doc"), _workloop_documents(), ids=lambda v: v if len(v) < 60 else "doc")
+def test_workloops_print_in_the_keyword_reference_style(name: str, doc: str) -> None:
+    # the examples are written in the canonical style: they print as themselves, and every
+    # perturbed copy (alignment collapsed, spaces added, lines joined…) prints back to them
+    assert canonical_text(doc) == doc, name
+    for variant, perturb in PERTURBATIONS.items():
+        assert canonical_text(perturb(doc)) == doc, f"{name}: {variant}"
+
+
+def test_workloop_clauses_are_reordered_and_aligned_like_workflows() -> None:
+    text = (
+        "//! n\nworkloop w\n  retention 7d\n  report board: type Board\n  every 5m\n"
+        "  invariant ok: type Board\n    confirms start\n    tolerance 3 windows\n"
+        "type Board { n: Int }\ntype Sample { n: Int }\nstep s\n  answer board(n: 1)\n  route start\n"
+        "retire\n  sleep 1s\n"
+    )
+    assert canonical_text(text) == (
+        "//! n\nworkloop w\n  every 5m\n  report board: type Board\n  invariant ok: type Board\n"
+        "    tolerance 3 windows\n    confirms start\n  retention 7d\n"
+        "type Board  { n: Int }\ntype Sample { n: Int }\nstep s\n  answer board(n: 1)\n  route start\n"
+        "retire\n  sleep 1s\n"
+    )
+
+
+def test_range_formatting_prints_only_the_items_it_touches() -> None:
+    snap = snap_of(MESSY)
+    # the range covers part of the `step take` lines only
+    edits = format_range(snap, lsp.Range(lsp.Position(9, 2), lsp.Position(10, 5)))
+    assert len(edits) == 1
+    result = apply_edits(MESSY, edits)
+    assert result == MESSY.replace(
+        "step take\n"
+        "  take( order : order,\n"
+        "    note: \"a  b\" ,) -> receipt   // keep me\n"
+        "  receipt|>  .id |> route done\n",
+        "step take\n"
+        '  take(order: order, note: "a  b") -> receipt // keep me\n'
+        "  receipt |> .id |> route done\n",
+    )
+    # once printed, the same range has nothing more to do; a range on the worker prints the worker
+    assert format_range(snap_of(result), lsp.Range(lsp.Position(8, 0), lsp.Position(9, 0))) == []
+    edits = format_range(snap_of(result), lsp.Range(lsp.Position(11, 0), lsp.Position(11, 3)))
+    assert [e.new_text for e in edits] == [
+        "worker w\n  action take(order: Order, note: String) -> Receipt\n    node desk, timeout 5m"
+    ]
+
+
+@pytest.mark.parametrize("name", ["inbox_sweep.awl", "release_notes.awl"])
+def test_the_examples_are_canonical_or_become_so_in_one_pass(name: str) -> None:
+    text = example(name)
+    once = canonical_text(text)
+    assert once is not None
+    assert apply_edits(text, format_document(snap_of(text))) == once
+    assert format_document(snap_of(once)) == []
+
+
+def test_line_breaks_byte_order_mark_and_empty_documents_survive() -> None:
+    crlf = MESSY.replace("\n", "\r\n")
+    assert canonical_text(crlf) == CANONICAL.replace("\n", "\r\n")
+    assert apply_edits(crlf, format_document(snap_of(crlf))) == CANONICAL.replace("\n", "\r\n")
+    bom = "\ufeff" + MESSY
+    assert canonical_text(bom) == "\ufeff" + CANONICAL
+    whole = lsp.Range(lsp.Position(0, 0), lsp.Position(30, 0))
+    assert apply_edits(bom, format_range(snap_of(bom), whole)).startswith("\ufeff//! Orders in")
+    for nothing in ("", "\n\n", "   "):
+        assert canonical_text(nothing) is None and format_document(snap_of(nothing)) == []

@@ -12,6 +12,7 @@ from lsp_edits import apply_edits
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from awl_lsp.features.printer import canonical_text
 from awl_lsp.features.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, decode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +61,7 @@ async def test_new_capabilities_are_advertised(client: LanguageClient) -> None:
     assert caps.selection_range_provider
     assert caps.workspace_symbol_provider
     assert caps.document_formatting_provider
+    assert caps.document_range_formatting_provider
     # the earlier capabilities are still there
     assert caps.hover_provider and caps.definition_provider and caps.completion_provider
 
@@ -173,8 +175,22 @@ async def test_formatting_round_trip(client: LanguageClient) -> None:
     options = lsp.FormattingOptions(tab_size=2, insert_spaces=True)
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc_id(uri), options))
     assert edits
-    assert apply_edits(messy, list(edits)) == WORKFLOW
+    assert apply_edits(messy, list(edits)) == canonical_text(WORKFLOW)
     broken = messy.replace("  assemble(parts: parts) -> first_draft", "  assemble(parts: ")
     uri = await open_doc(client, "release_notes.awl", broken)
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(doc_id(uri), options))
     assert not edits
+
+
+async def test_range_formatting_prints_the_items_the_range_touches(client: LanguageClient) -> None:
+    messy = WORKFLOW.replace("type Draft     {", "type   Draft {")
+    messy = messy.replace("  join -> parts", "  join   ->  parts")
+    uri = await open_doc(client, "release_notes.awl", messy)
+    row = messy.split("\n").index("  join   ->  parts")
+    options = lsp.FormattingOptions(tab_size=2, insert_spaces=True)
+    rng = lsp.Range(lsp.Position(row, 0), lsp.Position(row, 4))
+    params = lsp.DocumentRangeFormattingParams(doc_id(uri), rng, options)
+    edits = await client.text_document_range_formatting_async(params)
+    result = apply_edits(messy, list(edits))
+    assert "  join -> parts" in result  # the step the range touches is printed
+    assert "type   Draft {" in result  # a type outside the range is not
