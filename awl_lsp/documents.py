@@ -36,6 +36,7 @@ class OpenDocument:
         self.path = path
         self.workspace = workspace
         self._snapshot: Snapshot | None = None
+        self.shared: dict[str, object] = {}  # features' per-document caches (see `Snapshot.shared`)
         self.analysed = 0  # how many models were built (one per version something asked about)
 
     @property
@@ -45,7 +46,9 @@ class OpenDocument:
         if snap is None:
             model = self.builder.build(self.syntax.tree, self.syntax.source)
             model.check_cache = self.checks
-            snap = self._snapshot = Snapshot(self.syntax, model, self.path, self.workspace, self.version)
+            snap = self._snapshot = Snapshot(
+                self.syntax, model, self.path, self.workspace, self.version, shared=self.shared
+            )
             self.analysed += 1
         return snap
 

@@ -224,6 +224,16 @@ def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.S
     return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
 
 
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
+def on_semantic_tokens_delta(
+    ls: AwlServer, params: lsp.SemanticTokensDeltaParams
+) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
+    snap = ls.snapshot(params.text_document.uri)
+    if snap is None:
+        return lsp.SemanticTokens(data=[])
+    return semantic_tokens.semantic_tokens_delta(snap, params.previous_result_id)
+
+
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
 def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)

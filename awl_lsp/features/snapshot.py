@@ -28,6 +28,9 @@ class Snapshot:
     workspace: Path | None = None
     version: int | None = None
     memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # per-document memory shared by its successive snapshots (features' item caches); each feature
+    # keeps under its own name only what the newest version still uses
+    shared: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def derived(self, name: str, compute: Callable[[Snapshot], T]) -> T:
         """`compute(self)`, once per snapshot under `name`."""
