@@ -1,6 +1,9 @@
 """Open documents and their analysis: text → tree (incremental) → semantic model → `Snapshot`.
 
-The server and the CLI both go through here, so they see AWL the same way. Each open document
+The server and the CLI both go through here, so they see AWL the same way. An edit updates only
+the text and the tree (cheap, in order); the semantic model is built lazily, when something first
+asks for the newest `snapshot`, so a burst of keystrokes builds one model, not one per key, and
+nothing is ever analysed for a version that is already stale. Each open document
 keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-item problems);
 the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
 only what the edit touched. Successive models share the facts of unchanged items (moved in place
@@ -32,22 +35,37 @@ class OpenDocument:
         self.checks = CheckCache()
         self.path = path
         self.workspace = workspace
-        self.snapshot = self._analyse()
+        self._snapshot: Snapshot | None = None
+        self.shared: dict[str, object] = {}  # features' per-document caches (see `Snapshot.shared`)
+        self.analysed = 0  # how many models were built (one per version something asked about)
 
-    def _analyse(self) -> Snapshot:
-        model = self.builder.build(self.syntax.tree, self.syntax.source)
-        model.check_cache = self.checks
-        return Snapshot(self.syntax, model, self.path, self.workspace)
+    @property
+    def snapshot(self) -> Snapshot:
+        """The newest version, analysed on first use (and then kept until the next edit)."""
+        snap = self._snapshot
+        if snap is None:
+            model = self.builder.build(self.syntax.tree, self.syntax.source)
+            model.check_cache = self.checks
+            snap = self._snapshot = Snapshot(
+                self.syntax, model, self.path, self.workspace, self.version, shared=self.shared
+            )
+            self.analysed += 1
+        return snap
+
+    @property
+    def analysed_current(self) -> bool:
+        """Has the newest version been analysed already?"""
+        return self._snapshot is not None
 
     def replace(self, text: str, version: int | None) -> None:
         self.syntax.replace(text)
         self.version = version
-        self.snapshot = self._analyse()
+        self._snapshot = None
 
     def edit(self, edits: list[TextEdit], version: int | None) -> None:
         self.syntax.apply(edits)
         self.version = version
-        self.snapshot = self._analyse()
+        self._snapshot = None
 
 
 def analyse_text(text: str, path: Path | None = None, workspace: Path | None = None) -> Snapshot:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -28,6 +29,9 @@ from awl_lsp.syntax import Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
 
+# how long after the last edit diagnostics are published (a burst of keys publishes once)
+DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
+
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
     token_types=list(semantic_tokens.TOKEN_TYPES), token_modifiers=list(semantic_tokens.TOKEN_MODIFIERS)
@@ -38,7 +42,7 @@ class AwlServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
-        self._pending: dict[str, asyncio.Task] = {}
+        self._due: dict[str, asyncio.TimerHandle] = {}
 
     # ---- helpers
     @property
@@ -57,11 +61,13 @@ class AwlServer(LanguageServer):
         return Path(root) if root else None
 
     def publish(self, uri: str) -> None:
+        """Diagnostics of the newest version of `uri`, now (computed once per version)."""
         doc = self.documents.get(uri)
         if doc is None:
             return
+        self._due.pop(uri, None)
         try:
-            items = diagnostics(doc.snapshot)
+            items = doc.snapshot.derived("diagnostics", diagnostics)
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
             log.exception("diagnostics failed for %s", uri)
             items = []
@@ -70,19 +76,27 @@ class AwlServer(LanguageServer):
         )
 
     def schedule(self, uri: str) -> None:
-        """Diagnostics for the newest version only: a burst of edits publishes once."""
-        task = self._pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
+        """Diagnostics for the final version of a burst: published once no edit came for a debounce.
 
-        async def run() -> None:
-            await asyncio.sleep(0)
-            self._pending.pop(uri, None)
-            self.publish(uri)
-
+        Every edit re-arms the timer, so a burst of keys publishes once, for its last version;
+        requests in between analyse the newest version lazily and never wait for diagnostics.
+        """
+        timer = self._due.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        doc = self.documents.get(uri)
+        if doc is None:
+            return
         try:
-            self._pending[uri] = asyncio.get_running_loop().create_task(run())
+            loop = asyncio.get_running_loop()
         except RuntimeError:
+            self.publish(uri)
+            return
+        self._due[uri] = loop.call_later(DEBOUNCE, self._due_now, uri, doc.version)
+
+    def _due_now(self, uri: str, version: int | None) -> None:
+        doc = self.documents.get(uri)
+        if doc is not None and doc.version == version:  # a newer edit re-armed its own timer
             self.publish(uri)
 
     def snapshot(self, uri: str):
@@ -131,6 +145,9 @@ def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
 def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.documents.pop(uri, None)
+    timer = ls._due.pop(uri, None)
+    if timer is not None:
+        timer.cancel()
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
@@ -205,6 +222,16 @@ def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.Foldin
 def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
+def on_semantic_tokens_delta(
+    ls: AwlServer, params: lsp.SemanticTokensDeltaParams
+) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
+    snap = ls.snapshot(params.text_document.uri)
+    if snap is None:
+        return lsp.SemanticTokens(data=[])
+    return semantic_tokens.semantic_tokens_delta(snap, params.previous_result_id)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)

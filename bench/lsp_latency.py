@@ -1,138 +1,364 @@
-"""Latency of the real server over stdio on a ≥5,000-line document: open→diagnostics, edit→diagnostics.
+"""Latency of the real server over stdio, typing where people type: inside steps of generated workloops.
 
-Also times the in-process layers: a whole-document analysis (what opening a file costs), and one
-keystroke — incremental parse, model rebuild, syntax problems, checks with the document's check
-cache — for a character typed in the header, a character typed in a step, and a line break.
+    python bench/lsp_latency.py            # 300 / 500 / 5,000 / 20,000 lines
+    AWL_BENCH_SIZES=300,5000 AWL_BENCH_RUNS=10 python bench/lsp_latency.py
+
+For each size one server is started (`python -m awl_lsp lsp`) and driven like an editor would:
+
+- edit → diagnostics: a character typed in a step, Enter at the end of a step line, deleting a
+  line of a step, pasting a 10-line step — each timed from sending `didChange` to receiving the
+  `publishDiagnostics` for that version (the server's diagnostics debounce included);
+- a burst of 50 keys sent without waiting, then a hover: when the hover is answered, counted from
+  the last key, and whether any diagnostics were published for the 49 stale versions;
+- open → first diagnostics;
+- hover / completion / definition right after a key (p95, not waiting for diagnostics);
+- semantic tokens (full, full/delta, range of 60 lines) right after a key;
+- and once: the server's resident memory with 100 open 300-line documents.
+
+Targets (issue 9) are printed beside the numbers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import document  # noqa: E402
+from generate import STEP_LINE, document  # noqa: E402
 
-RUNS = 10
+SIZES = [int(s) for s in os.environ.get("AWL_BENCH_SIZES", "300,500,5000,20000").split(",") if s]
+RUNS = int(os.environ.get("AWL_BENCH_RUNS", "20"))
+TIMEOUT = 120.0
+
+PASTE = [
+    "step pasted_{j}",
+    "  fetch_0(region: region, cursor: cursor) -> p_item_{j}",
+    "  check_0(item: p_item_{j}) -> p_checked_{j}",
+    "  p_checked_{j} |> .note -> p_note_{j}",
+    "  split(item_id: p_checked_{j}.id) -> p_parts_{j}",
+    "  fork part in p_parts_{j}",
+    "    weigh(part: part)",
+    "  join -> p_weights_{j}",
+    "  outcome done_{j}: if p_weights_{j} is empty, route finish",
+    "  outcome more_{j}: else, route finish",
+    "",
+]
 
 
-async def server_latency(text: str) -> tuple[list[float], list[float]]:
-    client = LanguageClient("awl-bench", "0.1")
-    got: asyncio.Queue[float] = asyncio.Queue()
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of `values`, in ms."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))] * 1000
 
-    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    def _diag(params: lsp.PublishDiagnosticsParams) -> None:
-        got.put_nowait(time.perf_counter())
 
-    await client.start_io(sys.executable, "-m", "awl_lsp", "lsp")
-    folder = Path(tempfile.mkdtemp())
-    await client.initialize_async(
-        lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri())
-    )
-    client.initialized(lsp.InitializedParams())
-    opens: list[float] = []
-    edits: list[float] = []
-    line = text.splitlines().index("  every 5m")
-    for run in range(RUNS):
-        uri = (folder / f"big_{run}.awl").as_uri()
-        t0 = time.perf_counter()
-        client.text_document_did_open(
-            lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "awl", 1, text))
+@dataclass
+class Result:
+    lines: int
+    numbers: dict[str, list[float]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, seconds: float) -> None:
+        self.numbers.setdefault(name, []).append(seconds)
+
+
+class Bench:
+    def __init__(self) -> None:
+        self.client = LanguageClient("awl-bench", "0.1")
+        self.published: dict[str, list[tuple[float, int | None]]] = {}
+        self.arrived = asyncio.Condition()
+        self.folder = Path(tempfile.mkdtemp())
+        self.caps: lsp.ServerCapabilities | None = None
+        self.serial = 0
+
+        @self.client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        async def _diag(params: lsp.PublishDiagnosticsParams) -> None:
+            self.published.setdefault(params.uri, []).append((time.perf_counter(), params.version))
+            async with self.arrived:
+                self.arrived.notify_all()
+
+    async def start(self) -> None:
+        await self.client.start_io(sys.executable, "-m", "awl_lsp", "lsp")
+        caps = lsp.ClientCapabilities(
+            text_document=lsp.TextDocumentClientCapabilities(
+                hover=lsp.HoverClientCapabilities(content_format=[lsp.MarkupKind.Markdown])
+            )
         )
-        opens.append((await got.get()) - t0)
-        for version in range(2, 4):
-            char = "6" if version % 2 == 0 else "5"
+        result = await self.client.initialize_async(
+            lsp.InitializeParams(capabilities=caps, root_uri=self.folder.as_uri())
+        )
+        self.caps = result.capabilities
+        self.client.initialized(lsp.InitializedParams())
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    def rss_mb(self) -> float:
+        pid = self.client._server.pid  # type: ignore[union-attr]
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    async def diagnostics_for(self, uri: str, version: int | None) -> float:
+        """When the publish for `version` of `uri` arrived (waiting for it)."""
+
+        def found() -> float | None:
+            for t, v in self.published.get(uri, []):
+                if v == version:
+                    return t
+            return None
+
+        async with self.arrived:
+            await asyncio.wait_for(self.arrived.wait_for(lambda: found() is not None), TIMEOUT)
+        got = found()
+        assert got is not None
+        return got
+
+    def open(self, text: str) -> tuple[str, float]:
+        self.serial += 1
+        uri = (self.folder / f"doc_{self.serial}.awl").as_uri()
+        t0 = time.perf_counter()
+        item = lsp.TextDocumentItem(uri, "awl", 1, text)
+        self.client.text_document_did_open(lsp.DidOpenTextDocumentParams(item))
+        return uri, t0
+
+    def change(self, uri: str, version: int, sl: int, sc: int, el: int, ec: int, text: str) -> float:
+        t0 = time.perf_counter()
+        self.client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
+                [
+                    lsp.TextDocumentContentChangePartial(
+                        range=lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec)), text=text
+                    )
+                ],
+            )
+        )
+        return t0
+
+    def close(self, uri: str) -> None:
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+
+
+class Doc:
+    """One open document and where in it the benchmark types."""
+
+    def __init__(self, bench: Bench, text: str) -> None:
+        self.bench = bench
+        self.lines = text.split("\n")
+        steps = [i for i, line in enumerate(self.lines) if line.startswith("step stage_")]
+        self.step_row = steps[len(steps) // 2]
+        self.row = self.step_row + STEP_LINE  # `  answer board(seen: N)`
+        assert self.lines[self.row].startswith("  answer board(seen: "), self.lines[self.row]
+        self.col = len("  answer board(seen: ")
+        self.uri, _ = bench.open(text)
+        self.version = 1
+
+    async def edit(self, sl: int, sc: int, el: int, ec: int, text: str) -> float:
+        """Apply one change and return edit → diagnostics in seconds."""
+        self.version += 1
+        t0 = self.bench.change(self.uri, self.version, sl, sc, el, ec, text)
+        return await self.bench.diagnostics_for(self.uri, self.version) - t0
+
+    def key(self, text: str = "7") -> float:
+        """A key typed at the answer line without waiting for anything; returns when it was sent."""
+        self.version += 1
+        t0 = self.bench.change(self.uri, self.version, self.row, self.col, self.row, self.col, text)
+        return t0
+
+
+async def measure(lines: int) -> Result:
+    res = Result(lines)
+    bench = Bench()
+    await bench.start()
+    text = document(lines)
+    res.lines = text.count("\n") + 1
+    client = bench.client
+
+    # open → first diagnostics
+    for _ in range(max(3, RUNS // 4)):
+        uri, t0 = bench.open(text)
+        res.add("open", await bench.diagnostics_for(uri, 1) - t0)
+        bench.close(uri)
+
+    doc = Doc(bench, text)
+    await bench.diagnostics_for(doc.uri, 1)
+    row, col = doc.row, doc.col
+    line = doc.lines[row]
+    for _ in range(RUNS):
+        res.add("char", await doc.edit(row, col, row, col, "7"))
+        res.add("char", await doc.edit(row, col, row, col + 1, ""))
+        res.add("enter", await doc.edit(row, len(line), row, len(line), "\n  "))
+        await doc.edit(row, len(line), row + 1, 2, "")
+        res.add("delete line", await doc.edit(row, 0, row + 1, 0, ""))
+        await doc.edit(row, 0, row, 0, line + "\n")
+        paste = "\n".join(PASTE).format(j=doc.version) + "\n"
+        res.add("paste step", await doc.edit(doc.step_row, 0, doc.step_row, 0, paste))
+        await doc.edit(doc.step_row, 0, doc.step_row + len(PASTE), 0, "")
+
+    # 50 keys without waiting, then a hover on a binding of the step
+    hover_at = lsp.Position(doc.step_row + 3, 3)  # `checked_N` at the start of the pipe line
+    stale = 0
+    for _ in range(max(3, RUNS // 4)):
+        first = doc.version + 1
+        for k in range(50):
+            last = doc.bench.change(doc.uri, doc.version + 1, row, col + k, row, col + k, "1")
+            doc.version += 1
+        answer = await client.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(doc.uri), hover_at)
+        )
+        res.add("burst hover", time.perf_counter() - last)
+        assert answer is not None, "no hover after the burst"
+        await bench.diagnostics_for(doc.uri, doc.version)
+        await asyncio.sleep(0.05)
+        stale += sum(1 for _, v in bench.published[doc.uri] if v is not None and first <= v < doc.version)
+        await doc.edit(row, col, row, col + 50, "")
+    res.notes["stale publishes"] = str(stale)
+
+    # requests right after a key (the snapshot they need is the newest one)
+    word = doc.lines[doc.step_row + 3].index("checked_") + 2
+    asks = {
+        "hover": lambda: client.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(doc.uri), lsp.Position(doc.step_row + 3, word))
+        ),
+        "completion": lambda: client.text_document_completion_async(
+            lsp.CompletionParams(lsp.TextDocumentIdentifier(doc.uri), lsp.Position(row, col))
+        ),
+        "definition": lambda: client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(doc.uri), lsp.Position(doc.step_row + 3, word))
+        ),
+    }
+    for name, ask in asks.items():
+        for i in range(RUNS * 2):
+            doc.key("7" if i % 2 == 0 else "8")
             t0 = time.perf_counter()
-            client.text_document_did_change(
-                lsp.DidChangeTextDocumentParams(
-                    lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
-                    [
-                        lsp.TextDocumentContentChangePartial(
-                            range=lsp.Range(lsp.Position(line, 8), lsp.Position(line, 9)), text=char
-                        )
-                    ],
+            await ask()
+            res.add(name, time.perf_counter() - t0)
+        await doc.edit(row, col, row, col + RUNS * 2, "")
+
+    # semantic tokens right after a key
+    provider = bench.caps.semantic_tokens_provider if bench.caps else None
+    full = getattr(provider, "full", None)
+    has_delta = isinstance(full, lsp.SemanticTokensFullDelta) and bool(full.delta)
+    has_range = bool(getattr(provider, "range", None))
+    ident = lsp.TextDocumentIdentifier(doc.uri)
+    previous = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(ident))
+    for i in range(RUNS):
+        doc.key("7" if i % 2 == 0 else "8")
+        t0 = time.perf_counter()
+        previous = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(ident))
+        res.add("tokens full", time.perf_counter() - t0)
+        if has_delta and previous is not None and previous.result_id:
+            doc.key("7")
+            t0 = time.perf_counter()
+            delta = await client.text_document_semantic_tokens_full_delta_async(
+                lsp.SemanticTokensDeltaParams(ident, previous.result_id)
+            )
+            res.add("tokens delta", time.perf_counter() - t0)
+            if isinstance(delta, lsp.SemanticTokens):
+                previous = delta
+        if has_range:
+            doc.key("7")
+            t0 = time.perf_counter()
+            await client.text_document_semantic_tokens_range_async(
+                lsp.SemanticTokensRangeParams(
+                    ident, lsp.Range(lsp.Position(max(0, row - 30), 0), lsp.Position(row + 30, 0))
                 )
             )
-            edits.append((await got.get()) - t0)
-        client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-        await got.get()
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
-    return opens, edits
+            res.add("tokens range", time.perf_counter() - t0)
+    await bench.stop()
+    return res
 
 
-def _median_ms(values: list[float]) -> float:
-    return statistics.median(values) * 1000
+async def memory() -> float:
+    bench = Bench()
+    await bench.start()
+    text = document(300)
+    uris = [bench.open(text)[0] for _ in range(100)]
+    for uri in uris:
+        await bench.diagnostics_for(uri, 1)
+    await asyncio.sleep(0.2)
+    rss = bench.rss_mb()
+    await bench.stop()
+    return rss
 
 
-def in_process(text: str) -> None:
-    from awl_lsp.checks import CheckCache, run_checks
-    from awl_lsp.model import ModelBuilder
-    from awl_lsp.syntax import SyntaxDocument, TextEdit
-    from awl_lsp.syntax.errors import syntax_problems
+ROWS = [
+    ("a character typed in a step → diagnostics", "char", "p50 ≤ 15 ms, p90 ≤ 40 ms (300: p50 ≤ 8)"),
+    ("Enter in a step → diagnostics", "enter", "same"),
+    ("deleting a line of a step → diagnostics", "delete line", "same"),
+    ("pasting a 10-line step → diagnostics", "paste step", "same"),
+    ("50 keys, then hover: answered after last key", "burst hover", "≤ 250 ms"),
+    ("open → first diagnostics", "open", "5k ≤ 300 ms"),
+    ("hover right after a key", "hover", "p95 ≤ 10 ms"),
+    ("completion right after a key", "completion", "p95 ≤ 10 ms"),
+    ("definition right after a key", "definition", "p95 ≤ 10 ms"),
+    ("semantic tokens full after a key", "tokens full", "≤ 10 ms"),
+    ("semantic tokens full/delta after a key", "tokens delta", "≤ 10 ms"),
+    ("semantic tokens range (60 lines) after a key", "tokens range", "≤ 10 ms"),
+]
+P95 = {"hover", "completion", "definition"}
+MEDIAN = {"burst hover", "open", "tokens full", "tokens delta", "tokens range"}
 
-    cold: dict[str, list[float]] = {"parse": [], "model": [], "syntax": [], "checks": []}
-    for _ in range(3):
+
+def cell(values: list[float] | None, key: str) -> str:
+    if not values:
+        return "n/a"
+    if key in P95:
+        return f"p95 {pct(values, 0.95):.1f}"
+    if key in MEDIAN:
+        return f"{statistics.median(values) * 1000:.1f}"
+    return f"{pct(values, 0.5):.1f} / {pct(values, 0.9):.1f}"
+
+
+def table(results: list[Result], rss: float | None) -> str:
+    debounce = os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS")
+    head = ["ms (edits: p50 / p90)"] + [f"{r.lines:,} lines" for r in results] + ["target"]
+    rows = [head, ["---"] * len(head)]
+    for label, key, target in ROWS:
+        rows.append([label] + [cell(r.numbers.get(key), key) for r in results] + [target])
+    stale = [r.notes.get("stale publishes", "?") for r in results]
+    rows.append(["diagnostics published for stale burst versions", *stale, "0"])
+    if len(results) >= 2:
+        small = next((r for r in results if r.lines <= 400), None)
+        big = next((r for r in results if 4000 <= r.lines <= 6000), None)
+        if small and big and small.numbers.get("char") and big.numbers.get("char"):
+            ratio = pct(big.numbers["char"], 0.5) / max(pct(small.numbers["char"], 0.5), 1e-6)
+            rows.append(["5k / 300 ratio (char p50)"] + [""] * (len(results) - 1) + [f"{ratio:.2f}", "≤ 2"])
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    if rss is not None:
+        lines.append("")
+        lines.append(f"100 open 300-line documents: server RSS {rss:.0f} MB (target ≤ 150 MB)")
+    said = f"{debounce} ms (AWL_DIAGNOSTICS_DEBOUNCE_MS)" if debounce else "the server's default"
+    lines.append(f"diagnostics debounce: {said}; runs per size: {RUNS}")
+    return "\n".join(lines)
+
+
+async def main_async() -> None:
+    results = []
+    for size in SIZES:
         t0 = time.perf_counter()
-        doc = SyntaxDocument(text)
-        t1 = time.perf_counter()
-        model = ModelBuilder().build(doc.tree, doc.source)
-        t2 = time.perf_counter()
-        syntax_problems(doc.tree, doc.source, doc.text)
-        t3 = time.perf_counter()
-        run_checks(model, doc.tree, doc.source, cache=CheckCache())
-        t4 = time.perf_counter()
-        for key, value in zip(cold, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
-            cold[key].append(value)
-    cells = "  ".join(f"{k} {_median_ms(v):6.1f}" for k, v in cold.items())
-    print(f"  whole document (open):  {cells} ms")
-
-    lines = text.splitlines()
-    header = lines.index("  every 5m")
-    step = lines.index("step stage_300") + 1 if "step stage_300" in lines else len(lines) // 2
-    edits = {
-        "header char": lambda i: TextEdit(header, 8, header, 9, "6" if i % 2 == 0 else "5"),
-        "step char": lambda i: TextEdit(step, 2, step, 3, "g" if i % 2 == 0 else "f"),
-        "line break": lambda i: TextEdit(step, 0, step + i % 2, 0, "" if i % 2 else "\n"),
-    }
-    doc = SyntaxDocument(text)
-    builder, cache = ModelBuilder(), CheckCache()
-    run_checks(builder.build(doc.tree, doc.source), doc.tree, doc.source, cache=cache)
-    print("  one keystroke (ms):      parse   model  syntax  checks   total   (re-resolved / re-checked)")
-    for label, edit in edits.items():
-        times: dict[str, list[float]] = {"parse": [], "model": [], "syntax": [], "checks": [], "total": []}
-        for i in range(RUNS):
-            t0 = time.perf_counter()
-            doc.apply([edit(i)])
-            t1 = time.perf_counter()
-            model = builder.build(doc.tree, doc.source)
-            t2 = time.perf_counter()
-            syntax_problems(doc.tree, doc.source, doc.text)
-            t3 = time.perf_counter()
-            run_checks(model, doc.tree, doc.source, cache=cache)
-            t4 = time.perf_counter()
-            for key, value in zip(times, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0), strict=True):
-                times[key].append(value)
-        cells = " ".join(f"{_median_ms(v):7.1f}" for v in times.values())
-        print(f"    {label:<21}{cells}   ({builder.last_resolved} / {cache.last_checked})")
+        results.append(await measure(size))
+        print(f"  measured {results[-1].lines} lines in {time.perf_counter() - t0:.0f} s", flush=True)
+    rss = None if os.environ.get("AWL_BENCH_NO_MEMORY") else await memory()
+    print(table(results, rss))
 
 
 def main() -> None:
-    text = document(5000)
-    n = text.count("\n") + 1
-    print(f"document: {n} lines, {len(text.encode())} bytes")
-    in_process(text)
-    opens, edits = asyncio.run(server_latency(text))
-    print(f"server open→diagnostics  median {statistics.median(opens) * 1000:8.1f} ms  (n={len(opens)})")
-    print(f"server edit→diagnostics  median {statistics.median(edits) * 1000:8.1f} ms  (n={len(edits)})")
+    asyncio.run(main_async())
 
 
 if __name__ == "__main__":

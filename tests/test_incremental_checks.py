@@ -137,7 +137,7 @@ def test_bindings_read_across_steps_and_workloop_words() -> None:
     )
 
 
-@pytest.mark.parametrize("size", [80, 300])
+@pytest.mark.parametrize("size", [120, 300])
 def test_a_long_generated_document(size: int) -> None:
     import sys
     from pathlib import Path

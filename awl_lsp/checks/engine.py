@@ -84,10 +84,21 @@ def item_nodes(item: Node) -> dict[str, list[Node]]:
     return found
 
 
-def exports(facts: ItemFacts, key: bytes) -> dict[str, tuple]:
-    """What an item declares, as other items' rules can see it: name -> digests, in order."""
+def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
+    """What an item declares, as other items' rules can see it: name -> digests, in order.
+
+    Digested by meaning — kind, scope, declared type and, for a binding, its inferred type (with
+    `env`, whose look-ups are recorded as the item's dependencies) — not by the item's text, so
+    typing inside a step changes its exports only when one of its bindings changes type. Consts
+    and untyped carries are digested with their item's text (their values are read elsewhere).
+    """
     out: dict[str, list[tuple]] = {}
     for s in facts.flat:
+        meaning: object = None
+        if s.kind is Kind.BINDING:
+            meaning = env.type_of_symbol(s) if env is not None else key
+        elif s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type):
+            meaning = key
         d = (
             s.kind,
             plain_scope(s.scope),
@@ -95,7 +106,7 @@ def exports(facts: ItemFacts, key: bytes) -> dict[str, tuple]:
             s.type,
             tuple(sorted(s.extra.items())),
             tuple((c.kind, c.name, c.type) for c in s.children),
-            key if s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type) else None,
+            meaning,
         )
         out.setdefault(s.name, []).append(d)
     return {name: tuple(ds) for name, ds in out.items()}
@@ -146,7 +157,7 @@ class _Entry:
     exports: dict[str, tuple] | None = None
 
     def exported(self) -> dict[str, tuple]:
-        if self.exports is None:
+        if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
             self.exports = exports(self.facts, self.key)
         return self.exports
 
@@ -183,28 +194,37 @@ class CheckCache:
         p, s = common_ends(self._keys, keys) if old else (0, 0)
         previous: list[_Entry | None] = [*old[:p], *([None] * (count - p - s)), *old[len(old) - s :]]
 
-        # 1. what changed: exported declarations, the type table, document facts
-        fresh: dict[int, dict[str, tuple]] = {}
+        # 1. the type table (declared records and enums), from each item's own types
         types: list[ItemTypes | None] = [e.types if e is not None else None for e in previous]
         types_changed = not old or any(e.types is not None for e in old[p : len(old) - s])
         for i, prev in enumerate(previous):
             if prev is None or prev.volatile:
-                if old:
-                    fresh[i] = exports(model.items[i], keys[i])
                 types[i] = item_types(nodes[i], source, ctx.path)
                 types_changed = types_changed or types[i] is not None
         changed: set[str] = set()
-        if old:
-            old_mid = [e.exported() for e in old[p : len(old) - s]]
-            changed |= _changed_exports(old_mid, [fresh[i] for i in range(p, count - s)])
-            for i, new in fresh.items():
-                prev = previous[i]
-                if prev is not None:  # volatile, in place
-                    changed |= _changed_exports([prev.exported()], [new])
         table = self._table
         if table is None or types_changed:
             table = TypeTable.assemble(types)
             changed |= _table_changes(self._table, table)
+
+        # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
+        item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
+        env = TypeEnv(model, ctx.tree, source, ctx.path, table)
+        entries: list[_Entry | None] = [None] * count
+        for i, prev in enumerate(previous):
+            if prev is None or prev.volatile:
+                entry = self._check_item(ctx, rules=item_rules, node=nodes[i], index=i, doc=doc, env=env)
+                entry.key, entry.types = keys[i], types[i]
+                entries[i] = entry
+        checked = sum(e is not None for e in entries)
+        if old:
+            old_mid = [e.exported() for e in old[p : len(old) - s]]
+            new_mid = [e.exported() for e in entries[p : count - s] if e is not None]
+            changed |= _changed_exports(old_mid, new_mid)
+            for i, prev in enumerate(previous):
+                new = entries[i]
+                if prev is not None and new is not None:  # volatile, in place
+                    changed |= _changed_exports([prev.exported()], [new.exported()])
         flow_old = None if doc.flow_index is None else previous[doc.flow_index]
         signature = (doc.flow.type if doc.flow is not None else None, doc.broken_outcomes, model.is_workloop)
         if self._doc is not None:
@@ -213,43 +233,35 @@ class CheckCache:
             if flow_old is not self._flow_entry or (flow_old is None and doc.flow is not None):
                 changed.add(FLOW_ITEM)
 
-        # 2. item rules: reuse what nothing changed under, check the rest
-        item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
-        env: TypeEnv | None = None
-        entries: list[_Entry] = []
-        checked = 0
+        # 3. every other item keeps its problems unless something it looked up changed
         for i, n in enumerate(nodes):
             prev = previous[i]
+            if entries[i] is not None or prev is None:
+                continue
             row = n.start_point.row
-            if (
-                prev is not None
-                and not prev.volatile
-                and (row == prev.row or not prev.row_numbers)
-                and changed.isdisjoint(prev.deps)
-            ):
+            if (row == prev.row or not prev.row_numbers) and changed.isdisjoint(prev.deps):
                 if row != prev.row:
                     delta = row - prev.row
                     prev.problems = [_moved(pr, delta) for pr in prev.problems]
                     prev.row = prev.summary.anchor.row = row
-                entries.append(prev)
+                entries[i] = prev
                 continue
-            if env is None:
-                env = TypeEnv(model, ctx.tree, source, ctx.path, table)
             entry = self._check_item(ctx, rules=item_rules, node=n, index=i, doc=doc, env=env)
-            entry.key, entry.exports, entry.types = keys[i], fresh.get(i), types[i]
-            entries.append(entry)
+            entry.key, entry.types = keys[i], types[i]
+            entries[i] = entry
             checked += 1
-        if env is not None:
-            env.reset(None)
-        self._entries, self._keys, self._table, self._doc = entries, keys, table, signature
-        self._flow_entry = entries[doc.flow_index] if doc.flow_index is not None else None
-        self.last_checked, self.last_reused = checked, len(entries) - checked
+        env.reset(None)
+        done = [e for e in entries if e is not None]
+        assert len(done) == count
+        self._entries, self._keys, self._table, self._doc = done, keys, table, signature
+        self._flow_entry = done[doc.flow_index] if doc.flow_index is not None else None
+        self.last_checked, self.last_reused = checked, count - checked
 
         # 3. document-wide rules over the summaries
         deps = model.item_deps
-        ctx.items = [_item(entries[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
+        ctx.items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
         ctx.doc = doc
-        for e in entries:
+        for e in done:
             ctx.problems.extend(e.problems)
         for rule in rules:
             check = getattr(rule, "check", None)
@@ -279,6 +291,7 @@ class CheckCache:
         for rule in rules:
             rule.check_item(ictx)
         facts = ctx.model.items[index]
+        exported = exports(facts, b"", env)  # the inference it needs is recorded in `deps` too
         return _Entry(
             key=b"",
             row=node.start_point.row,
@@ -290,6 +303,7 @@ class CheckCache:
             types=None,
             volatile=bool(found.get("schema_import")),
             row_numbers=ictx.row_numbers,
+            exports=exported,
         )
 
 

@@ -24,9 +24,10 @@ class Finding:
 
 def findings(snap: Snapshot) -> list[Finding]:
     doc = snap.doc
+    strings = snap.shared.setdefault("unterminated-strings", {})  # per document, between versions
     out = [
         Finding(p.range, p.message, p.code, Severity.ERROR)
-        for p in syntax_problems(doc.tree, doc.source, doc.text)
+        for p in syntax_problems(doc.tree, doc.source, doc.text, strings)  # type: ignore[arg-type]
     ]
     problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
     out += [Finding(p.range, p.message, p.code, p.severity) for p in problems]

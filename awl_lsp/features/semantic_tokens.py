@@ -17,6 +17,8 @@ from tree_sitter import Node
 
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, Symbol
+from awl_lsp.model.builder import NOT_ITEMS
+from awl_lsp.model.facts import ItemFacts
 
 TOKEN_TYPES: list[str] = [
     "namespace",
@@ -244,34 +246,47 @@ def encode(items: list[Token]) -> list[int]:
     return data
 
 
-# Full-document tokens per top-level item, keyed by the item's bytes, the document's declarations
-# (what a name resolves to decides its token type) and the position encoding; rows are relative
-# to the item, so a keystroke re-classifies only the item it touched.
-_ITEM_CACHE: dict[tuple[bytes, int, str], list[Token]] = {}
-_ITEM_CACHE_LIMIT = 20000
-
-
-def _declarations_digest(snap: Snapshot) -> int:
-    symbols = snap.model.all_symbols
-    return hash(tuple((s.kind, s.name, s.scope) for s in symbols if s.kind is not Kind.BINDING))
+# Full-document tokens per top-level item, per document (`Snapshot.shared`), keyed by the item's
+# bytes (and its tree when broken: error recovery can read the same text differently), the position
+# encoding and what the item's references resolve to (by kind): those are everything an item's
+# classification reads, so a declaration added elsewhere (`pick() -> x` above a step reading `x`)
+# re-classifies exactly the items whose references now resolve differently. Rows are relative to the
+# item, so a keystroke re-classifies only the item it touched.
+def _resolution(facts: ItemFacts | None) -> tuple:
+    if facts is None:
+        return ()
+    row0 = facts.start_row
+    return tuple(
+        (r.range[0] - row0, r.range[1], r.kind, None if r.target is None else r.target.kind)
+        for r in facts.references
+    )
 
 
 def full_tokens(snap: Snapshot) -> list[Token]:
     """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
-    digest = _declarations_digest(snap)
+    return snap.derived("semantic-tokens", _full_tokens)
+
+
+def _full_tokens(snap: Snapshot) -> list[Token]:
     source = snap.doc.source
     encoding = str(snap.doc.encoding)
+    previous: dict[tuple, list[Token]] = snap.shared.get("semantic-tokens", {})  # type: ignore[assignment]
+    kept: dict[tuple, list[Token]] = {}
+    items = iter(snap.model.items)
     out: list[Token] = []
     for item in snap.doc.root.children:
+        facts = next(items, None) if item.is_named and item.type not in NOT_ITEMS else None
         first = item.start_point.row
-        key = (source[item.start_byte : item.end_byte], digest, encoding)
-        cached = _ITEM_CACHE.get(key)
+        text = source[item.start_byte : item.end_byte]
+        key = (text, str(item) if item.has_error else "", encoding, _resolution(facts))
+        cached = kept.get(key)
+        if cached is None:
+            cached = previous.get(key)
         if cached is None:
             cached = [(line - first, *rest) for line, *rest in _item_tokens(snap, item)]
-            if len(_ITEM_CACHE) > _ITEM_CACHE_LIMIT:
-                _ITEM_CACHE.clear()
-            _ITEM_CACHE[key] = cached
+        kept[key] = cached
         out.extend((line + first, *rest) for line, *rest in cached)
+    snap.shared["semantic-tokens"] = kept
     out.sort(key=lambda t: (t[0], t[1]))
     return out
 
@@ -291,20 +306,43 @@ def _item_tokens(snap: Snapshot, item: Node) -> list[Token]:
     return out
 
 
-_CLASSIFIERS: dict[int, _Classifier] = {}
-
-
 def _classifier(snap: Snapshot) -> _Classifier:
-    """One classifier per model (building its position indexes is the costly part)."""
-    found = _CLASSIFIERS.get(id(snap.model))
-    if found is None or found.snap is not snap:
-        _CLASSIFIERS.clear()
-        found = _CLASSIFIERS[id(snap.model)] = _Classifier(snap)
-    return found
+    """One classifier per snapshot (building its position indexes is the costly part)."""
+    return snap.derived("token-classifier", _Classifier)
 
 
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
-    return lsp.SemanticTokens(data=encode(full_tokens(snap)))
+    data = snap.derived("semantic-tokens-data", lambda sn: encode(full_tokens(sn)))
+    return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
+
+
+def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
+    """The edit from the tokens last sent as `previous` to this version's (all of them if unknown)."""
+    before = snap.shared.get("semantic-tokens-sent")
+    data = snap.derived("semantic-tokens-data", lambda sn: encode(full_tokens(sn)))
+    if not (isinstance(before, tuple) and before[0] == previous):
+        return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
+    old: list[int] = before[1]
+    n = min(len(old), len(data))
+    p = 0
+    while p < n and old[p] == data[p]:
+        p += 1
+    s = 0
+    while s < n - p and old[len(old) - 1 - s] == data[len(data) - 1 - s]:
+        s += 1
+    edits = []
+    if p < len(old) - s or p < len(data) - s:
+        changed = data[p : len(data) - s]
+        edits.append(lsp.SemanticTokensEdit(start=p, delete_count=len(old) - s - p, data=changed))
+    return lsp.SemanticTokensDelta(edits=edits, result_id=_sent(snap, data))
+
+
+def _sent(snap: Snapshot, data: list[int]) -> str:
+    """Remember the tokens sent last (per document) under a new result id."""
+    serial = int(snap.shared.get("semantic-tokens-serial", 0)) + 1  # type: ignore[call-overload]
+    snap.shared["semantic-tokens-serial"] = serial
+    snap.shared["semantic-tokens-sent"] = (str(serial), data)
+    return str(serial)
 
 
 def semantic_tokens_range(snap: Snapshot, rng: lsp.Range) -> lsp.SemanticTokens:

@@ -1,15 +1,23 @@
-"""A `Snapshot`: one document version as the features see it — text, tree and semantic model."""
+"""A `Snapshot`: one document version as the features see it — text, tree and semantic model.
+
+`memo` keeps what features derived from this version (diagnostics, semantic tokens), so asking
+twice for the same version costs nothing; a new version is a new snapshot with an empty memo.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
 from awl_lsp.model import Range, SemanticModel
 from awl_lsp.syntax import SyntaxDocument
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -18,6 +26,17 @@ class Snapshot:
     model: SemanticModel
     path: Path | None = None
     workspace: Path | None = None
+    version: int | None = None
+    memo: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # per-document memory shared by its successive snapshots (features' item caches); each feature
+    # keeps under its own name only what the newest version still uses
+    shared: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+
+    def derived(self, name: str, compute: Callable[[Snapshot], T]) -> T:
+        """`compute(self)`, once per snapshot under `name`."""
+        if name not in self.memo:
+            self.memo[name] = compute(self)
+        return self.memo[name]  # type: ignore[return-value]
 
     # ---- coordinates
     def point(self, position: lsp.Position) -> tuple[int, int]:

@@ -133,8 +133,15 @@ def _snippet(source: bytes, node: Node) -> str:
     return first if len(first) <= 40 else first[:37] + "…"
 
 
-def syntax_problems(tree: Tree, source: bytes, text: str | None = None) -> list[SyntaxProblem]:
-    found = _syntax_problems(tree, source, text)
+def syntax_problems(
+    tree: Tree, source: bytes, text: str | None = None, cache: dict | None = None
+) -> list[SyntaxProblem]:
+    """Every syntax problem of a tree, described in words.
+
+    `cache` (a dict the caller keeps per document between versions) lets the per-item string scan
+    reuse the items an edit did not touch; without one everything is scanned.
+    """
+    found = _syntax_problems(tree, source, text, cache)
     seen: set[tuple[int, str]] = set()
     unique: list[SyntaxProblem] = []
     for problem in found:  # two ERROR nodes on one line often tell the same story
@@ -145,12 +152,12 @@ def syntax_problems(tree: Tree, source: bytes, text: str | None = None) -> list[
     return unique
 
 
-def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[SyntaxProblem]:
+def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | None) -> list[SyntaxProblem]:
     out: list[SyntaxProblem] = []
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
-    out.extend(_unterminated_strings(root, source))
+    out.extend(_unterminated_strings(root, source, cache))
     if text is not None and "\t" in text:
         for row, line in enumerate(text.split("\n")):
             indent = len(line) - len(line.lstrip(" \t"))
@@ -165,18 +172,18 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[Syntax
     return out
 
 
-# Unterminated strings per top-level item, keyed by the item's bytes: a keystroke re-scans only the
-# item it touched (rows are stored relative to the item and moved to where it is now).
-_STRING_CACHE: dict[bytes, list[tuple[int, int, int, int]]] = {}
-_STRING_CACHE_LIMIT = 20000
-
-
-def _unterminated_strings(root: Node, source: bytes) -> list[SyntaxProblem]:
+def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list[SyntaxProblem]:
+    """Strings without their closing quote, per top-level item: with a `cache`, keyed by the item's
+    bytes (and its tree when broken: error recovery can read the same text differently), rows
+    relative to the item; the cache keeps only the items of this version."""
     out: list[SyntaxProblem] = []
+    kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
     for item in root.children:
-        key = source[item.start_byte : item.end_byte]
+        key = (source[item.start_byte : item.end_byte], str(item) if item.has_error else "")
         row0 = item.start_point.row
-        found = _STRING_CACHE.get(key)
+        found = kept.get(key)
+        if found is None and cache is not None:
+            found = cache.get(key)
         if found is None:
             found = []
             for _, captures in QueryCursor(_STRINGS).matches(item):
@@ -187,15 +194,16 @@ def _unterminated_strings(root: Node, source: bytes) -> list[SyntaxProblem]:
                     ):
                         s, e = node.start_point, node.end_point
                         found.append((s.row - row0, s.column, e.row - row0, e.column))
-            if len(_STRING_CACHE) > _STRING_CACHE_LIMIT:
-                _STRING_CACHE.clear()
-            _STRING_CACHE[key] = found
+        kept[key] = found
         for r0, c0, r1, c1 in found:
             out.append(
                 SyntaxProblem(
                     (r0 + row0, c0, r1 + row0, c1), 'unterminated string: close it with `"`', "string"
                 )
             )
+    if cache is not None:
+        cache.clear()
+        cache.update(kept)
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from enum import Enum
+from itertools import accumulate
 
 
 class Encoding(str, Enum):
@@ -32,33 +33,25 @@ def _units(ch: str, encoding: Encoding) -> int:
     return 4
 
 
+def _starts(lines: list) -> list[int]:
+    """Where each of `lines` (a text split at its newlines) starts."""
+    return list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+
+
 class LineIndex:
     """Offsets of line starts in a text, in characters and in UTF-8 bytes."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        find = text.find
-        i = find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
-        self.char_starts = starts
+        self.char_starts = _starts(text.split("\n"))
         self._byte_starts: list[int] | None = None
 
     @property
     def byte_starts(self) -> list[int]:
         if self._byte_starts is None:
-            out = [0]
-            total = 0
             text = self.text
-            prev = 0
-            for start in self.char_starts[1:]:
-                segment = text[prev:start]
-                total += len(segment) if segment.isascii() else len(segment.encode("utf-8"))
-                out.append(total)
-                prev = start
-            self._byte_starts = out
+            # (split and accumulate run in C: a keystroke on a long document rebuilds these)
+            self._byte_starts = self.char_starts if text.isascii() else _starts(text.encode().split(b"\n"))
         return self._byte_starts
 
     @property

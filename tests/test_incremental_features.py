@@ -1,0 +1,153 @@
+"""Everything derived incrementally (model, diagnostics, semantic tokens, folding) equals a fresh analysis.
+
+A document edited in place keeps caches between versions — the model builder's facts, the
+checker's item results, semantic tokens and string scans per item. Random edit sequences (fixed
+seeds; `AWL_DIFF_EXAMPLES=500` for a longer run) must end where a from-scratch analysis of the
+same tree ends, and — where the final text parses without errors — where a fresh open of the final
+text ends. (For broken text tree-sitter's incremental re-parse may recover differently from a fresh
+parse, parse states in ERROR nodes included; that is the parser's business, not the caches'.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from helpers import example
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.folding import folding_ranges
+from awl_lsp.features.semantic_tokens import decode, semantic_tokens_delta, semantic_tokens_full, tokens
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import ModelBuilder
+from awl_lsp.model.facts import plain_scope
+from awl_lsp.syntax import TextEdit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import document  # noqa: E402
+
+EXAMPLES = int(os.environ.get("AWL_DIFF_EXAMPLES", "25"))
+BASES = [document(120), example("inbox_sweep.awl"), example("release_notes.awl")]
+# what people type: words, names of the document, arrows, block openers, broken strings, indentation
+FRAGMENTS = [
+    "x", "7", " ", "\n", "\n  ", "  ", "(", ")", ",", ".", '"', "-> y", "-> item_1", "region",
+    "checked_1", "step extra\n", "  fetch_0(region: region, cursor: cursor) -> z\n",
+    "  fork p in parts_1\n    weigh(part: p)\n  join -> w\n", "  outcome o: else, route finish\n",
+    "type Item1 { id: Int }\n", "  hatch follow_up(item_id: z, note: z) key z\n", "retire\n", "\t",
+]
+
+
+def model_view(snap: Snapshot) -> tuple:
+    """The model as features read it: symbols and what every reference resolves to, by position
+    (a fork's scope without the serial number of the facts that read it)."""
+    symbols = [
+        (s.kind, s.name, plain_scope(s.scope), s.type, s.range, s.selection) for s in snap.model.all_symbols
+    ]
+    refs = [
+        (r.kind, r.name, r.range, None if r.target is None else (r.target.kind, r.target.selection))
+        for r in snap.model.references
+    ]
+    return sorted(symbols, key=repr), refs
+
+
+def derived(snap: Snapshot) -> dict[str, object]:
+    return {
+        "model": model_view(snap),
+        "diagnostics": [(d.range, d.message, d.code, d.severity) for d in diagnostics(snap)],
+        "tokens": decode(semantic_tokens_full(snap).data),
+        "folding": [(f.start_line, f.end_line) for f in folding_ranges(snap)],
+    }
+
+
+def scratch(doc: OpenDocument) -> dict[str, object]:
+    """A from-scratch analysis (no caches) of the tree the document has now."""
+    return derived(Snapshot(doc.syntax, ModelBuilder().build(doc.syntax.tree, doc.syntax.source)))
+
+
+def apply(doc: OpenDocument, start: int, length: int, text: str) -> None:
+    """Replace `length` characters at offset `start` (clamped to the text) with `text`."""
+    current = doc.syntax.text
+    a = min(start, len(current))
+    b = min(a + length, len(current))
+
+    def position(offset: int) -> tuple[int, int]:
+        line = current.count("\n", 0, offset)
+        return line, offset - (current.rfind("\n", 0, offset) + 1)
+
+    (sl, sc), (el, ec) = position(a), position(b)
+    doc.edit([TextEdit(sl, sc, el, ec, text)], (doc.version or 0) + 1)
+
+
+edit = st.tuples(
+    st.floats(min_value=0, max_value=1),
+    st.integers(min_value=0, max_value=40),
+    st.sampled_from(FRAGMENTS) | st.text(alphabet="abc_ \n()->:.,\"0123", max_size=6),
+)
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),  # no shrinking: the failing case is printed
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(base=st.sampled_from(range(len(BASES))), edits=st.lists(edit, min_size=1, max_size=12))
+def test_random_edit_sequences_end_where_a_fresh_open_ends(base: int, edits: list) -> None:
+    doc = OpenDocument(BASES[base], 1, None, None)
+    derived(doc.snapshot)  # fill every cache with the first version
+    for i, (where, length, text) in enumerate(edits):
+        apply(doc, int(where * len(doc.syntax.text)), length, text)
+        if i % 3 == 2:  # some versions are analysed, others skipped (as in a burst of keys)
+            derived(doc.snapshot)
+    got = derived(doc.snapshot)
+    assert got == scratch(doc)
+    if not doc.syntax.root.has_error:  # tree-sitter promises a fresh parse's tree only for valid text
+        assert got == derived(OpenDocument(doc.syntax.text, doc.version, None, None).snapshot)
+
+
+def test_a_binding_added_in_one_step_reclassifies_its_reader_in_another() -> None:
+    """`fetch(...) -> region` in one step makes `region` read in a later step a variable, not the input."""
+    text = document(120)
+    lines = text.split("\n")
+    reader = lines.index("step stage_1") + 1
+    col = lines[reader].index("region: region") + len("region: ")
+    doc = OpenDocument(text, 1, None, None)
+
+    def at(snap: Snapshot, row: int) -> tuple[str, set[str]]:
+        found = [t for t in decode(semantic_tokens_full(snap).data) if t[:2] == (row, col)]
+        assert found, f"no token at {row}:{col}"
+        return found[0][3], found[0][4]
+
+    assert at(doc.snapshot, reader) == ("variable", {"readonly"})  # the loop's input
+    writer = lines.index("step stage_0") + 1
+    doc.edit([TextEdit(writer, 0, writer, 0, "  fetch_0(region: region, cursor: cursor) -> region\n")], 2)
+    assert at(doc.snapshot, reader + 1) == ("variable", set())
+    # the same as classifying the new version without any cache
+    uncached = decode(semantic_tokens_full(OpenDocument(doc.syntax.text, 2, None, None).snapshot).data)
+    assert decode(semantic_tokens_full(doc.snapshot).data) == uncached
+    from awl_lsp.features.semantic_tokens import encode
+
+    assert decode(encode(tokens(doc.snapshot))) == uncached
+
+
+def test_semantic_tokens_delta_rebuilds_the_new_tokens_from_the_old() -> None:
+    """A client applying `full/delta` edits to what it had ends with the full tokens of the new version."""
+    text = document(120)
+    doc = OpenDocument(text, 1, None, None)
+    first = semantic_tokens_full(doc.snapshot)
+    row = text.split("\n").index("step stage_2") + 2
+    doc.edit([TextEdit(row, 2, row, 2, "check_1(item: item_1) -> again\n  ")], 2)
+    delta = semantic_tokens_delta(doc.snapshot, first.result_id or "")
+    assert hasattr(delta, "edits") and delta.edits, "an edit that adds tokens gives a non-empty delta"
+    have = list(first.data)
+    for e in sorted(delta.edits, key=lambda e: e.start, reverse=True):
+        have[e.start : e.start + e.delete_count] = e.data or []
+    assert have == semantic_tokens_full(OpenDocument(doc.syntax.text, 2, None, None).snapshot).data
+    # an unknown previous id gets every token again
+    again = semantic_tokens_delta(doc.snapshot, "no such id")
+    assert getattr(again, "data", None) == have
