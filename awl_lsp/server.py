@@ -7,7 +7,6 @@ import logging
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from awl_lsp import __version__
@@ -24,6 +23,7 @@ from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
+from awl_lsp.protocol import RobustLanguageServer, serve_stdio
 from awl_lsp.syntax import Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
@@ -34,7 +34,7 @@ SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
 )
 
 
-class AwlServer(LanguageServer):
+class AwlServer(RobustLanguageServer):
     def __init__(self) -> None:
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
@@ -276,6 +276,6 @@ def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
     return {"tree": str(snap.doc.root), "text": snap.doc.text}
 
 
-def run_stdio() -> None:
+def run_stdio() -> int:
     logging.basicConfig(level=logging.WARNING)
-    server.start_io()
+    return serve_stdio(server)
