@@ -4,6 +4,10 @@ An incremental change (an LSP range edit) is applied to the text *and* to the tr
 `Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
 subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
 rows plus tree-sitter's changed ranges) — the semantic model rebuilds only what lies there.
+
+The text is the editor's, line breaks included (see `positions`); lone UTF-16 surrogates, which
+no UTF-8 parser can take, become U+FFFD (same length in every position encoding) and are counted
+in `surrogates_replaced` so the server can say so.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass
 from tree_sitter import Node, Point, Tree
 
 from awl_lsp.syntax.parser import new_parser
-from awl_lsp.syntax.positions import Encoding, LineIndex
+from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
 
 
 @dataclass(frozen=True)
@@ -31,9 +35,10 @@ class SyntaxDocument:
     def __init__(self, text: str, encoding: Encoding = Encoding.UTF16) -> None:
         self.encoding = encoding
         self._parser = new_parser()
+        text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.source = text.encode("utf-8")
+        self.source = tree_source(text)
         self.tree: Tree = self._parser.parse(self.source)
         self.changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
 
@@ -43,9 +48,10 @@ class SyntaxDocument:
 
     def replace(self, text: str) -> None:
         """Full-text update (no tree reuse)."""
+        text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.source = text.encode("utf-8")
+        self.source = tree_source(text)
         self.tree = self._parser.parse(self.source)
         self.changed_rows = None
 
@@ -57,21 +63,29 @@ class SyntaxDocument:
         rows: list[tuple[int, int]] = []
         for edit in edits:
             lines = self.lines
+            text = self.text
             start = lines.offset(edit.start_line, edit.start_char, self.encoding)
             end = lines.offset(edit.end_line, edit.end_char, self.encoding)
             if end < start:
                 start, end = end, start
+            inserted, replaced = without_surrogates(edit.text)
+            self.surrogates_replaced += replaced
+            if start > 0 and text[start - 1] == "\r":
+                # a CR before the edit may turn from a lone CR (read as LF) into half a CRLF or back
+                start -= 1
+                inserted = "\r" + inserted
             start_row, start_col = self._point(lines, start)
             end_row, end_col = self._point(lines, end)
             start_byte = lines.byte_starts[start_row] + start_col
             old_end_byte = lines.byte_starts[end_row] + end_col
-            inserted = edit.text.encode("utf-8")
-            new_end_byte = start_byte + len(inserted)
-            newline_count = edit.text.count("\n")
+            # the inserted bytes as tree-sitter will read them (a trailing CR depends on what follows)
+            piece = tree_source(inserted + text[end : end + 1])[: len(inserted.encode("utf-8"))]
+            new_end_byte = start_byte + len(piece)
+            newline_count = piece.count(b"\n")
             if newline_count:
-                new_end = Point(start_row + newline_count, len(inserted) - inserted.rfind(b"\n") - 1)
+                new_end = Point(start_row + newline_count, len(piece) - piece.rfind(b"\n") - 1)
             else:
-                new_end = Point(start_row, start_col + len(inserted))
+                new_end = Point(start_row, start_col + len(piece))
             tree.edit(
                 start_byte=start_byte,
                 old_end_byte=old_end_byte,
@@ -80,13 +94,13 @@ class SyntaxDocument:
                 old_end_point=Point(end_row, end_col),
                 new_end_point=new_end,
             )
-            self.text = self.text[:start] + edit.text + self.text[end:]
+            self.text = text[:start] + inserted + text[end:]
             self.lines = LineIndex(self.text)
             # rows in new coordinates; earlier entries shift by the line delta
             delta = newline_count - (end_row - start_row)
             rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
             rows.append((start_row, new_end.row))
-        self.source = self.text.encode("utf-8")
+        self.source = tree_source(self.text)
         new_tree = self._parser.parse(self.source, tree)
         for r in tree.changed_ranges(new_tree):
             rows.append((r.start_point.row, r.end_point.row))

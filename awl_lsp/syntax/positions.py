@@ -3,12 +3,40 @@
 LSP positions count columns in UTF-16 code units by default, or UTF-8 bytes / UTF-32 code points
 when the client negotiates `positionEncodings`. tree-sitter counts bytes. A `LineIndex` is built
 once per text version and answers both directions, multibyte-safe.
+
+Lines are LSP's: a line ends at `\n`, `\r\n` or a lone `\r` — nothing else (form feed, vertical
+tab, U+2028/U+2029 are ordinary characters, unlike in `str.splitlines`). A line's text never
+includes its line break, so no position or range counts the CR of a CRLF. The tree-sitter source
+is the text with each lone CR read as LF (`tree_source`), so its rows are exactly these lines.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from enum import Enum
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def tree_source(text: str) -> bytes:
+    """The UTF-8 bytes tree-sitter parses: the text, with a lone CR as LF (same length, same rows)."""
+    data = text.encode("utf-8")
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
+
+
+def without_surrogates(text: str) -> tuple[str, int]:
+    """The text with lone UTF-16 surrogates (not encodable as UTF-8) as U+FFFD, and how many there were.
+
+    U+FFFD has the surrogate's length in every position encoding, so positions stay the editor's.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.subn("\ufffd", text)
+    return text, 0
 
 
 class Encoding(str, Enum):
@@ -38,13 +66,28 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self.text = text
         starts = [0]
-        find = text.find
-        i = find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find("\n", i + 1)
+        if "\r" in text:
+            ends = []
+            for m in _BREAK.finditer(text):
+                ends.append(m.start())
+                starts.append(m.end())
+            ends.append(len(text))
+            self._ends: list[int] | None = ends
+        else:
+            find = text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._ends = None
         self.char_starts = starts
         self._byte_starts: list[int] | None = None
+
+    def line_end(self, line: int) -> int:
+        """Character offset where a line's text ends (before its line break)."""
+        if self._ends is not None:
+            return self._ends[line]
+        return self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
 
     @property
     def byte_starts(self) -> list[int]:
@@ -68,9 +111,7 @@ class LineIndex:
     def line_text(self, line: int) -> str:
         if line < 0 or line >= len(self.char_starts):
             return ""
-        start = self.char_starts[line]
-        end = self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
-        return self.text[start:end]
+        return self.text[self.char_starts[line] : self.line_end(line)]
 
     # ---- LSP position <-> character offset
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
@@ -93,7 +134,7 @@ class LineIndex:
         """LSP (line, character) of a character offset."""
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.char_starts, offset) - 1
-        prefix = self.text[self.char_starts[line] : offset]
+        prefix = self.text[self.char_starts[line] : min(offset, self.line_end(line))]
         if encoding is Encoding.UTF32 or prefix.isascii():
             return line, len(prefix)
         return line, sum(_units(ch, encoding) for ch in prefix)
@@ -107,9 +148,9 @@ class LineIndex:
             return last, self._units_of(self.line_text(last), encoding)
         text = self.line_text(row)
         if text.isascii():
-            return row, min(byte_col, len(text)) if encoding is not Encoding.UTF8 else byte_col
+            return row, min(max(byte_col, 0), len(text))
         if encoding is Encoding.UTF8:
-            return row, byte_col
+            return row, min(max(byte_col, 0), len(text.encode("utf-8")))
         prefix = text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore")
         return row, self._units_of(prefix, encoding)
 
