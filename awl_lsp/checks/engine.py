@@ -191,7 +191,7 @@ class CheckCache:
             if prev is None or prev.volatile:
                 if old:
                     fresh[i] = exports(model.items[i], keys[i])
-                types[i] = item_types(nodes[i], source, ctx.path)
+                types[i] = item_types(nodes[i], source, ctx.path, ctx.workspace)
                 types_changed = types_changed or types[i] is not None
         changed: set[str] = set()
         if old:
@@ -234,7 +234,7 @@ class CheckCache:
                 entries.append(prev)
                 continue
             if env is None:
-                env = TypeEnv(model, ctx.tree, source, ctx.path, table)
+                env = TypeEnv(model, ctx.tree, source, ctx.path, table, ctx.workspace)
             entry = self._check_item(ctx, rules=item_rules, node=n, index=i, doc=doc, env=env)
             entry.key, entry.exports, entry.types = keys[i], fresh.get(i), types[i]
             entries.append(entry)

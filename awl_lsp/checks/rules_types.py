@@ -42,7 +42,7 @@ def env_for(ctx: CheckContext) -> TypeEnv:
     """The item's TypeEnv (one per check run, its memory and look-up recording reset per item)."""
     env = getattr(ctx, "type_env", None)
     if env is None:
-        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path)
+        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path, workspace=ctx.workspace)
         ctx.type_env = env  # type: ignore[attr-defined]
     return env
 

@@ -9,6 +9,7 @@ from lsprotocol import types as lsp
 from awl_lsp.checks import Problem, Severity, run_checks
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
+from awl_lsp.syntax.depth import MAX_TREE_DEPTH
 from awl_lsp.syntax.errors import syntax_problems
 
 
@@ -24,13 +25,32 @@ class Finding:
 
 def findings(snap: Snapshot) -> list[Finding]:
     doc = snap.doc
+    blanked = [(*b.start, *b.end) for b in getattr(doc, "blanked", [])]
     out = [
         Finding(p.range, p.message, p.code, Severity.ERROR)
         for p in syntax_problems(doc.tree, doc.source, doc.text)
+        if not any(_overlaps(p.range, b) for b in blanked)
+    ]
+    out += [
+        Finding(
+            b,
+            f"nested too deeply to analyse (more than {MAX_TREE_DEPTH} levels): this part is skipped",
+            "too-deep",
+            Severity.ERROR,
+        )
+        for b in blanked
     ]
     problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
-    out += [Finding(p.range, p.message, p.code, p.severity) for p in problems]
+    out += [
+        Finding(p.range, p.message, p.code, p.severity)
+        for p in problems
+        if not any(_overlaps(p.range, b) for b in blanked)
+    ]
     return sorted(out, key=lambda f: (f.range, f.code))
+
+
+def _overlaps(a: Range, b: Range) -> bool:
+    return (a[0], a[1]) <= (b[2], b[3]) and (b[0], b[1]) <= (a[2], a[3])
 
 
 def diagnostics(snap: Snapshot) -> list[lsp.Diagnostic]:
