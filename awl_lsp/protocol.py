@@ -270,6 +270,14 @@ class RobustLanguageServer(LanguageServer):
         except Exception:  # noqa: BLE001
             log.exception("could not send a log message")
 
+    def log_message(self, text: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        """A line in the client's log for this server (never a pop-up)."""
+        log.warning("%s", text)
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=kind, message=text))
+        except Exception:  # noqa: BLE001
+            log.exception("could not send a log message")
+
     def serve(self, read: ReadFn, write: Any) -> int:
         """Serve one client until `exit` or the end of the stream; the process exit status."""
         from pygls.io_ import StdoutWriter

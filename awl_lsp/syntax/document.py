@@ -22,6 +22,10 @@ from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
 
 
+class EditOutOfRange(ValueError):
+    """A range edit whose lines lie past the end of the text: the editor's text is not ours."""
+
+
 @dataclass(frozen=True)
 class TextEdit:
     """Replace the LSP range (start_line, start_char)–(end_line, end_char) with `text`."""
@@ -57,14 +61,24 @@ class SyntaxDocument:
         self.changed_rows = None
 
     def apply(self, edits: list[TextEdit]) -> None:
-        """Apply LSP range edits in order, editing the tree in step, then re-parse once."""
+        """Apply LSP range edits in order, editing the tree in step, then re-parse once.
+
+        A column past the end of its line means the end of the line (LSP's rule); a line past the
+        end of the text raises `EditOutOfRange` after the edits before it were applied.
+        """
         if not edits:
             return
         tree = self.tree
         rows: list[tuple[int, int]] = []
+        rejected: TextEdit | None = None
         for edit in edits:
             lines = self.lines
             text = self.text
+            if max(edit.start_line, edit.end_line) >= lines.line_count or min(
+                edit.start_line, edit.end_line, edit.start_char, edit.end_char
+            ) < 0:
+                rejected = edit  # the edits before it stand; this one and the rest are not applied
+                break
             start = lines.offset(edit.start_line, edit.start_char, self.encoding)
             end = lines.offset(edit.end_line, edit.end_char, self.encoding)
             if end < start:
@@ -107,6 +121,11 @@ class SyntaxDocument:
             rows.append((r.start_point.row, r.end_point.row))
         self.tree = new_tree
         self.changed_rows = None if had_blanks or self.blanked else rows
+        if rejected is not None:
+            raise EditOutOfRange(
+                f"a change at line {rejected.start_line + 1}–{rejected.end_line + 1} lies past the end "
+                f"of the text ({self.lines.line_count} lines)"
+            )
 
     @staticmethod
     def _point(lines: LineIndex, offset: int) -> tuple[int, int]:
