@@ -16,7 +16,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.symbols import Range
-from awl_lsp.syntax.depth import MAX_JSON_DEPTH, json_nesting
+from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 _UNSUPPORTED = ("anyOf", "oneOf", "allOf", "not", "patternProperties")
 SCHEMA_NODES = ("schema_import", "schema_body", "json_literal")

@@ -9,7 +9,6 @@ from lsprotocol import types as lsp
 from awl_lsp.checks import Problem, Severity, run_checks
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
-from awl_lsp.syntax.depth import MAX_TREE_DEPTH
 from awl_lsp.syntax.errors import syntax_problems
 
 
@@ -25,20 +24,16 @@ class Finding:
 
 def findings(snap: Snapshot) -> list[Finding]:
     doc = snap.doc
-    blanked = [(*b.start, *b.end) for b in getattr(doc, "blanked", [])]
+    skipped = getattr(doc, "skipped", [])
+    blanked = [(*b.start, *b.end) for b in skipped]
     out = [
         Finding(p.range, p.message, p.code, Severity.ERROR)
         for p in syntax_problems(doc.tree, doc.source, doc.text)
         if not any(_overlaps(p.range, b) for b in blanked)
     ]
     out += [
-        Finding(
-            b,
-            f"nested too deeply to analyse (more than {MAX_TREE_DEPTH} levels): this part is skipped",
-            "too-deep",
-            Severity.ERROR,
-        )
-        for b in blanked
+        Finding(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
+        for b, span in zip(skipped, blanked, strict=True)
     ]
     problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
     out += [

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from awl_lsp.syntax.depth import MAX_JSON_DEPTH, json_nesting
+from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 MAX_SCHEMA_BYTES = 4 * 1024 * 1024
 _CACHE: OrderedDict[tuple[Path, int, int], SchemaFile] = OrderedDict()

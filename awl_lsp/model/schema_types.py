@@ -27,7 +27,7 @@ from awl_lsp.model.type_base import (
     optional_of,
     parse_type_node,
 )
-from awl_lsp.syntax.depth import MAX_JSON_DEPTH, json_nesting
+from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ rows plus tree-sitter's changed ranges) — the semantic model rebuilds only wha
 
 The text is the editor's, line breaks included (see `positions`); lone UTF-16 surrogates, which
 no UTF-8 parser can take, become U+FFFD (same length in every position encoding) and are counted
-in `surrogates_replaced` so the server can say so. Parts nested too deeply to analyse are blanked
-in `source` (see `depth`) and listed in `blanked`.
+in `surrogates_replaced` so the server can say so. What lies beyond the bounds of `bounds` (too
+deep, too long a line, too large a document) is left out of `source` and listed in `skipped`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Point, Tree
 
-from awl_lsp.syntax.depth import bounded_parse
+from awl_lsp.syntax.bounds import bounded_parse
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
 
@@ -45,7 +45,7 @@ class SyntaxDocument:
         self.text = text
         self.lines = LineIndex(text)
         self.tree: Tree
-        self.tree, self.source, self.blanked = bounded_parse(self._parser, tree_source(text))
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
         self.changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
 
     @property
@@ -57,7 +57,7 @@ class SyntaxDocument:
         text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.tree, self.source, self.blanked = bounded_parse(self._parser, tree_source(text))
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
         self.changed_rows = None
 
     def apply(self, edits: list[TextEdit]) -> None:
@@ -115,12 +115,12 @@ class SyntaxDocument:
             delta = newline_count - (end_row - start_row)
             rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
             rows.append((start_row, new_end.row))
-        had_blanks = bool(self.blanked)
-        new_tree, self.source, self.blanked = bounded_parse(self._parser, tree_source(self.text), tree)
+        had_skips = bool(self.skipped)
+        new_tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(self.text), tree)
         for r in tree.changed_ranges(new_tree):
             rows.append((r.start_point.row, r.end_point.row))
         self.tree = new_tree
-        self.changed_rows = None if had_blanks or self.blanked else rows
+        self.changed_rows = None if had_skips or self.skipped else rows
         if rejected is not None:
             raise EditOutOfRange(
                 f"a change at line {rejected.start_line + 1}–{rejected.end_line + 1} lies past the end "

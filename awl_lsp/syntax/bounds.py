@@ -1,5 +1,10 @@
-"""Bounds on nesting: the parts of a document nested too deeply to analyse are blanked, and said so.
+"""Bounds on the work one document can cause: what is too deep, too long or too large is skipped, and said so.
 
+Size: a document larger than `MAX_ANALYSED_BYTES` is analysed up to the last line break before
+that bound (the tree ends there); a line longer than `MAX_LINE_BYTES` is blanked. Either way a
+`Skipped` span says what was left out, and hovers and the rest keep answering elsewhere.
+
+Nesting:
 Everything above the syntax layer walks trees and JSON values, some of it recursively. So that
 no user-controlled depth reaches a Python recursion, a tree nested deeper than `MAX_TREE_DEPTH`
 is not handed on as it is: the outermost subtrees that reach that depth are blanked (their bytes
@@ -17,6 +22,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Parser, Tree
 
+MAX_ANALYSED_BYTES = 512 * 1024  # about 15,000 lines of AWL; beyond it a document is not analysed
+MAX_LINE_BYTES = 10_000  # no AWL line needs more; longer ones are blanked
 MAX_TREE_DEPTH = 160  # tree levels; normal documents stay below 40
 MAX_JSON_DEPTH = 128  # levels of arrays/objects in JSON (schemas, `json { … }`, constants)
 _BRACKET_TRIGGER = MAX_TREE_DEPTH // 4  # a bracket level costs at least 2 tree levels
@@ -25,12 +32,17 @@ _BRACKETS = re.compile(rb"[\[\](){}]")
 _INDENT = re.compile(rb"^[ \t]+", re.MULTILINE)
 
 
+_LONG_LINE = re.compile(rb"[^\n]{%d,}" % (MAX_LINE_BYTES + 1))
+
+
 @dataclass(frozen=True)
-class Blanked:
-    """A span blanked for being nested too deeply: (row, byte column) start and end."""
+class Skipped:
+    """A span left out of the analysis: (row, byte column) start and end, and why."""
 
     start: tuple[int, int]
     end: tuple[int, int]
+    message: str
+    code: str
 
 
 def might_be_too_deep(source: bytes) -> bool:
@@ -79,20 +91,67 @@ def blank(source: bytes, nodes: list[Node]) -> bytes:
 
 def bounded_parse(
     parser: Parser, source: bytes, old_tree: Tree | None = None
-) -> tuple[Tree, bytes, list[Blanked]]:
-    """Parse; when the tree is too deep, blank its deepest parts and parse the blanked source again."""
+) -> tuple[Tree, bytes, list[Skipped]]:
+    """Parse within the bounds: the tree, the source it was parsed from, and what was skipped."""
+    skipped: list[Skipped] = []
+    blanked = 0
+    if len(source) > MAX_LINE_BYTES and _LONG_LINE.search(source):
+        source, skipped = _without_long_lines(source)
+        blanked = sum(s.end[1] for s in skipped)
+        old_tree = None
+    if len(source) - blanked > MAX_ANALYSED_BYTES:
+        source, cut = _truncated(source)
+        skipped = [s for s in skipped if s.start[0] < cut.start[0]] + [cut]
+        old_tree = None
     tree = parser.parse(source, old_tree) if old_tree is not None else parser.parse(source)
     if not might_be_too_deep(source):
-        return tree, source, []
-    spans: list[Blanked] = []
+        return tree, source, skipped
     for _ in range(4):  # blanking makes the tree shallower; a few rounds always suffice
         deep = too_deep(tree.root_node)
         if not deep:
             break
-        spans += [Blanked(tuple(n.start_point), tuple(n.end_point)) for n in deep]  # type: ignore[arg-type]
+        skipped += [
+            Skipped(
+                (n.start_point.row, n.start_point.column),
+                (n.end_point.row, n.end_point.column),
+                f"nested too deeply to analyse (more than {MAX_TREE_DEPTH} levels): this part is skipped",
+                "too-deep",
+            )
+            for n in deep
+        ]
         source = blank(source, deep)
         tree = parser.parse(source)
-    return tree, source, spans
+    return tree, source, skipped
+
+
+def _truncated(source: bytes) -> tuple[bytes, Skipped]:
+    cut = source.rfind(b"\n", 0, MAX_ANALYSED_BYTES) + 1
+    row = source.count(b"\n", 0, cut)
+    rows = source.count(b"\n")
+    message = (
+        f"this document is {len(source):,} bytes: only the first {cut:,} bytes ({row:,} lines) are "
+        f"analysed (the bound is {MAX_ANALYSED_BYTES:,}); lines {row + 1:,}–{rows + 1:,} are skipped"
+    )
+    return source[:cut], Skipped((row, 0), (row, 0), message, "too-large")
+
+
+def _without_long_lines(source: bytes) -> tuple[bytes, list[Skipped]]:
+    data = bytearray(source)
+    out: list[Skipped] = []
+    for m in _LONG_LINE.finditer(source):
+        row = source.count(b"\n", 0, m.start())
+        length = m.end() - m.start()
+        data[m.start() : m.end()] = b" " * length
+        out.append(
+            Skipped(
+                (row, 0),
+                (row, length),
+                f"line {row + 1:,} is {length:,} bytes long: lines over {MAX_LINE_BYTES:,} bytes are not "
+                "analysed",
+                "line-too-long",
+            )
+        )
+    return bytes(data), out
 
 
 def json_nesting(text: str | bytes) -> int:
