@@ -180,8 +180,7 @@ def cmd_guide(args: argparse.Namespace) -> int:
 def cmd_lsp(_: argparse.Namespace) -> int:
     from awl_lsp.server import run_stdio
 
-    run_stdio()
-    return 0
+    return run_stdio()
 
 
 def build_parser() -> argparse.ArgumentParser:

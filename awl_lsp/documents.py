@@ -8,16 +8,27 @@ keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-
 the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
 only what the edit touched. Successive models share the facts of unchanged items (moved in place
 when lines are added above them): only the newest snapshot's model describes the text.
+
+A change whose range lies past the end of the text means the editor's text and ours differ: the
+document is marked `out_of_sync` and takes no more range edits until a full-text change arrives
+(applying them would only spread the damage).
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from awl_lsp.checks import CheckCache
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import ModelBuilder
-from awl_lsp.syntax import Encoding, SyntaxDocument, TextEdit
+from awl_lsp.model import ModelBuilder, SemanticModel
+from awl_lsp.syntax import EditOutOfRange, Encoding, SyntaxDocument, TextEdit
+
+log = logging.getLogger("awl_lsp.documents")
+
+
+class OutOfSync(ValueError):
+    """Range edits for a document whose text is known to differ from the editor's."""
 
 
 class OpenDocument:
@@ -38,19 +49,29 @@ class OpenDocument:
         self._snapshot: Snapshot | None = None
         self.shared: dict[str, object] = {}  # features' per-document caches (see `Snapshot.shared`)
         self.analysed = 0  # how many models were built (one per version something asked about)
+        self.out_of_sync: str | None = None
 
     @property
     def snapshot(self) -> Snapshot:
         """The newest version, analysed on first use (and then kept until the next edit)."""
         snap = self._snapshot
         if snap is None:
-            model = self.builder.build(self.syntax.tree, self.syntax.source)
+            model = self._build()
             model.check_cache = self.checks
             snap = self._snapshot = Snapshot(
                 self.syntax, model, self.path, self.workspace, self.version, shared=self.shared
             )
             self.analysed += 1
         return snap
+
+    def _build(self) -> SemanticModel:
+        try:
+            return self.builder.build(self.syntax.tree, self.syntax.source)
+        except Exception:  # a reuse bug must not freeze the document: start the model afresh
+            log.exception("incremental model build failed; rebuilding from scratch")
+            self.builder, self.checks = ModelBuilder(), CheckCache()
+            self.shared.clear()
+            return self.builder.build(self.syntax.tree, self.syntax.source)
 
     @property
     def analysed_current(self) -> bool:
@@ -60,12 +81,21 @@ class OpenDocument:
     def replace(self, text: str, version: int | None) -> None:
         self.syntax.replace(text)
         self.version = version
+        self.out_of_sync = None
         self._snapshot = None
 
     def edit(self, edits: list[TextEdit], version: int | None) -> None:
-        self.syntax.apply(edits)
-        self.version = version
-        self._snapshot = None
+        """Apply range edits; OutOfSync / EditOutOfRange when they cannot be applied faithfully."""
+        if self.out_of_sync is not None:
+            raise OutOfSync(f"range edits ignored until the editor sends the full text ({self.out_of_sync})")
+        try:
+            self.syntax.apply(edits)
+        except EditOutOfRange as exc:
+            self.out_of_sync = str(exc)
+            raise
+        finally:
+            self.version = version
+            self._snapshot = None
 
 
 def analyse_text(text: str, path: Path | None = None, workspace: Path | None = None) -> Snapshot:

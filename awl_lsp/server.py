@@ -8,11 +8,10 @@ import os
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from awl_lsp import __version__
-from awl_lsp.documents import OpenDocument
+from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens
 from awl_lsp.features.code_actions import code_actions
@@ -25,7 +24,8 @@ from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
-from awl_lsp.syntax import Encoding, TextEdit
+from awl_lsp.protocol import RobustLanguageServer, serve_stdio
+from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
 
@@ -38,7 +38,7 @@ SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
 )
 
 
-class AwlServer(LanguageServer):
+class AwlServer(RobustLanguageServer):
     def __init__(self) -> None:
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
@@ -71,6 +71,8 @@ class AwlServer(LanguageServer):
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
             log.exception("diagnostics failed for %s", uri)
             items = []
+        if doc.out_of_sync is not None:
+            items.insert(0, _out_of_sync(doc.out_of_sync))
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
         )
@@ -104,6 +106,17 @@ class AwlServer(LanguageServer):
         return doc.snapshot if doc is not None else None
 
 
+def _out_of_sync(why: str) -> lsp.Diagnostic:
+    return lsp.Diagnostic(
+        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+        message=f"the server's copy of this document no longer matches the editor's ({why}); "
+        "close and reopen the file to resynchronise",
+        severity=lsp.DiagnosticSeverity.Error,
+        code="out-of-sync",
+        source="awl",
+    )
+
+
 server = AwlServer()
 
 
@@ -111,28 +124,44 @@ server = AwlServer()
 def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     path = Path(to_fs_path(item.uri)) if item.uri.startswith("file:") else None
-    ls.documents[item.uri] = OpenDocument(item.text, item.version, path, ls.workspace_root(), ls.encoding)
+    workspace = ls.workspace_root() or (path.parent if path is not None else None)
+    doc = OpenDocument(item.text, item.version, path, workspace, ls.encoding)
+    ls.documents[item.uri] = doc
+    if doc.syntax.surrogates_replaced:
+        count = doc.syntax.surrogates_replaced
+        ls.log_message(f"{item.uri}: {count} lone UTF-16 surrogate(s) read as U+FFFD")
     ls.publish(item.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: AwlServer, params: lsp.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    version = params.text_document.version
     doc = ls.documents.get(uri)
     if doc is None:
+        ls.log_message(f"ignored a change to {uri}: the document is not open")
         return
+    if doc.version is not None and version <= doc.version:
+        ls.log_message(f"ignored a change to {uri}: version {version} is not newer than {doc.version}")
+        return
+    before = doc.syntax.surrogates_replaced
     edits: list[TextEdit] = []
-    for change in params.content_changes:
-        if isinstance(change, lsp.TextDocumentContentChangePartial):
-            r = change.range
-            edits.append(TextEdit(r.start.line, r.start.character, r.end.line, r.end.character, change.text))
-        else:
-            if edits:
-                doc.edit(edits, params.text_document.version)
-                edits = []
-            doc.replace(change.text, params.text_document.version)
-    if edits:
-        doc.edit(edits, params.text_document.version)
+    try:
+        for change in params.content_changes:
+            if isinstance(change, lsp.TextDocumentContentChangePartial):
+                s, e = change.range.start, change.range.end
+                edits.append(TextEdit(s.line, s.character, e.line, e.character, change.text))
+            else:
+                if edits:
+                    doc.edit(edits, version)
+                    edits = []
+                doc.replace(change.text, version)
+        if edits:
+            doc.edit(edits, version)
+    except (EditOutOfRange, OutOfSync) as exc:
+        ls.log_message(f"{uri}: {exc}")
+    if doc.syntax.surrogates_replaced > before:
+        ls.log_message(f"{uri}: lone UTF-16 surrogate(s) in a change read as U+FFFD")
     ls.schedule(uri)
 
 
@@ -144,7 +173,9 @@ def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.documents.pop(uri, None)
+    if ls.documents.pop(uri, None) is None:
+        ls.log_message(f"ignored closing {uri}: the document is not open")
+        return
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()
@@ -309,6 +340,6 @@ def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
     return {"tree": str(snap.doc.root), "text": snap.doc.text}
 
 
-def run_stdio() -> None:
+def run_stdio() -> int:
     logging.basicConfig(level=logging.WARNING)
-    server.start_io()
+    return serve_stdio(server)

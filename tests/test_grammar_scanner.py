@@ -88,14 +88,25 @@ def test_nesting_up_to_the_bound_parses() -> None:
 
 
 def test_nesting_past_the_bound_is_an_error_on_the_line_too_deep() -> None:
+    """The scanner's own bound, as any tree-sitter host sees it (Neovim, Helix: no blanking first)."""
     text = nested_steps(MAX_BLOCK_DEPTH + 3)
-    doc = SyntaxDocument(text)
-    problems = syntax_problems(doc.tree, doc.source, text)
+    tree, _ = parse(text)
+    source = text.encode()
+    problems = syntax_problems(tree, source, text)
     assert problems, "a line past the depth bound must not parse silently"
     first = min(problems, key=lambda p: p.range)
     too_deep_line = 4 + MAX_BLOCK_DEPTH + 1  # 0-based row of `step s201`
     assert first.range[0] == too_deep_line
     assert "too deeply nested" in first.message
+
+
+def test_deep_nesting_is_a_diagnostic_in_the_server_and_cli() -> None:
+    """The syntax layer bounds depth before the scanner's bound is reached: the user still sees why."""
+    from awl_lsp.documents import analyse_text
+    from awl_lsp.features.diagnostics import findings
+
+    found = findings(analyse_text(nested_steps(MAX_BLOCK_DEPTH + 3)))
+    assert any("nested too deeply" in f.message for f in found)
 
 
 def test_comment_lines_keep_their_place_on_a_long_line() -> None:

@@ -199,7 +199,7 @@ class CheckCache:
         types_changed = not old or any(e.types is not None for e in old[p : len(old) - s])
         for i, prev in enumerate(previous):
             if prev is None or prev.volatile:
-                types[i] = item_types(nodes[i], source, ctx.path)
+                types[i] = item_types(nodes[i], source, ctx.path, ctx.workspace)
                 types_changed = types_changed or types[i] is not None
         changed: set[str] = set()
         table = self._table
@@ -209,7 +209,7 @@ class CheckCache:
 
         # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
         item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
-        env = TypeEnv(model, ctx.tree, source, ctx.path, table)
+        env = TypeEnv(model, ctx.tree, source, ctx.path, table, ctx.workspace)
         entries: list[_Entry | None] = [None] * count
         for i, prev in enumerate(previous):
             if prev is None or prev.volatile:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.symbols import Range
+from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 _UNSUPPORTED = ("anyOf", "oneOf", "allOf", "not", "patternProperties")
 SCHEMA_NODES = ("schema_import", "schema_body", "json_literal")
@@ -109,45 +110,23 @@ def _import(ctx: CheckContext, node: Node) -> None:
     if not rel:
         ctx.error(p, '`schema(…)` needs a file path, e.g. `schema("ticket.schema.json")`', "schema-path")
         return
-    try:
-        target = (ctx.path.parent / rel).resolve()
-        if ctx.workspace is not None and not _inside(target, ctx.workspace.resolve()):
-            ctx.error(
-                p,
-                f"schema file `{rel}` lies outside the workspace: keep imported schemas inside it",
-                "schema-outside",
-            )
-            return
-        if not target.is_file():
-            ctx.error(
-                p,
-                f"schema file `{rel}` not found next to this document (looked for {target})",
-                "schema-missing",
-            )
-            return
-        raw = target.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        ctx.error(p, f"schema file `{rel}` cannot be read: {exc}", "schema-unreadable")
-        return
-    try:
-        doc = json.loads(raw)
-    except json.JSONDecodeError as exc:
+    found = load_schema_file(rel, ctx.path, ctx.workspace)
+    if found.code == "schema-outside":
         ctx.error(
-            p,
-            f"schema file `{rel}` is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            "schema-json",
+            p, f"schema file `{rel}` lies outside the workspace: keep imported schemas inside it", found.code
         )
         return
+    if found.code == "schema-missing":
+        where = f"not found next to this document (looked for {found.target})"
+        ctx.error(p, f"schema file `{rel}` {where}", found.code)
+        return
+    if found.code is not None:
+        ctx.error(p, f"schema file `{rel}` {found.detail}", found.code)
+        return
+    doc = found.value
     for _, message in schema_problems(doc):
         ctx.error(p, f"schema file `{rel}` {message}", "schema-unsupported")
 
-
-def _inside(target: Path, root: Path) -> bool:
-    try:
-        target.relative_to(root)
-    except ValueError:
-        return False
-    return True
 
 
 def _inline(ctx: CheckContext, node: Node) -> None:
@@ -156,6 +135,9 @@ def _inline(ctx: CheckContext, node: Node) -> None:
         return
     raw = ctx.source[body.start_byte : body.end_byte].decode("utf-8", errors="replace")
     what = "schema body" if node.type == "schema_body" else "`json { … }` body"
+    if json_nesting(raw) > MAX_JSON_DEPTH:
+        ctx.error(body, f"this {what} is nested too deeply (more than {MAX_JSON_DEPTH} levels)", "too-deep")
+        return
     try:
         doc = json.loads(raw)
     except json.JSONDecodeError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
 from awl_lsp.model.types import (
     BOOL,
@@ -46,7 +46,7 @@ def env_for(ctx: CheckContext) -> TypeEnv:
     """The item's TypeEnv (one per check run, its memory and look-up recording reset per item)."""
     env = getattr(ctx, "type_env", None)
     if env is None:
-        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path)
+        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path, workspace=ctx.workspace)
         ctx.type_env = env  # type: ignore[attr-defined]
     return env
 

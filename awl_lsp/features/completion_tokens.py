@@ -265,7 +265,8 @@ class Analysis:
     def env(self) -> TypeEnv:
         if self._env is None:
             doc = self.snap.doc
-            self._env = TypeEnv(self.model, doc.tree, doc.source, self.snap.path)
+            snap = self.snap
+            self._env = TypeEnv(self.model, doc.tree, doc.source, snap.path, workspace=snap.workspace)
         return self._env
 
     def infer_back(self, j: int | None, depth: int = 0) -> AwlType:

@@ -25,13 +25,28 @@ class Finding:
 def findings(snap: Snapshot) -> list[Finding]:
     doc = snap.doc
     strings = snap.shared.setdefault("unterminated-strings", {})  # per document, between versions
+    skipped = getattr(doc, "skipped", [])
+    blanked = [(*b.start, *b.end) for b in skipped]
     out = [
         Finding(p.range, p.message, p.code, Severity.ERROR)
         for p in syntax_problems(doc.tree, doc.source, doc.text, strings)  # type: ignore[arg-type]
+        if not any(_overlaps(p.range, b) for b in blanked)
+    ]
+    out += [
+        Finding(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
+        for b, span in zip(skipped, blanked, strict=True)
     ]
     problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
-    out += [Finding(p.range, p.message, p.code, p.severity) for p in problems]
+    out += [
+        Finding(p.range, p.message, p.code, p.severity)
+        for p in problems
+        if not any(_overlaps(p.range, b) for b in blanked)
+    ]
     return sorted(out, key=lambda f: (f.range, f.code))
+
+
+def _overlaps(a: Range, b: Range) -> bool:
+    return (a[0], a[1]) <= (b[2], b[3]) and (b[0], b[1]) <= (a[2], a[3])
 
 
 def diagnostics(snap: Snapshot) -> list[lsp.Diagnostic]:

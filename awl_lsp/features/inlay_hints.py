@@ -36,7 +36,7 @@ def inlay_hints(snap: Snapshot, rng: lsp.Range | None = None) -> list[lsp.InlayH
     bindings = [s for s in snap.model.of_kind(Kind.BINDING) if _in_rows(s, first, last)]
     if not bindings:
         return []
-    env = TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path)
+    env = TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path, workspace=snap.workspace)
     out: list[lsp.InlayHint] = []
     for sym in bindings:
         if sym.extra.get("how") == "loop counter":

@@ -13,7 +13,7 @@ def _env(snap: Snapshot):  # noqa: ANN202 — a TypeEnv, or None when inference 
         from awl_lsp.model.types import TypeEnv
     except ImportError:  # pragma: no cover
         return None
-    return TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path)
+    return TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path, workspace=snap.workspace)
 
 
 def binding_type(snap: Snapshot, sym: Symbol) -> str | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.type_base import (
     BOOL,
     FLOAT,
@@ -26,6 +27,7 @@ from awl_lsp.model.type_base import (
     optional_of,
     parse_type_node,
 )
+from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,11 @@ class TypeTable:
         return self.records.get(name)
 
     @classmethod
-    def build(cls, root: Node, source: bytes, path: Path | None) -> TypeTable:
+    def build(cls, root: Node, source: bytes, path: Path | None, workspace: Path | None = None) -> TypeTable:
         return cls.assemble(
-            item_types(node, source, path) for node in root.named_children if node.type == "type_declaration"
+            item_types(node, source, path, workspace)
+            for node in root.named_children
+            if node.type == "type_declaration"
         )
 
     @classmethod
@@ -140,7 +144,9 @@ def _text(node: Node, source: bytes) -> str:
     return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
-def item_types(node: Node, source: bytes, path: Path | None) -> ItemTypes | None:
+def item_types(
+    node: Node, source: bytes, path: Path | None, workspace: Path | None = None
+) -> ItemTypes | None:
     """What the `type` item `node` contributes to a `TypeTable` (None for anything else)."""
     if node.type != "type_declaration":
         return None
@@ -161,7 +167,8 @@ def item_types(node: Node, source: bytes, path: Path | None) -> ItemTypes | None
             source[v.start_byte : v.end_byte].decode().split("(")[0].strip() for v in body.named_children
         ]
         return ItemTypes("enum", name, variants)
-    return ItemTypes("schema", name, load_schema_body(body, source, path), body.type == "schema_import")
+    value = load_schema_body(body, source, path, workspace)
+    return ItemTypes("schema", name, value, body.type == "schema_import")
 
 
 def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
@@ -173,17 +180,26 @@ def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
     return (path.parent / rel) if rel else None
 
 
-def load_schema_body(body: Node, source: bytes, path: Path | None) -> object:
-    """The parsed JSON of an inline `schema { … }` or a readable `schema("…")` file, else None."""
-    try:
-        if body.type == "schema_body":
-            j = body.child_by_field_name("json")
-            return json.loads(source[j.start_byte : j.end_byte]) if j is not None else None
-        if body.type == "schema_import":
-            f = schema_file(body, source, path)
-            return json.loads(f.read_text(encoding="utf-8")) if f is not None and f.is_file() else None
-    except (ValueError, OSError):
-        return None
+def load_schema_body(
+    body: Node, source: bytes, path: Path | None, workspace: Path | None = None
+) -> object:
+    """The parsed JSON of an inline `schema { … }` or of a `schema("…")` file inside the workspace
+    (see `schema_files`: nothing outside it is read), else None."""
+    if body.type == "schema_body":
+        j = body.child_by_field_name("json")
+        raw = source[j.start_byte : j.end_byte] if j is not None else b""
+        if not raw or json_nesting(raw) > MAX_JSON_DEPTH:
+            return None
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            return None
+    if body.type == "schema_import":
+        p = body.child_by_field_name("path")
+        rel = _text(p, source).strip('"') if p is not None else ""
+        if not rel or path is None:
+            return None
+        return load_schema_file(rel, path, workspace).value
     return None
 
 

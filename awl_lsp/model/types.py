@@ -68,12 +68,13 @@ class TypeEnv:
         source: bytes,
         path: Path | None = None,
         table: TypeTable | None = None,
+        workspace: Path | None = None,
     ) -> None:
         self.model = model
         self.root = tree.root_node
         self.source = source
         self.path = path
-        self.table = table if table is not None else TypeTable.build(self.root, source, path)
+        self.table = table if table is not None else TypeTable.build(self.root, source, path, workspace)
         self.deps: set[str] | None = None  # when a set: every name looked up goes in (the check cache)
         self._memo: dict[tuple[int, str], AwlType] = {}
         self._sym_memo: dict[int, AwlType] = {}

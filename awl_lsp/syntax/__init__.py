@@ -4,8 +4,10 @@ Everything above this package sees AWL as a tree-sitter tree plus a `LineIndex`;
 parses text itself.
 """
 
-from awl_lsp.syntax.document import SyntaxDocument, TextEdit
+from awl_lsp.syntax.document import EditOutOfRange, SyntaxDocument, TextEdit
 from awl_lsp.syntax.parser import LANGUAGE, new_parser, parse
 from awl_lsp.syntax.positions import Encoding, LineIndex
 
-__all__ = ["LANGUAGE", "Encoding", "LineIndex", "SyntaxDocument", "TextEdit", "new_parser", "parse"]
+__all__ = [
+    "LANGUAGE", "EditOutOfRange", "Encoding", "LineIndex", "SyntaxDocument", "TextEdit", "new_parser", "parse"
+]

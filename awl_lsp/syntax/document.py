@@ -4,6 +4,11 @@ An incremental change (an LSP range edit) is applied to the text *and* to the tr
 `Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
 subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
 rows plus tree-sitter's changed ranges) — the semantic model rebuilds only what lies there.
+
+The text is the editor's, line breaks included (see `positions`); lone UTF-16 surrogates, which
+no UTF-8 parser can take, become U+FFFD (same length in every position encoding) and are counted
+in `surrogates_replaced` so the server can say so. What lies beyond the bounds of `bounds` (too
+deep, too long a line, too large a document) is left out of `source` and listed in `skipped`.
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Point, Tree
 
+from awl_lsp.syntax.bounds import bounded_parse
 from awl_lsp.syntax.parser import new_parser
-from awl_lsp.syntax.positions import Encoding, LineIndex
+from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
+
+
+class EditOutOfRange(ValueError):
+    """A range edit whose lines lie past the end of the text: the editor's text is not ours."""
 
 
 @dataclass(frozen=True)
@@ -31,10 +41,11 @@ class SyntaxDocument:
     def __init__(self, text: str, encoding: Encoding = Encoding.UTF16) -> None:
         self.encoding = encoding
         self._parser = new_parser()
+        text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.source = text.encode("utf-8")
-        self.tree: Tree = self._parser.parse(self.source)
+        self.tree: Tree
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
         self.changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
 
     @property
@@ -43,35 +54,53 @@ class SyntaxDocument:
 
     def replace(self, text: str) -> None:
         """Full-text update (no tree reuse)."""
+        text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.source = text.encode("utf-8")
-        self.tree = self._parser.parse(self.source)
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
         self.changed_rows = None
 
     def apply(self, edits: list[TextEdit]) -> None:
-        """Apply LSP range edits in order, editing the tree in step, then re-parse once."""
+        """Apply LSP range edits in order, editing the tree in step, then re-parse once.
+
+        A column past the end of its line means the end of the line (LSP's rule); a line past the
+        end of the text raises `EditOutOfRange` after the edits before it were applied.
+        """
         if not edits:
             return
         tree = self.tree
         rows: list[tuple[int, int]] = []
+        rejected: TextEdit | None = None
         for edit in edits:
             lines = self.lines
+            text = self.text
+            if max(edit.start_line, edit.end_line) >= lines.line_count or min(
+                edit.start_line, edit.end_line, edit.start_char, edit.end_char
+            ) < 0:
+                rejected = edit  # the edits before it stand; this one and the rest are not applied
+                break
             start = lines.offset(edit.start_line, edit.start_char, self.encoding)
             end = lines.offset(edit.end_line, edit.end_char, self.encoding)
             if end < start:
                 start, end = end, start
+            inserted, replaced = without_surrogates(edit.text)
+            self.surrogates_replaced += replaced
+            if start > 0 and text[start - 1] == "\r":
+                # a CR before the edit may turn from a lone CR (read as LF) into half a CRLF or back
+                start -= 1
+                inserted = "\r" + inserted
             start_row, start_col = self._point(lines, start)
             end_row, end_col = self._point(lines, end)
             start_byte = lines.byte_starts[start_row] + start_col
             old_end_byte = lines.byte_starts[end_row] + end_col
-            inserted = edit.text.encode("utf-8")
-            new_end_byte = start_byte + len(inserted)
-            newline_count = edit.text.count("\n")
+            # the inserted bytes as tree-sitter will read them (a trailing CR depends on what follows)
+            piece = tree_source(inserted + text[end : end + 1])[: len(inserted.encode("utf-8"))]
+            new_end_byte = start_byte + len(piece)
+            newline_count = piece.count(b"\n")
             if newline_count:
-                new_end = Point(start_row + newline_count, len(inserted) - inserted.rfind(b"\n") - 1)
+                new_end = Point(start_row + newline_count, len(piece) - piece.rfind(b"\n") - 1)
             else:
-                new_end = Point(start_row, start_col + len(inserted))
+                new_end = Point(start_row, start_col + len(piece))
             tree.edit(
                 start_byte=start_byte,
                 old_end_byte=old_end_byte,
@@ -80,18 +109,23 @@ class SyntaxDocument:
                 old_end_point=Point(end_row, end_col),
                 new_end_point=new_end,
             )
-            self.text = self.text[:start] + edit.text + self.text[end:]
+            self.text = text[:start] + inserted + text[end:]
             self.lines = LineIndex(self.text)
             # rows in new coordinates; earlier entries shift by the line delta
             delta = newline_count - (end_row - start_row)
             rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
             rows.append((start_row, new_end.row))
-        self.source = self.text.encode("utf-8")
-        new_tree = self._parser.parse(self.source, tree)
+        had_skips = bool(self.skipped)
+        new_tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(self.text), tree)
         for r in tree.changed_ranges(new_tree):
             rows.append((r.start_point.row, r.end_point.row))
         self.tree = new_tree
-        self.changed_rows = rows
+        self.changed_rows = None if had_skips or self.skipped else rows
+        if rejected is not None:
+            raise EditOutOfRange(
+                f"a change at line {rejected.start_line + 1}–{rejected.end_line + 1} lies past the end "
+                f"of the text ({self.lines.line_count} lines)"
+            )
 
     @staticmethod
     def _point(lines: LineIndex, offset: int) -> tuple[int, int]:

@@ -6,6 +6,7 @@ what the grammar would have accepted there ("expected `windows`, a name or end o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor, Tree
@@ -159,7 +160,7 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | 
         _collect(root, source, out)
     out.extend(_unterminated_strings(root, source, cache))
     if text is not None and "\t" in text:
-        for row, line in enumerate(text.split("\n")):
+        for row, line in enumerate(re.split(r"\r\n|\r|\n", text)):
             indent = len(line) - len(line.lstrip(" \t"))
             if "\t" in line[:indent]:
                 out.append(

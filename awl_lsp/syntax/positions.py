@@ -3,13 +3,41 @@
 LSP positions count columns in UTF-16 code units by default, or UTF-8 bytes / UTF-32 code points
 when the client negotiates `positionEncodings`. tree-sitter counts bytes. A `LineIndex` is built
 once per text version and answers both directions, multibyte-safe.
+
+Lines are LSP's: a line ends at `\n`, `\r\n` or a lone `\r` — nothing else (form feed, vertical
+tab, U+2028/U+2029 are ordinary characters, unlike in `str.splitlines`). A line's text never
+includes its line break, so no position or range counts the CR of a CRLF. The tree-sitter source
+is the text with each lone CR read as LF (`tree_source`), so its rows are exactly these lines.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from enum import Enum
 from itertools import accumulate
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def tree_source(text: str) -> bytes:
+    """The UTF-8 bytes tree-sitter parses: the text, with a lone CR as LF (same length, same rows)."""
+    data = text.encode("utf-8")
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
+
+
+def without_surrogates(text: str) -> tuple[str, int]:
+    """The text with lone UTF-16 surrogates (not encodable as UTF-8) as U+FFFD, and how many there were.
+
+    U+FFFD has the surrogate's length in every position encoding, so positions stay the editor's.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.subn("\ufffd", text)
+    return text, 0
 
 
 class Encoding(str, Enum):
@@ -43,15 +71,42 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.char_starts = _starts(text.split("\n"))
+        starts = [0]
+        if "\r" in text:
+            ends = []
+            for m in _BREAK.finditer(text):
+                ends.append(m.start())
+                starts.append(m.end())
+            ends.append(len(text))
+            self._ends: list[int] | None = ends
+            self.char_starts = starts
+        else:
+            self.char_starts = _starts(text.split("\n"))
+            self._ends = None
         self._byte_starts: list[int] | None = None
+
+    def line_end(self, line: int) -> int:
+        """Character offset where a line's text ends (before its line break)."""
+        if self._ends is not None:
+            return self._ends[line]
+        return self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
 
     @property
     def byte_starts(self) -> list[int]:
         if self._byte_starts is None:
             text = self.text
             # (split and accumulate run in C: a keystroke on a long document rebuilds these)
-            self._byte_starts = self.char_starts if text.isascii() else _starts(text.encode().split(b"\n"))
+            if text.isascii():
+                self._byte_starts = self.char_starts
+            elif self._ends is None:
+                self._byte_starts = _starts(text.encode().split(b"\n"))
+            else:  # lone CRs break lines too: measure each line's bytes
+                starts = self.char_starts
+                out, total = [0], 0
+                for a, b in zip(starts, starts[1:], strict=False):
+                    total += len(text[a:b].encode("utf-8"))
+                    out.append(total)
+                self._byte_starts = out
         return self._byte_starts
 
     @property
@@ -61,9 +116,7 @@ class LineIndex:
     def line_text(self, line: int) -> str:
         if line < 0 or line >= len(self.char_starts):
             return ""
-        start = self.char_starts[line]
-        end = self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
-        return self.text[start:end]
+        return self.text[self.char_starts[line] : self.line_end(line)]
 
     # ---- LSP position <-> character offset
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
@@ -86,7 +139,7 @@ class LineIndex:
         """LSP (line, character) of a character offset."""
         offset = max(0, min(offset, len(self.text)))
         line = bisect_right(self.char_starts, offset) - 1
-        prefix = self.text[self.char_starts[line] : offset]
+        prefix = self.text[self.char_starts[line] : min(offset, self.line_end(line))]
         if encoding is Encoding.UTF32 or prefix.isascii():
             return line, len(prefix)
         return line, sum(_units(ch, encoding) for ch in prefix)
@@ -100,9 +153,9 @@ class LineIndex:
             return last, self._units_of(self.line_text(last), encoding)
         text = self.line_text(row)
         if text.isascii():
-            return row, min(byte_col, len(text)) if encoding is not Encoding.UTF8 else byte_col
+            return row, min(max(byte_col, 0), len(text))
         if encoding is Encoding.UTF8:
-            return row, byte_col
+            return row, min(max(byte_col, 0), len(text.encode("utf-8")))
         prefix = text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore")
         return row, self._units_of(prefix, encoding)
 

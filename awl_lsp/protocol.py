@@ -1,0 +1,337 @@
+"""The JSON-RPC / LSP base protocol by the book, around pygls: envelopes, lifecycle, errors, cancellation.
+
+pygls hands every body to `json.loads` with an object hook and answers most malformed input with
+nothing (or `null`) plus a pop-up. This module owns what happens between the bytes (see
+`framing`) and pygls's feature dispatch:
+
+- a body that is not UTF-8 JSON → -32700; not a single JSON-RPC 2.0 object (a batch, no
+  `"jsonrpc"`, a bad id or method) → -32600; params that do not fit the method → -32602;
+  an unknown request method → -32601 (pygls); a request before `initialize` → -32002; a second
+  `initialize` or any request after `shutdown` → -32600; a request cancelled before it ran → -32800;
+- `exit` ends the process with status 0 after `shutdown`, 1 without;
+- failures that have no request to answer are logged (`window/logMessage`), never popped up;
+- pygls's own text-document bookkeeping (which splits lines with `str.splitlines`) is switched
+  off: the server keeps its documents itself.
+
+Messages are read on a thread (so `$/cancelRequest` is seen while a request waits in the queue)
+and dispatched one at a time on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+import threading
+from typing import Any
+
+from cattrs.errors import ClassValidationError
+from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
+from pygls.protocol.language_server import lsp_method
+
+from awl_lsp.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
+
+log = logging.getLogger("awl_lsp.protocol")
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+SERVER_NOT_INITIALIZED = -32002
+REQUEST_CANCELLED = -32800
+
+MAX_JSON_DEPTH = 512  # deeper JSON than any LSP message needs is refused before Python recursion
+
+
+class AwlProtocol(LanguageServerProtocol):
+    """pygls's LSP protocol without its text-document store (our documents live in the server)."""
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: lsp.DidCloseTextDocumentParams):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+class Rejection(Exception):
+    """A message refused before dispatch: the JSON-RPC error to answer with (id None: not answerable)."""
+
+    def __init__(self, code: int, message: str, msg_id: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+
+def decode(body: bytes) -> Any:
+    """The JSON value of a body (Rejection -32700 when it is not UTF-8 JSON or absurdly deep)."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Rejection(PARSE_ERROR, f"the message body is not UTF-8 (byte {exc.start})") from None
+    if _nesting(text) > MAX_JSON_DEPTH:
+        raise Rejection(PARSE_ERROR, f"the message is nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise Rejection(PARSE_ERROR, f"the message body is not JSON: {exc}") from None
+
+
+def _nesting(text: str) -> int:
+    """An upper bound on the bracket depth of a JSON text (brackets inside strings counted too)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def envelope(value: Any) -> dict[str, Any]:
+    """Check a decoded value is one JSON-RPC 2.0 message; Rejection -32600 otherwise."""
+    if isinstance(value, list):
+        raise Rejection(INVALID_REQUEST, "batches are not part of the Language Server Protocol")
+    if not isinstance(value, dict):
+        raise Rejection(INVALID_REQUEST, f"a message must be a JSON object, not {type(value).__name__}")
+    msg_id = value.get("id")
+    good_id = isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+    answer_id = msg_id if good_id else None
+    if value.get("jsonrpc") != "2.0":
+        raise Rejection(INVALID_REQUEST, 'the message lacks "jsonrpc": "2.0"', answer_id)
+    if "id" in value and not good_id:
+        raise Rejection(INVALID_REQUEST, "a message id must be an integer or a string")
+    if "method" in value:
+        if not isinstance(value["method"], str) or not value["method"]:
+            raise Rejection(INVALID_REQUEST, "a method name must be a non-empty string", answer_id)
+        if "params" in value and not isinstance(value["params"], (dict, list, type(None))):
+            raise Rejection(INVALID_PARAMS, "params must be an object or an array", answer_id)
+        return value
+    if good_id and (("result" in value) != ("error" in value)):
+        return value  # a response to one of our requests
+    raise Rejection(INVALID_REQUEST, "a message needs a method (or, as a response, a result or an error)",
+                    answer_id)
+
+
+class Dispatcher:
+    """Lifecycle and validation between the framer and pygls; one instance per connection."""
+
+    def __init__(self, server: LanguageServer) -> None:
+        self.server = server
+        self.protocol = server.protocol
+        self.initialized = False
+        self.shut_down = False
+        self.exit_code: int | None = None
+        self.cancelled: set[Any] = set()
+        self._lock = threading.Lock()
+
+    # ---- output
+    def reply_error(self, msg_id: Any, code: int, message: str) -> None:
+        error = {"code": code, "message": message}
+        self.protocol._send_data({"jsonrpc": "2.0", "id": msg_id, "error": error})
+
+    def log(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        log.warning("%s", message)
+        try:
+            self.protocol.notify(lsp.WINDOW_LOG_MESSAGE, lsp.LogMessageParams(type=kind, message=message))
+        except Exception:  # noqa: BLE001 — the log line must never be what fails
+            log.exception("could not send a log message")
+
+    # ---- reader thread side
+    def note_cancel(self, value: Any) -> None:
+        """Seen by the reader as soon as it arrives: mark the request cancelled if it has not run yet."""
+        if isinstance(value, dict) and value.get("method") == lsp.CANCEL_REQUEST:
+            params = value.get("params")
+            target = params.get("id") if isinstance(params, dict) else None
+            if isinstance(target, (int, str)):
+                with self._lock:
+                    self.cancelled.add(target)
+
+    # ---- loop side
+    def handle(self, body: bytes) -> None:
+        """Handle one body; every request gets exactly one answer."""
+        try:
+            value = envelope(decode(body))
+            self._dispatch(value)
+        except Rejection as rej:
+            if rej.msg_id is not None or rej.code in (PARSE_ERROR, INVALID_REQUEST):
+                self.reply_error(rej.msg_id, rej.code, rej.message)
+            self.log(f"refused a message: {rej.message}")
+
+    def _dispatch(self, value: dict[str, Any]) -> None:
+        method = value.get("method")
+        msg_id = value.get("id")
+        is_request = method is not None and "id" in value
+        if method is None:  # a response from the client
+            self.protocol.handle_message(self._structured(value, None))
+            return
+        if method == lsp.EXIT:
+            self.exit_code = 0 if self.shut_down else 1
+            return
+        if method == lsp.CANCEL_REQUEST:
+            params = value.get("params")
+            with self._lock:
+                self.cancelled.discard(params.get("id") if isinstance(params, dict) else None)
+            return
+        if is_request:
+            with self._lock:
+                was_cancelled = msg_id in self.cancelled
+                self.cancelled.discard(msg_id)
+            if was_cancelled:
+                raise Rejection(REQUEST_CANCELLED, f"request {msg_id} was cancelled", msg_id)
+            if self.shut_down:
+                raise Rejection(INVALID_REQUEST, f"{method}: the server has been shut down", msg_id)
+            if method == lsp.INITIALIZE:
+                if self.initialized:
+                    raise Rejection(INVALID_REQUEST, "initialize may only be sent once", msg_id)
+            elif not self.initialized:
+                text = f"{method}: the server is not initialized yet"
+                raise Rejection(SERVER_NOT_INITIALIZED, text, msg_id)
+        elif self.shut_down or not self.initialized:
+            state = "shut down" if self.shut_down else "not initialized"
+            self.log(f"ignored {method}: the server is {state}")
+            return
+        message = self._structured(value, msg_id if is_request else None)
+        if method == lsp.INITIALIZE:
+            self.initialized = True
+        if method == lsp.SHUTDOWN:
+            self.shut_down = True
+        self.protocol.handle_message(message)
+        if method == lsp.SHUTDOWN:
+            self.protocol._shutdown = False  # pygls would drop `exit`; the lifecycle is ours
+
+    def _structured(self, value: dict[str, Any], msg_id: Any) -> Any:
+        """The lsprotocol object for a message; Rejection -32602 when its params do not fit."""
+        method = value.get("method")
+        if method is None:
+            return self.protocol.structure_message(value)
+        known = self.protocol.get_message_type(method)
+        fallback = JsonRPCRequestMessage if "id" in value else JsonRPCNotification
+        shaped = dict(value)
+        shaped.setdefault("params", None)
+        try:
+            return self.protocol._converter.structure(shaped, known or fallback)
+        except (ClassValidationError, TypeError, ValueError, KeyError, AttributeError) as exc:
+            detail = _first_error(exc)
+            raise Rejection(INVALID_PARAMS, f"invalid params for {method}: {detail}", msg_id) from None
+        except RecursionError:
+            text = f"invalid params for {method}: nested too deeply"
+            raise Rejection(INVALID_PARAMS, text, msg_id) from None
+
+
+def _first_error(exc: BaseException) -> str:
+    while isinstance(exc, ClassValidationError) and exc.exceptions:
+        exc = exc.exceptions[0]
+    note = getattr(exc, "__notes__", None)
+    return f"{exc} ({note[0]})" if note else str(exc) or type(exc).__name__
+
+
+class RobustLanguageServer(LanguageServer):
+    """A pygls `LanguageServer` speaking the base protocol through `Dispatcher` and `Framer`."""
+
+    def __init__(self, name: str, version: str, **kwargs: Any) -> None:
+        super().__init__(name, version, protocol_cls=AwlProtocol, **kwargs)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Failures are logged for the user to find, never popped up (requests already carry -32603)."""
+        text = error.message if isinstance(error, JsonRpcException) else str(error)
+        log.error("%s: %s", getattr(source, "__name__", source), text)
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=f"awl: {text}"))
+        except Exception:  # noqa: BLE001
+            log.exception("could not send a log message")
+
+    def log_message(self, text: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        """A line in the client's log for this server (never a pop-up)."""
+        log.warning("%s", text)
+        try:
+            self.window_log_message(lsp.LogMessageParams(type=kind, message=text))
+        except Exception:  # noqa: BLE001
+            log.exception("could not send a log message")
+
+    def serve(self, read: ReadFn, write: Any) -> int:
+        """Serve one client until `exit` or the end of the stream; the process exit status."""
+        from pygls.io_ import StdoutWriter
+
+        self.protocol.set_writer(StdoutWriter(write))
+        dispatcher = Dispatcher(self)
+        return asyncio.run(self._serve(Framer(read), dispatcher))
+
+    async def _serve(self, framer: Framer, dispatcher: Dispatcher) -> int:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Body | Slip | Lost | End] = asyncio.Queue()
+
+        def pump() -> None:
+            while True:
+                event = framer.next()
+                if isinstance(event, Body):
+                    try:
+                        dispatcher.note_cancel(json.loads(event.data))
+                    except Exception:  # noqa: BLE001 — judged properly on the loop
+                        pass
+                loop.call_soon_threadsafe(queue.put_nowait, event)
+                if isinstance(event, (Lost, End)):
+                    return
+
+        threading.Thread(target=pump, name="awl-lsp-reader", daemon=True).start()
+        while True:
+            event = await queue.get()
+            if isinstance(event, Body):
+                if event.slip:
+                    dispatcher.log(event.slip)
+                dispatcher.handle(event.data)
+                if dispatcher.exit_code is not None:
+                    return dispatcher.exit_code
+            elif isinstance(event, Slip):
+                dispatcher.log(event.message, lsp.MessageType.Error)
+            elif isinstance(event, Lost):
+                dispatcher.log(f"{event.message}; exiting so the client can restart the server",
+                               lsp.MessageType.Error)
+                return 2
+            else:
+                if event.message:
+                    dispatcher.log(event.message, lsp.MessageType.Error)
+                return 0 if dispatcher.shut_down else 1
+
+
+def serve_stdio(server: RobustLanguageServer) -> int:
+    """Serve on this process's stdin/stdout; the exit status."""
+    try:
+        return server.serve(fd_reader(sys.stdin.fileno()), sys.stdout.buffer)
+    except BrokenPipeError:
+        log.error("the client closed the connection")
+        return 1
+    finally:
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            os._exit(1)
