@@ -61,7 +61,7 @@ class AwlServer(LanguageServer):
         if doc is None:
             return
         try:
-            items = diagnostics(doc.snapshot)
+            items = diagnostics(doc.snapshot, uri)
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
             log.exception("diagnostics failed for %s", uri)
             items = []

@@ -122,7 +122,21 @@ def test_missing_named_arguments_are_added() -> None:
     diags = diagnostics(snap)
     target = next(d for d in diags if "missing" in d.message and d.code == "arguments")
     (action,) = [a for a in code_actions(snap, URI, target.range, diags) if a.diagnostics]
-    assert "list_new(inbox: inbox, after: after)" in apply_workspace_edit(empty, action.edit, URI)
+    # `inbox` is an input in scope; no `after` exists, so it gets a String placeholder, never `after: after`
+    fixed = apply_workspace_edit(empty, action.edit, URI)
+    assert 'list_new(inbox: inbox, after: "")' in fixed
+    assert not errors(fixed)
+
+
+def test_misspelt_argument_is_one_error_with_a_change_to_fix() -> None:
+    text = WORKLOOP.replace("after: last_seen)", "aftr: last_seen)")
+    found = [d for d in errors(text) if d.code == "arguments"]
+    assert len(found) == 1, [d.message for d in found]  # not also "missing argument `after`"
+    assert "did you mean `after`?" in found[0].message
+    assert found[0].data == {"name": "aftr", "candidates": ["after"]}
+    new, action = fix(text, "arguments")
+    assert action.title == "Change to `after`"
+    assert "list_new(inbox: inbox, after: last_seen)" in new
 
 
 def test_missing_payload_field_of_a_route() -> None:

@@ -83,6 +83,7 @@ def _narration(ctx: CheckContext) -> None:
             "the flow does, "
             "before the header",
             "narration",
+            {"missing": "narration"},
         )
     for row, col in narration:
         if row > header_row:

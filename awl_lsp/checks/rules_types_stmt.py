@@ -197,6 +197,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
             f"the payload of {what} leaves out {names}: {out_t} requires "
             f"{'it' if len(missing) == 1 else 'them'}",
             "route-missing-field",
+            {"missing": missing, "types": {m: str(fields[m]) for m in missing}},
         )
 
 

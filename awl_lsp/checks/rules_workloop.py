@@ -230,6 +230,9 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 f"expected `windows` or `unconfirmed for …` after `tolerance {text}`"
                 + (f", found `{ctx.text(windows)}`" if windows is not None else ""),
                 "tolerance",
+                {"name": ctx.text(windows), "candidates": ["windows"]}
+                if windows is not None
+                else {"missing": "windows"},
             )
         if signal_only is not None:
             ctx.error(

@@ -6,13 +6,12 @@ what the grammar would have accepted there ("expected `windows`, a name or end o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.parser import LANGUAGE
+from awl_lsp.syntax.problems import Problem, Range
 
-Range = tuple[int, int, int, int]  # start row, start byte column, end row, end byte column
+SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
 _TOKEN_NAMES = {
     "_newline": "end of line",
@@ -60,13 +59,6 @@ _LINE_HINTS = {
     "sequence": "sequence ITEM in LIST",
 }
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
-
-
-@dataclass(frozen=True)
-class SyntaxProblem:
-    range: Range
-    message: str
-    code: str
 
 
 def _range(node: Node) -> Range:
