@@ -4,8 +4,9 @@
   swaps count once), best first, several when they are equally close.
 - `refine(model, tree, source, problems)`: every problem about a name that resolves to nothing
   gets `data = {"name": …, "candidates": […]}` (the close names of the right kind in scope) and
-  "did you mean `x`?" in its message; a step that is unreachable only because a route to it is
-  misspelt becomes a hint pointing at that route (one root cause, one error).
+  "did you mean `x`?" in its message; what only follows from a misspelling (a step unreachable
+  because the route to it is misspelt, a type or detached that looks unused, a binding that looks
+  unread) becomes a hint pointing at the misspelling (one root cause, one error).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def refine(
 ) -> list[Problem]:
     """The checker's problems with name candidates attached and cascades folded (see module doc)."""
     out: list[Problem] = []
-    misspelt_routes: dict[str, Problem] = {}  # the step a broken route most likely meant → its problem
+    misspelt: dict[str, Problem] = {}  # the name a misspelling most likely meant → its problem
     for p in problems:
         if p.code in _NAME_CODES and p.data is None and p.range[0] == p.range[2]:
             node = tree.root_node.descendant_for_point_range(p.range[:2], p.range[2:])
@@ -160,29 +161,42 @@ def refine(
                         found = []
                     data = {"name": name, "candidates": found}
                     p = replace(p, message=p.message + did_you_mean(found), data=data)
-                    if p.code == "route-target" and found:
-                        misspelt_routes.setdefault(found[0], p)
+        if p.data and p.data.get("candidates"):
+            misspelt.setdefault(p.data["candidates"][0], p)
         out.append(p)
-    if not misspelt_routes:
+    if not misspelt:
         return out
-    folded: list[Problem] = []
-    for p in out:
-        if p.code == "unreachable-step" and p.range[0] == p.range[2]:
-            node = tree.root_node.descendant_for_point_range(p.range[:2], p.range[2:])
-            name = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace") if node else ""
-            cause = misspelt_routes.get(name)
-            if cause is not None:
-                wrong = (cause.data or {}).get("name", "")
-                p = Problem(
-                    p.range,
-                    f"step `{name}` is unreachable only because `route {wrong}` misspells it",
-                    p.code,
-                    Severity.HINT,
-                    {"because": "route-target", "name": name},
-                    (Related(cause.range, f"the route meant to reach `{name}`"),),
-                )
-        folded.append(p)
-    return folded
+    return [_folded(p, tree, source, misspelt) for p in out]
+
+
+# consequences of a misspelt name: the declaration it meant looks unreachable or unused
+_CONSEQUENCES = {
+    "unreachable-step": "step `{name}` is unreachable only because `{wrong}` misspells its name",
+    "unused-detached": "detached `{name}` looks never hatched only because `{wrong}` misspells its name",
+    "unused-type": "type `{name}` looks unused only because `{wrong}` misspells its name",
+    "unused-binding": "binding `{name}` looks unread only because `{wrong}` misspells its name",
+}
+
+
+def _folded(p: Problem, tree: Tree, source: bytes, misspelt: dict[str, Problem]) -> Problem:
+    """A consequence of a misspelling, as a hint pointing at it (the misspelling is the one error)."""
+    form = _CONSEQUENCES.get(p.code)
+    if form is None or p.range[0] != p.range[2]:
+        return p
+    node = tree.root_node.descendant_for_point_range(p.range[:2], p.range[2:])
+    name = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace") if node else ""
+    cause = misspelt.get(name)
+    if cause is None or cause.data is None:
+        return p
+    wrong = cause.data.get("name", "")
+    return Problem(
+        p.range,
+        form.format(name=name, wrong=wrong),
+        p.code,
+        Severity.HINT,
+        {"because": cause.code, "name": name},
+        (Related(cause.range, f"`{wrong}` is probably meant to be `{name}`"),),
+    )
 
 
 __all__ = ["candidates", "close_names", "did_you_mean", "distance", "refine"]
