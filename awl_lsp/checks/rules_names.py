@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
 from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, Symbol
@@ -107,9 +107,10 @@ def _report_duplicates(ctx: CheckContext, groups: dict[tuple, list[Symbol]], whe
             suffix = where.format(container=dup.container or "")
             ctx.error(
                 dup.selection,
-                f"{what}{suffix}: first declared on line {first.selection[0] + 1}; each name is "
-                "declared once",
+                f"{what}{suffix}: each name is declared once",
                 "duplicate",
+                {"name": dup.name},
+                (Related(first.selection, f"`{first.name}` first declared here"),),
             )
 
 
