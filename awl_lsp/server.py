@@ -279,3 +279,17 @@ def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
 def run_stdio() -> None:
     logging.basicConfig(level=logging.WARNING)
     server.start_io()
+
+
+@server.command("awl.guide")
+def on_guide(ls: AwlServer, *args: object) -> str | None:
+    """The full keyword entry a hover links to (`awl guide WORD`): returned and shown to the user."""
+    from awl_lsp.reference import UnknownKeywordError, render_guide
+
+    word = args[0] if args and isinstance(args[0], str) else None
+    try:
+        text = render_guide(word)
+    except UnknownKeywordError as exc:
+        text = str(exc)
+    ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=text))
+    return text
