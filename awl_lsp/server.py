@@ -156,7 +156,13 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
         return None
     from awl_lsp.features.completion import complete
 
-    return lsp.CompletionList(is_incomplete=False, items=complete(snap, params.position))
+    caps = ls.client_capabilities.text_document
+    item = caps.completion.completion_item if caps and caps.completion else None
+    snippet_ok = bool(item and item.snippet_support)
+    formats = item.documentation_format if item else None
+    markdown_ok = bool(formats) and lsp.MarkupKind.Markdown in formats
+    items = complete(snap, params.position, snippet_ok, markdown_ok)
+    return lsp.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
