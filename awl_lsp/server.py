@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -187,12 +188,21 @@ def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp
     return definition_feature.highlights(snap, params.position) if snap else []
 
 
-@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
 def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
-    return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+    try:
+        return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+    except ValueError as exc:  # an invalid or colliding new name: the editor shows why
+        raise JsonRpcException(str(exc), code=lsp.LSPErrorCodes.RequestFailed) from exc
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
+    snap = ls.snapshot(params.text_document.uri)
+    return definition_feature.prepare_rename(snap, params.position) if snap else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
