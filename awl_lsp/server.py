@@ -138,7 +138,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
 def _wants_markdown(ls: AwlServer) -> bool:
     caps = ls.client_capabilities.text_document
     formats = caps.hover.content_format if caps and caps.hover else None
-    return not formats or formats[0] == lsp.MarkupKind.Markdown
+    return bool(formats) and lsp.MarkupKind.Markdown in formats  # plain text unless Markdown is listed
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
