@@ -141,6 +141,7 @@ def _header_clauses(ctx: CheckContext) -> None:
             f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route "
             "success` to its header",
             "outcome",
+            {"missing": "outcome"},
         )
     if is_workflow:
         for clause in outcomes:

@@ -82,9 +82,13 @@ def _conventions(ctx: ItemContext) -> None:
             )
             continue
         if sym.kind in _TITLE_KINDS and not TITLE.match(name):
-            ctx.error(sym.selection, f"{what} `{name}` must be TitleCase, e.g. `{to_title(name)}`", "naming")
+            better = to_title(name)
+            message = f"{what} `{name}` must be TitleCase, e.g. `{better}`"
+            ctx.error(sym.selection, message, "naming", {"rename": better})
         elif sym.kind in _SNAKE_KINDS and not SNAKE.match(name):
-            ctx.error(sym.selection, f"{what} `{name}` must be snake_case, e.g. `{to_snake(name)}`", "naming")
+            better = to_snake(name)
+            message = f"{what} `{name}` must be snake_case, e.g. `{better}`"
+            ctx.error(sym.selection, message, "naming", {"rename": better})
 
 
 def _article(word: str) -> str:

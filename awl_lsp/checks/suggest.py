@@ -164,9 +164,26 @@ def refine(
         if p.data and p.data.get("candidates"):
             misspelt.setdefault(p.data["candidates"][0], p)
         out.append(p)
+    no_outcome = next((p for p in out if (p.data or {}).get("missing") == "outcome"), None)
+    if no_outcome is not None:  # every route to an outcome fails only because none is declared
+        out = [_for_want_of_outcomes(p, no_outcome) for p in out]
     if not misspelt:
         return out
     return [_folded(p, tree, source, misspelt) for p in out]
+
+
+def _for_want_of_outcomes(p: Problem, cause: Problem) -> Problem:
+    if p.code != "route-target" or (p.data or {}).get("candidates") or p.data is None:
+        return p
+    name = p.data.get("name", "")
+    return Problem(
+        p.range,
+        f"`route {name}` has nowhere to go until the workflow declares outcome `{name}`",
+        p.code,
+        Severity.HINT,
+        {"because": cause.code, "name": name},
+        (Related(cause.range, "the workflow declares no outcome"),),
+    )
 
 
 # consequences of a misspelt name: the declaration it meant looks unreachable or unused

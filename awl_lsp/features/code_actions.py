@@ -7,6 +7,8 @@ Quick fixes read the diagnostic's `code` and `data` (set by the checker, see
   argument's value);
 - `data.missing == "windows"` (`tolerance`): add the missing ` windows`;
 - `data.missing == "narration"`: insert a `//! ` line at the top;
+- `data.missing` a token (a syntax error's missing `]`, `)`, …): insert it;
+- `data.rename` (`naming`): rename the declaration and its uses to the conventional spelling;
 - `data.candidates` (any misspelt name: calls, types, bindings, fields, route targets, `after`,
   arguments, detached/child/report/signal): "Change to `x`" for each close name in scope;
 - `data.missing` a list (missing arguments or payload fields): add `name: value` for each, the
@@ -125,6 +127,27 @@ def _fix_windows(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.Cod
     return [_action("Change to `windows`", QUICKFIX, edit, diag, preferred=True)]
 
 
+def _fix_missing_token(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Insert the token the parser found missing (`data.missing`, e.g. a closing `]`)."""
+    token = _data(diag).get("missing")
+    if not isinstance(token, str) or not token:
+        return []
+    r = diag.range
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(r.start, r.start), token)]})
+    return [_action(f"Insert `{token}`", QUICKFIX, edit, diag, preferred=True)]
+
+
+def _fix_naming(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Rename a declaration that breaks the naming convention (`data.rename`), with every use."""
+    new = _data(diag).get("rename")
+    row, col = snap.point(diag.range.start)
+    sym = snap.model.symbol_at(row, col)
+    if not isinstance(new, str) or not new or sym is None or snap.model.first(sym.kind, new) is not None:
+        return []
+    edits = [(sym.selection, new)] + [(r.range, new) for r in snap.model.references_to(sym)]
+    return [_action(f"Rename to `{new}`", QUICKFIX, _edit(snap, uri, edits), diag, preferred=True)]
+
+
 def _fix_narration(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
     edit = _edit(snap, uri, [((0, 0, 0, 0), "//! \n")])
     return [_action("Add a `//!` narration line at the top", QUICKFIX, edit, diag, preferred=True)]
@@ -221,6 +244,10 @@ def _fixes_for(diag: lsp.Diagnostic) -> list[Fix]:
         fixes.append(_fix_windows)
     if code == "narration" and missing == "narration":
         fixes.append(_fix_narration)
+    if code == "missing" and isinstance(missing, str):
+        fixes.append(_fix_missing_token)
+    if code == "naming" and data.get("rename"):
+        fixes.append(_fix_naming)
     if data.get("candidates"):
         fixes.append(_fix_name)
     if isinstance(missing, list):

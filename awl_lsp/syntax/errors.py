@@ -58,6 +58,8 @@ _LINE_HINTS = {
     "distribute": "distribute ITEM in LIST",
     "sequence": "sequence ITEM in LIST",
 }
+# tokens a quick fix may insert where the parser found them missing (closing brackets and the like)
+_INSERTABLE = frozenset({")", "]", "}", ":", ",", "=", "->"})
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
 
 
@@ -197,7 +199,8 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             prev = _previous_leaf(child)
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
-            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing"))
+            data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
+            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing", data=data))
         elif child.is_error:
             out.append(_error_problem(child, source))
         elif child.has_error:
