@@ -134,6 +134,37 @@ def candidates(
     return []
 
 
+# misspelt keywords: the words the grammar would have taken where the unknown word stands
+_TOP_LEVEL = (
+    *("workflow", "workloop", "const", "type", "worker"),
+    *("child", "detached", "subflow", "step", "retire"),
+)
+_KEYWORD_CODES = frozenset({"unknown-declaration", "unknown-setting", "unknown-clause", "guard"})
+
+
+def keyword_candidates(node: Node) -> list[str]:
+    """The keywords that may stand where the unknown word `node` stands (by its parent's type)."""
+    from awl_lsp.reference import keywords_for_slot
+
+    parent = node.parent
+    ptype = parent.type if parent is not None else ""
+    if ptype == "unknown_declaration":
+        return list(_TOP_LEVEL)
+    if node.type == "unknown_setting" or ptype == "unknown_setting":
+        return ["node", "timeout", "retry"]
+    if ptype == "guard":
+        return ["if", "else", "when", "otherwise"]
+    if ptype == "unknown_clause" and parent is not None and parent.parent is not None:
+        owner = parent.parent
+        if owner.type == "invariant_clause":
+            return ["tolerance", "confirms"]
+        if owner.type == "header" and owner.parent is not None:
+            loop = owner.parent.type == "workloop_declaration"
+            slot = "workloop-header" if loop else "workflow-header"
+            return [e.keyword for e in keywords_for_slot(slot, workloop=loop)]
+    return []
+
+
 def _unresolved(model: SemanticModel, p: Problem, node: Node, name: str) -> bool:
     """Is the name at the problem's place one that resolves to nothing (not some other mistake)?"""
     if p.code in ("unknown-call", "unknown-type", "unknown-binding", "unknown-field", "after"):
@@ -161,6 +192,8 @@ def refine(
                         found = []
                     data = {"name": name, "candidates": found}
                     p = replace(p, message=p.message + did_you_mean(found), data=data)
+        elif p.code in _KEYWORD_CODES and p.data is None and p.range[0] == p.range[2]:
+            p = _keyword_typo(p, tree, source)
         if p.data and p.data.get("candidates"):
             misspelt.setdefault(p.data["candidates"][0], p)
         out.append(p)
@@ -184,6 +217,19 @@ def _for_want_of_outcomes(p: Problem, cause: Problem) -> Problem:
         {"because": cause.code, "name": name},
         (Related(cause.range, "the workflow declares no outcome"),),
     )
+
+
+def _keyword_typo(p: Problem, tree: Tree, source: bytes) -> Problem:
+    """A misspelt keyword: its close keywords as candidates (and in the message if not there yet)."""
+    node = tree.root_node.descendant_for_point_range(p.range[:2], p.range[2:])
+    if node is None:
+        return p
+    word = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+    found = close_names(word, keyword_candidates(node))
+    if not found:
+        return p
+    message = p.message if "did you mean" in p.message else p.message + did_you_mean(found)
+    return replace(p, message=message, data={"name": word, "candidates": found})
 
 
 # consequences of a misspelt name: the declaration it meant looks unreachable or unused
@@ -216,4 +262,78 @@ def _folded(p: Problem, tree: Tree, source: bytes, misspelt: dict[str, Problem])
     )
 
 
-__all__ = ["candidates", "close_names", "did_you_mean", "distance", "refine"]
+# ---------------------------------------------------------------- a misspelt keyword's line
+_LINE_OWNERS = frozenset({"unknown_declaration", "unknown_clause", "unknown_setting", "guard"})
+_MISSES = {"unused-detached", "unused-type", "unused-binding", "unreachable-step", "route-target"}
+
+
+def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
+    """One error for a misspelt keyword: what it breaks is folded into it.
+
+    The rest of the line (or block) the misspelt word opens is dropped — those problems only
+    describe how the parser read the broken line; a clause the typo meant to write (`tolerence`
+    for a missing `tolerance`) and names that look unused or unknown because the block they live
+    in was not read become hints pointing at the typo. Applies to syntax and checker problems alike.
+    """
+    typos = [p for p in problems if p.code in _KEYWORD_CODES and p.data and p.data.get("candidates")]
+    if not typos:
+        return problems
+    regions: list[tuple[Problem, tuple[int, int], tuple[int, int], set[str]]] = []
+    for t in typos:
+        node = tree.root_node.descendant_for_point_range(t.range[:2], t.range[2:])
+        owner = node if node is not None and node.type in _LINE_OWNERS else node.parent if node else None
+        if owner is None or owner.type not in _LINE_OWNERS:
+            continue
+        # the rest of the typo's line, and the block the misspelt word opens
+        start = (t.range[0], t.range[1])
+        end = max((owner.end_point.row, owner.end_point.column), (t.range[0] + 1, 0))
+        names = {
+            source[n.start_byte : n.end_byte].decode("utf-8", errors="replace")
+            for n in _identifiers(owner)
+        }
+        regions.append((t, start, end, names))
+    out: list[Problem] = []
+    for p in problems:
+        cause = next((r for r in regions if r[0] is not p and r[1] < (p.range[0], p.range[1]) < r[2]), None)
+        if cause is not None:
+            continue  # inside the misspelt line or block: the parser's reading of text it could not take
+        hinted = None
+        for t, _, _, names in regions:
+            meant = t.data["candidates"][0] if t.data else ""
+            missing = (p.data or {}).get("missing")
+            if missing == meant or (p.code in _MISSES and _named(p, tree, source) in names):
+                hinted = t
+                break
+        if hinted is not None and p.severity is not Severity.HINT:
+            wrong = (hinted.data or {}).get("name", "")
+            p = Problem(
+                p.range,
+                p.message + f" (probably because `{wrong}` is misspelt)",
+                p.code,
+                Severity.HINT,
+                {**(p.data or {}), "because": hinted.code},
+                (*p.related, Related(hinted.range, f"`{wrong}` is probably misspelt")),
+            )
+        out.append(p)
+    return out
+
+
+def _identifiers(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.append(n)
+        stack.extend(n.children)
+    return out
+
+
+def _named(p: Problem, tree: Tree, source: bytes) -> str:
+    if p.data and isinstance(p.data.get("name"), str):
+        return p.data["name"]
+    node = tree.root_node.descendant_for_point_range(p.range[:2], p.range[2:])
+    return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace") if node else ""
+
+
+__all__ = ["candidates", "close_names", "did_you_mean", "distance", "fold_typos", "refine"]
