@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
-from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind, SemanticModel
+from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, SemanticModel
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 
@@ -45,11 +45,15 @@ def close_names(word: str, choices: list[str] | set[str], limit: int = 3) -> lis
     when case alone differs.
     """
     scored: list[tuple[int, str]] = []
+    low = word.lower()
     for c in set(choices):
         if c == word or not c:
             continue
-        d = distance(word.lower(), c.lower())
-        if d <= max(1, max(len(word), len(c)) // 3):
+        limit = max(1, max(len(word), len(c)) // 3)
+        if abs(len(c) - len(word)) > limit:
+            continue  # more insertions than the limit allows: not close, without the table
+        d = distance(low, c.lower())
+        if d <= limit:
             scored.append((d, c))
     scored.sort()
     if not scored:
@@ -76,6 +80,23 @@ _NAME_CODES = frozenset(
 _KIND_OF = {RefKind.HATCH: Kind.DETACHED, RefKind.ANSWER: Kind.REPORT, RefKind.SIGNAL: Kind.SIGNAL}
 
 
+_LOOKUP_KINDS = (
+    *(RefKind.ROUTE, RefKind.STEP, RefKind.CALL, RefKind.HATCH, RefKind.ANSWER),
+    *(RefKind.SIGNAL, RefKind.TYPE, RefKind.VALUE, RefKind.COLLECT, RefKind.FIELD),
+)
+
+
+def _ref_at(model: SemanticModel, node: Node) -> Reference | None:
+    """The reference exactly at `node` (through the model's per-item index: no document-wide sort)."""
+    s, e = node.start_point, node.end_point
+    rng = (s.row, s.column, e.row, e.column)
+    for kind in _LOOKUP_KINDS:
+        found = model.reference_with(rng, kind)
+        if found is not None:
+            return found
+    return None
+
+
 def _steps_beside(model: SemanticModel, row: int, col: int) -> tuple[list[str], list[str]]:
     """Step names a route or `after` at (row, col) may name, and the outcome names it may route to."""
     here = model.enclosing(row, col, Kind.STEP)
@@ -99,7 +120,7 @@ def candidates(
     """Every declared name of the kind a name at `node` (reported with `code`) should have had."""
     row, col = node.start_point.row, node.start_point.column
     name = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-    ref = model.reference_at(row, col)
+    ref = _ref_at(model, node)
     kind = ref.kind if ref is not None else None
     if code == "unknown-field":
         parent = node.parent
@@ -169,8 +190,8 @@ def _unresolved(model: SemanticModel, p: Problem, node: Node, name: str) -> bool
     """Is the name at the problem's place one that resolves to nothing (not some other mistake)?"""
     if p.code in ("unknown-call", "unknown-type", "unknown-binding", "unknown-field", "after"):
         return True
-    ref = model.reference_at(node.start_point.row, node.start_point.column)
-    return ref is not None and ref.name == name and ref.target is None and ref.kind is not RefKind.ARGUMENT
+    ref = _ref_at(model, node)
+    return ref is not None and ref.name == name and ref.target is None
 
 
 # ---------------------------------------------------------------- refine
