@@ -81,7 +81,7 @@ def test_step_hover_lists_calls_outcomes_and_routes_in_and_out() -> None:
     value = hover(snap, pos(text, "step fetch", 6)).contents.value
     assert "calls `list_new`" in value
     assert "outcomes `quiet`, `busy`" in value
-    assert "routes to `hand_off`" in value
+    assert "routes to `hand_off`, `start`" in value
     value = hover(snap, pos(text, "step hand_off", 6)).contents.value
     assert "reached from `fetch`" in value
 

@@ -126,7 +126,8 @@ def facts(sym: Symbol, model: SemanticModel, tree_text: TreeText | None = None) 
     """Markdown lines a user needs beside the signature (see `awl_lsp.features.hover`)."""
     k = sym.kind
     if k is Kind.STEP:
-        return _step_facts(sym, model)
+        restarts = tree_text is not None and tree_text.has(sym.range, "step_declaration", "start")
+        return _step_facts(sym, model, restarts)
     if k is Kind.ACTION:
         out = []
         if tree_text is not None:
@@ -157,10 +158,12 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _step_facts(sym: Symbol, model: SemanticModel) -> list[str]:
+def _step_facts(sym: Symbol, model: SemanticModel, restarts: bool = False) -> list[str]:
     inside = [r for r in model.references if _within(r.range, sym.range)]
     calls = list(dict.fromkeys(r.name for r in inside if r.kind is RefKind.CALL))
     out_routes = list(dict.fromkeys(r.name for r in inside if r.kind is RefKind.ROUTE))
+    if restarts:
+        out_routes.append("start")
     callers: list[str] = []
     for r in model.references_to(sym):
         if r.kind is RefKind.ROUTE:
@@ -209,6 +212,17 @@ class TreeText:
     def field_text(self, rng: tuple[int, int, int, int], node_type: str, field_name: str) -> str:
         node = self._node(rng, node_type)
         return self._text(node.child_by_field_name(field_name)) if node is not None else ""
+
+    def has(self, rng: tuple[int, int, int, int], node_type: str, descendant_type: str) -> bool:
+        """Does the `node_type` node at `rng` hold a node of `descendant_type`?"""
+        node = self._node(rng, node_type)
+        stack = [node] if node is not None else []
+        while stack:
+            n = stack.pop()
+            if n.type == descendant_type:
+                return True
+            stack.extend(n.children)
+        return False
 
     def child_text(self, rng: tuple[int, int, int, int], node_type: str, child_type: str) -> str:
         node = self._node(rng, node_type)

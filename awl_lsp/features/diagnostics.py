@@ -12,7 +12,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from awl_lsp.checks import Problem, Severity, run_checks
-from awl_lsp.checks.suggest import fold_typos, refine
+from awl_lsp.checks.cascades import fold
+from awl_lsp.checks.suggest import annotate
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.syntax.errors import syntax_problems
 
@@ -24,8 +25,8 @@ def findings(snap: Snapshot) -> list[Problem]:
     doc = snap.doc
     out: list[Problem] = list(syntax_problems(doc.tree, doc.source, doc.text))
     problems = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
-    out += refine(snap.model, doc.tree, doc.source, problems, snap.path)
-    out = fold_typos(out, doc.tree, doc.source)
+    out += annotate(snap.model, doc.tree, doc.source, problems, snap.path)
+    out = fold(out, doc.tree, doc.source)
     return sorted(out, key=lambda f: (f.range, f.code))
 
 
