@@ -235,7 +235,11 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
 )
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
     snap = ls.snapshot(params.text_document.uri)
-    return signature_help(snap, params.position) if snap else None
+    caps = ls.client_capabilities.text_document
+    info = caps.signature_help.signature_information if caps and caps.signature_help else None
+    formats = info.documentation_format if info else None
+    markdown = bool(formats) and lsp.MarkupKind.Markdown in formats
+    return signature_help(snap, params.position, markdown) if snap else None
 
 
 @server.feature(
