@@ -105,3 +105,14 @@ def test_carry_invariant_report_and_binding_hovers() -> None:
     assert "type SweepStatus" in value and "answered in 1 place" in value
     value = hover(snap, pos(text, "-> batch", 4)).contents.value
     assert "batch: Batch" in value and "step fetch" in value
+
+
+def test_every_keyword_hover_fits_in_fifteen_lines() -> None:
+    from awl_lsp.reference import BUILTIN_TYPES, KEYWORDS, entry
+
+    for word in KEYWORDS + BUILTIN_TYPES:
+        e = entry(word)
+        if e is None:
+            continue
+        for text in (e.hover_markdown(), e.hover_plaintext()):
+            assert len(text.splitlines()) <= 15, (word, text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-MAX_LINES = 8
+MAX_LINES = 7
 
 
 def _indent(line: str) -> int:
