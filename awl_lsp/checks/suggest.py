@@ -75,7 +75,7 @@ def did_you_mean(candidates: list[str]) -> str:
 # ---------------------------------------------------------------- candidates per reference kind
 _NAME_CODES = frozenset(
     {"unknown-call", "unknown-type", "unknown-binding", "unknown-field", "route-target", "after"}
-    | {"hatch", "spawn", "answer", "wait", "workloop-arming"}
+    | {"route-start", "hatch", "spawn", "answer", "wait", "workloop-arming"}
 )
 _KIND_OF = {RefKind.HATCH: Kind.DETACHED, RefKind.ANSWER: Kind.REPORT, RefKind.SIGNAL: Kind.SIGNAL}
 
@@ -130,6 +130,8 @@ def candidates(
 
         env = TypeEnv(model, tree, source, path)
         return list(env.fields_of_type(env.infer(parent.child_by_field_name("value"))))
+    if code == "route-start":  # `route start(x: …)` names a carry to rebind
+        return model.names(Kind.CARRY)
     if kind is RefKind.TYPE or code == "unknown-type":
         return [t.name for t in model.of_kind(Kind.TYPE)] + list(BUILTIN_TYPES)
     if kind is RefKind.CALL or code == "unknown-call":
@@ -188,7 +190,7 @@ def keyword_candidates(node: Node) -> list[str]:
 
 def _unresolved(model: SemanticModel, p: Problem, node: Node, name: str) -> bool:
     """Is the name at the problem's place one that resolves to nothing (not some other mistake)?"""
-    if p.code in ("unknown-call", "unknown-type", "unknown-binding", "unknown-field", "after"):
+    if p.code in ("unknown-call", "unknown-type", "unknown-binding", "unknown-field", "after", "route-start"):
         return True
     ref = _ref_at(model, node)
     return ref is not None and ref.name == name and ref.target is None
