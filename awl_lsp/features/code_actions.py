@@ -9,6 +9,8 @@ Quick fixes read the diagnostic's `code` and `data` (set by the checker, see
 - `data.missing == "narration"`: insert a `//! ` line at the top;
 - `data.missing` a token (a syntax error's missing `]`, `)`, …): insert it;
 - `data.rename` (`naming`): rename the declaration and its uses to the conventional spelling;
+- `data.rewrite`: replace the flagged text by what the checker says was meant (`count(x)` →
+  `count`, a bare `workflow` → `workflow.id`);
 - `data.candidates` (any misspelt name: calls, types, bindings, fields, route targets, `after`,
   arguments, detached/child/report/signal): "Change to `x`" for each close name in scope;
 - `data.missing` a list (missing arguments or payload fields): add `name: value` for each, the
@@ -148,6 +150,15 @@ def _fix_naming(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.Code
     return [_action(f"Rename to `{new}`", QUICKFIX, _edit(snap, uri, edits), diag, preferred=True)]
 
 
+def _fix_rewrite(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Replace the diagnostic's text by the checker's spelling of what was meant (`data.rewrite`)."""
+    new = _data(diag).get("rewrite")
+    if not isinstance(new, str) or not new:
+        return []
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(diag.range, new)]})
+    return [_action(f"Write `{new}`", QUICKFIX, edit, diag, preferred=True)]
+
+
 def _fix_narration(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
     edit = _edit(snap, uri, [((0, 0, 0, 0), "//! \n")])
     return [_action("Add a `//!` narration line at the top", QUICKFIX, edit, diag, preferred=True)]
@@ -248,6 +259,8 @@ def _fixes_for(diag: lsp.Diagnostic) -> list[Fix]:
         fixes.append(_fix_missing_token)
     if code == "naming" and data.get("rename"):
         fixes.append(_fix_naming)
+    if data.get("rewrite"):
+        fixes.append(_fix_rewrite)
     if data.get("candidates"):
         fixes.append(_fix_name)
     if isinstance(missing, list):
