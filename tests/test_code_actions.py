@@ -220,3 +220,14 @@ def test_unused_pipe_binding_is_not_removed() -> None:
     unused = [d for d in diags if d.code == "unused-binding"]
     assert unused
     assert not [a for a in code_actions(snap, URI, unused[0].range, diags) if a.diagnostics]
+
+
+def test_fixes_read_data_not_message_text() -> None:
+    text = WORKLOOP.replace("route hand_off", "route hand_of")
+    snap = snap_of(text)
+    (diag,) = [d for d in diagnostics(snap) if d.code == "route-target"]
+    reworded = lsp.Diagnostic(diag.range, "reworded", code=diag.code, source="awl", data=diag.data)
+    titles = [a.title for a in code_actions(snap, URI, diag.range, [reworded]) if a.diagnostics]
+    assert titles == ["Change to `hand_off`"]
+    no_data = lsp.Diagnostic(diag.range, diag.message, code=diag.code, source="awl")
+    assert not [a for a in code_actions(snap, URI, diag.range, [no_data]) if a.diagnostics]
