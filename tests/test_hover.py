@@ -116,3 +116,10 @@ def test_every_keyword_hover_fits_in_fifteen_lines() -> None:
             continue
         for text in (e.hover_markdown(), e.hover_plaintext()):
             assert len(text.splitlines()) <= 15, (word, text)
+
+
+def test_step_hover_says_what_it_runs_after() -> None:
+    text = example("release_notes.awl").replace("step ship\n", "step ship after review\n")
+    value = hover(snap_of(text), pos(text, "step ship", 6)).contents.value
+    assert "runs after `review`" in value
+    assert "calls `publish`" in value and "routes to `published`" in value

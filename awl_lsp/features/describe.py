@@ -170,7 +170,7 @@ def _step_facts(sym: Symbol, model: SemanticModel, restarts: bool = False) -> li
             src = model.enclosing(r.range[0], r.range[1], Kind.STEP)
             if src is not None and src is not sym:
                 callers.append(src.name)
-    after = sym.extra.get("after", "")
+    after = [r.name for r in inside if r.kind is RefKind.STEP and r.range[0] == sym.selection[0]]
     lines = []
     if calls:
         lines.append("calls " + ", ".join(f"`{c}`" for c in calls))
@@ -183,7 +183,7 @@ def _step_facts(sym: Symbol, model: SemanticModel, restarts: bool = False) -> li
     if sources:
         lines.append("reached from " + ", ".join(f"`{c}`" for c in sources))
     if after:
-        lines.append(f"after {after}")
+        lines.append("runs after " + ", ".join(f"`{a}`" for a in after))
     return lines
 
 
