@@ -100,9 +100,12 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
         owner = node if node is not None and node.type in _LINE_OWNERS else node.parent if node else None
         if owner is None or owner.type not in _LINE_OWNERS:
             continue
-        # the rest of the typo's line, and the block the misspelt word opens
+        # the rest of the typo's line, and the block the misspelt word opens (a guard word breaks
+        # nothing after it: the route on its line still parses)
         start = (t.range[0], t.range[1])
-        end = max((owner.end_point.row, owner.end_point.column), (t.range[0] + 1, 0))
+        end = (owner.end_point.row, owner.end_point.column)
+        if owner.type != "guard":
+            end = max(end, (t.range[0] + 1, 0))
         names = {
             source[n.start_byte : n.end_byte].decode("utf-8", errors="replace")
             for n in _identifiers(owner)
