@@ -98,3 +98,13 @@ def test_no_message_names_a_line_number() -> None:
         for p in findings(snap):
             if not p.code.startswith("schema"):
                 assert not re.search(r"\bline \d", p.message), (path.name, p.message)
+
+
+def test_unknown_payload_fields_are_errors_and_a_misspelt_one_is_one_error() -> None:
+    flow = WORKFLOW.replace("tag: tag) |> route published", "tag: tag) -> done\n  done |> route published")
+    extra = flow.replace('reason: "not approved")', 'reason: "not approved", extra: 1)')
+    (d,) = [d for d in diagnostics(snap_of(extra), URI) if d.severity == lsp.DiagnosticSeverity.Error]
+    assert d.code == "route-unknown-field" and "no field `extra`" in d.message
+    typo = flow.replace('reason: "not approved")', 'reasn: "not approved")')
+    (d,) = [d for d in diagnostics(snap_of(typo), URI) if d.severity == lsp.DiagnosticSeverity.Error]
+    assert "did you mean `reason`?" in d.message and d.data == {"name": "reasn", "candidates": ["reason"]}
