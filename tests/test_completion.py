@@ -610,3 +610,17 @@ def test_names_in_scope_rank_before_keywords() -> None:
     kinds = [i.kind for i in items]
     first_keyword = kinds.index(lsp.CompletionItemKind.Keyword)
     assert {"found", "queue_dir", "seen", "sweep"} <= {i.label for i in items[:first_keyword]}
+
+
+def test_argument_values_are_names_bound_before_the_cursor_first() -> None:
+    items = sorted(
+        items_at(WORKLOOP, "  sweep(queue_dir: queue_dir, seen: seen) -> found", "  answer board(swept: ‸)"),
+        key=lambda i: i.sort_text,
+    )
+    labels = [i.label for i in items]
+    assert labels[:3] == ["queue_dir", "seen", "found"]  # names in scope, before any keyword
+    # `found` is bound in step sweep_queue: offered in the step after it, not above its binding
+    after = {i.label for i in items_at(WORKLOOP, "step dispatch", "  answer board(swept: ‸)")}
+    assert "found" in after
+    before = {i.label for i in items_at(WORKLOOP, "step sweep_queue", "  answer board(swept: ‸)")}
+    assert "found" not in before

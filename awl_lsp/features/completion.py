@@ -236,7 +236,8 @@ def complete(
                 out.symbol(s)
     if p.values:
         for s in model.visible_values(row, p.scope):
-            if s.selection[0] != row and (not p.constants_only or s.kind is Kind.CONST):
+            later = s.kind is Kind.BINDING and s.selection[0] >= row  # not bound yet at the cursor
+            if s.selection[0] != row and not later and (not p.constants_only or s.kind is Kind.CONST):
                 out.value(s)
         for s in model.of_kind(Kind.VARIANT):
             out.symbol(s)
