@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 
 from awl_lsp import __version__
@@ -67,7 +68,7 @@ class AwlServer(RobustLanguageServer):
             return
         self._due.pop(uri, None)
         try:
-            items = doc.snapshot.derived("diagnostics", diagnostics)
+            items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri))
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
             log.exception("diagnostics failed for %s", uri)
             items = []
@@ -185,7 +186,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
 def _wants_markdown(ls: AwlServer) -> bool:
     caps = ls.client_capabilities.text_document
     formats = caps.hover.content_format if caps and caps.hover else None
-    return not formats or formats[0] == lsp.MarkupKind.Markdown
+    return bool(formats) and lsp.MarkupKind.Markdown in formats  # plain text unless Markdown is listed
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
@@ -204,7 +205,13 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
         return None
     from awl_lsp.features.completion import complete
 
-    return lsp.CompletionList(is_incomplete=False, items=complete(snap, params.position))
+    caps = ls.client_capabilities.text_document
+    item = caps.completion.completion_item if caps and caps.completion else None
+    snippet_ok = bool(item and item.snippet_support)
+    formats = item.documentation_format if item else None
+    markdown_ok = bool(formats) and lsp.MarkupKind.Markdown in formats
+    items = complete(snap, params.position, snippet_ok, markdown_ok)
+    return lsp.CompletionList(is_incomplete=False, items=items)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -229,12 +236,21 @@ def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp
     return definition_feature.highlights(snap, params.position) if snap else []
 
 
-@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
 def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
-    return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+    try:
+        return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+    except ValueError as exc:  # an invalid or colliding new name: the editor shows why
+        raise JsonRpcException(str(exc), code=lsp.LSPErrorCodes.RequestFailed) from exc
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
+    snap = ls.snapshot(params.text_document.uri)
+    return definition_feature.prepare_rename(snap, params.position) if snap else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -277,7 +293,11 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
 )
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
     snap = ls.snapshot(params.text_document.uri)
-    return signature_help(snap, params.position) if snap else None
+    caps = ls.client_capabilities.text_document
+    info = caps.signature_help.signature_information if caps and caps.signature_help else None
+    formats = info.documentation_format if info else None
+    markdown = bool(formats) and lsp.MarkupKind.Markdown in formats
+    return signature_help(snap, params.position, markdown) if snap else None
 
 
 @server.feature(
@@ -338,6 +358,20 @@ def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
     if snap is None:
         return None
     return {"tree": str(snap.doc.root), "text": snap.doc.text}
+
+
+@server.command("awl.guide")
+def on_guide(ls: AwlServer, *args: object) -> str | None:
+    """The full keyword entry a hover links to (`awl guide WORD`): returned and shown to the user."""
+    from awl_lsp.reference import UnknownKeywordError, render_guide
+
+    word = args[0] if args and isinstance(args[0], str) else None
+    try:
+        text = render_guide(word)
+    except UnknownKeywordError as exc:
+        text = str(exc)
+    ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=text))
+    return text
 
 
 def run_stdio() -> int:

@@ -122,7 +122,21 @@ def test_missing_named_arguments_are_added() -> None:
     diags = diagnostics(snap)
     target = next(d for d in diags if "missing" in d.message and d.code == "arguments")
     (action,) = [a for a in code_actions(snap, URI, target.range, diags) if a.diagnostics]
-    assert "list_new(inbox: inbox, after: after)" in apply_workspace_edit(empty, action.edit, URI)
+    # `inbox` is an input in scope; no `after` exists, so it gets a String placeholder, never `after: after`
+    fixed = apply_workspace_edit(empty, action.edit, URI)
+    assert 'list_new(inbox: inbox, after: "")' in fixed
+    assert not errors(fixed)
+
+
+def test_misspelt_argument_is_one_error_with_a_change_to_fix() -> None:
+    text = WORKLOOP.replace("after: last_seen)", "aftr: last_seen)")
+    found = [d for d in errors(text) if d.code == "arguments"]
+    assert len(found) == 1, [d.message for d in found]  # not also "missing argument `after`"
+    assert "did you mean `after`?" in found[0].message
+    assert found[0].data == {"name": "aftr", "candidates": ["after"]}
+    new, action = fix(text, "arguments")
+    assert action.title == "Change to `after`"
+    assert "list_new(inbox: inbox, after: last_seen)" in new
 
 
 def test_missing_payload_field_of_a_route() -> None:
@@ -206,3 +220,14 @@ def test_unused_pipe_binding_is_not_removed() -> None:
     unused = [d for d in diags if d.code == "unused-binding"]
     assert unused
     assert not [a for a in code_actions(snap, URI, unused[0].range, diags) if a.diagnostics]
+
+
+def test_fixes_read_data_not_message_text() -> None:
+    text = WORKLOOP.replace("route hand_off", "route hand_of")
+    snap = snap_of(text)
+    (diag,) = [d for d in diagnostics(snap) if d.code == "route-target"]
+    reworded = lsp.Diagnostic(diag.range, "reworded", code=diag.code, source="awl", data=diag.data)
+    titles = [a.title for a in code_actions(snap, URI, diag.range, [reworded]) if a.diagnostics]
+    assert titles == ["Change to `hand_off`"]
+    no_data = lsp.Diagnostic(diag.range, diag.message, code=diag.code, source="awl")
+    assert not [a for a in code_actions(snap, URI, diag.range, [no_data]) if a.diagnostics]

@@ -164,15 +164,29 @@ def test_retire_offered_once_and_only_in_workloops() -> None:
 
 
 def test_workloop_header_is_exactly_its_slot() -> None:
-    expected = {"every", "on", "input", "signal", "carry", "report", "invariant", "retention"}
+    # `every` and `retention` are written already, and a header holds each once
+    expected = {"on", "input", "signal", "carry", "report", "invariant"}
     assert wl("  every 25m", "  ‸") == expected
     assert wl("  every 25m", "  re‸") == expected
     assert wl("  retention 14d", "  ‸") == expected  # the header's last line
+    bare = WORKLOOP.replace("  every 25m\n", "").replace("  retention 14d\n", "")
+    assert labels(bare, "  input queue_dir: String", "  ‸") == expected | {"every", "retention"}
+    # the clause on the cursor's own line is the one being typed: still offered
+    assert "every" in wl_line("  ev‸", "  every 25m")
+
+
+def wl_line(line: str, replacing: str) -> set[str]:
+    """Labels with the cursor on `line` written in place of the line `replacing`."""
+    lines = WORKLOOP.split("\n")
+    row = lines.index(replacing)
+    return labels("\n".join(lines[:row] + lines[row + 1 :]), lines[row - 1], line)
 
 
 def test_workflow_header_is_exactly_its_slot() -> None:
-    assert wf("  timeout 2h", "  ‸") == {"timeout", "input", "signal", "outcome"}
-    assert wf("  timeout 2h", "  ou‸") == {"timeout", "input", "signal", "outcome"}
+    assert wf("  timeout 2h", "  ‸") == {"input", "signal", "outcome"}  # one `timeout` is written
+    assert wf("  timeout 2h", "  ou‸") == {"input", "signal", "outcome"}
+    no_timeout = WORKFLOW.replace("  timeout 2h\n", "")
+    assert labels(no_timeout, "  input brief: Brief", "  ‸") == {"timeout", "input", "signal", "outcome"}
 
 
 def test_header_on_offers_signals() -> None:
@@ -187,8 +201,12 @@ def test_header_outcome_type_and_route() -> None:
 
 # ---------------------------------------------------------------------- invariant
 def test_invariant_body() -> None:
-    assert wl("    tolerance 3 windows", "    ‸") == {"tolerance", "confirms"}
-    assert wl("    tolerance 3 windows", "    tol‸") == {"tolerance", "confirms"}
+    assert wl("    tolerance 3 windows", "    ‸") == set()  # both once-only clauses are written
+    no_confirms = WORKLOOP.replace("    confirms start\n", "")
+    assert labels(no_confirms, "    tolerance 3 windows", "    ‸") == {"confirms"}
+    empty = no_confirms.replace("    tolerance 3 windows\n", "")
+    assert labels(empty, "  invariant serving: type Board", "    ‸") == {"tolerance", "confirms"}
+    assert labels(empty, "  invariant serving: type Board", "    tol‸") == {"tolerance", "confirms"}
 
 
 def test_tolerance_tails() -> None:
@@ -241,7 +259,8 @@ def test_callable_snippet_has_named_argument_placeholders() -> None:
 
 
 def test_keyword_items_carry_reference_docs() -> None:
-    items = items_at(WORKLOOP, "    tolerance 3 windows", "    ‸")
+    empty = WORKLOOP.replace("    confirms start\n", "").replace("    tolerance 3 windows\n", "")
+    items = items_at(empty, "  invariant serving: type Board", "    ‸")
     tol = next(i for i in items if i.label == "tolerance")
     assert tol.kind is lsp.CompletionItemKind.Keyword
     assert isinstance(tol.documentation, lsp.MarkupContent)
@@ -298,10 +317,11 @@ def test_hatch_answer_wait_spawn_on() -> None:
     assert wl("  answer board(swept: found.swept)", "  on ‸") == {"failure"}
     hatch = next(i for i in items_at(WORKLOOP, "  join", "  hatch ‸") if i.label == "process_task")
     assert isinstance(hatch.text_edit, lsp.TextEdit)
-    assert hatch.text_edit.new_text == "process_task(kind: ${1:kind}, payload: ${2:payload})"
+    # no `kind` or `payload` in scope: typed placeholders, not names that do not exist
+    assert hatch.text_edit.new_text == 'process_task(kind: ${1:""}, payload: ${2:""})'
     answer = next(i for i in items_at(WORKLOOP, "  join", "  answer ‸") if i.label == "board")
     assert isinstance(answer.text_edit, lsp.TextEdit)
-    assert answer.text_edit.new_text == "board(swept: ${1:swept})"
+    assert answer.text_edit.new_text == "board(swept: ${1:0})"
 
 
 def test_hatch_tail_key() -> None:
@@ -482,12 +502,13 @@ def test_subflow_body_and_scope() -> None:
 
 
 def test_text_edit_replaces_the_whole_word_under_the_cursor() -> None:
-    items = items_at(WORKLOOP, "    tolerance 3 windows", "    tol‸ernce")
+    no_tolerance = WORKLOOP.replace("    tolerance 3 windows\n", "")
+    items = items_at(no_tolerance, "  invariant serving: type Board", "    tol‸ernce")
     tol = next(i for i in items if i.label == "tolerance")
     assert isinstance(tol.text_edit, lsp.TextEdit)
-    row = WORKLOOP.split("\n").index("    tolerance 3 windows") + 1
+    row = WORKLOOP.split("\n").index("    tolerance 3 windows")
     assert tol.text_edit.range == lsp.Range(lsp.Position(row, 4), lsp.Position(row, 12))
-    assert tol.text_edit.new_text == "tolerance"
+    assert tol.text_edit.new_text == "tolerance ${1:3} windows"  # the keyword's form
 
 
 def test_half_typed_last_item_of_the_document() -> None:
@@ -520,3 +541,86 @@ step publish_it
     got = labels(doc, "    route finish", "    route failed(‸")
     assert {"target", "receipt", "not", "true"} <= got
     assert {"visits", "target"} <= labels(doc, "  max 3 visits", "  outcome again: if ‸")
+
+
+# ---------------------------------------------------------------------- what the items insert
+def test_templates_only_at_the_top_of_an_empty_document_and_they_check_clean() -> None:
+    from awl_lsp.features.completion_snippets import plain
+    from awl_lsp.features.diagnostics import diagnostics
+
+    items = items_at("", None, "‸")
+    assert [i.label for i in items] == ["workloop", "workflow"]
+    for item in items:
+        assert item.insert_text_format is lsp.InsertTextFormat.Snippet
+        text = plain(item.text_edit.new_text)
+        doc = SyntaxDocument(text)
+        snap = Snapshot(doc, ModelBuilder().build(doc.tree, doc.source))
+        assert [d.message for d in diagnostics(snap)] == [], item.label
+    # anywhere else, no whole-document template
+    for got in (wl("  every 25m", "  ‸"), wl(None, "‸"), wl("  answer board(swept: found.swept)", "  ‸")):
+        assert not {"workflow", "workloop"} & got
+    assert all("\n" not in i.text_edit.new_text for i in items_at(WORKLOOP, None, "‸"))
+
+
+def test_one_item_per_label() -> None:
+    for after, line in (("  answer board(swept: found.swept)", "  ‸"), ("  every 25m", "  ‸"), (None, "‸")):
+        found = [i.label for i in items_at(WORKLOOP, after, line)]
+        assert len(found) == len(set(found)), found
+
+
+def test_keywords_insert_their_form_as_snippets() -> None:
+    bare = WORKLOOP.replace("  every 25m\n", "").replace("  retention 14d\n", "")
+    items = {i.label: i for i in items_at(bare, "  input queue_dir: String", "  ‸")}
+    assert items["every"].text_edit.new_text == "every ${1:10m}"
+    assert items["every"].insert_text_format is lsp.InsertTextFormat.Snippet
+    assert items["retention"].text_edit.new_text == "retention ${1:7d}"
+    body = {i.label: i for i in items_at(WORKLOOP, "  answer board(swept: found.swept)", "  ‸")}
+    assert body["sleep"].text_edit.new_text == "sleep ${1:5m}"
+    assert body["on"].text_edit.new_text == "on failure"
+    tail = {i.label: i for i in items_at(WORKLOOP, "  join", "  wait poke ‸")}
+    assert tail["timeout"].text_edit.new_text == "timeout ${1:30m}"
+    # with text after the word, a keyword inserts just itself
+    typed = {i.label: i for i in items_at(WORKLOOP, "  answer board(swept: found.swept)", "  sl‸ 5m")}
+    assert typed["sleep"].text_edit.new_text == "sleep"
+
+
+def test_plain_text_and_plain_docs_for_clients_without_snippets_or_markdown() -> None:
+    lines = WORKLOOP.split("\n")
+    row = lines.index("  answer board(swept: found.swept)") + 1
+    text = "\n".join(lines[:row] + ["  "] + lines[row:])
+    doc = SyntaxDocument(text)
+    snap = Snapshot(doc, ModelBuilder().build(doc.tree, doc.source))
+    items = complete(snap, lsp.Position(row, 2), snippet_ok=False, markdown_ok=False)
+    assert items and all(i.insert_text_format is lsp.InsertTextFormat.PlainText for i in items)
+    by = {i.label: i for i in items}
+    assert by["sleep"].text_edit.new_text == "sleep 5m"
+    assert by["sweep"].text_edit.new_text == "sweep(queue_dir: queue_dir, seen: seen)"
+    assert all(not isinstance(i.documentation, lsp.MarkupContent) for i in items)
+    assert "```" not in by["sleep"].documentation
+
+
+def test_calls_use_values_in_scope_and_typed_placeholders() -> None:
+    items = {i.label: i for i in items_at(WORKLOOP, "  answer board(swept: found.swept)", "  ‸")}
+    # `queue_dir` (an input) and `seen` (a carry) exist, so they are passed as they are
+    assert items["sweep"].text_edit.new_text == "sweep(queue_dir: ${1:queue_dir}, seen: ${2:seen})"
+
+
+def test_names_in_scope_rank_before_keywords() -> None:
+    items = sorted(items_at(WORKLOOP, "  answer board(swept: found.swept)", "  ‸"), key=lambda i: i.sort_text)
+    kinds = [i.kind for i in items]
+    first_keyword = kinds.index(lsp.CompletionItemKind.Keyword)
+    assert {"found", "queue_dir", "seen", "sweep"} <= {i.label for i in items[:first_keyword]}
+
+
+def test_argument_values_are_names_bound_before_the_cursor_first() -> None:
+    items = sorted(
+        items_at(WORKLOOP, "  sweep(queue_dir: queue_dir, seen: seen) -> found", "  answer board(swept: ‸)"),
+        key=lambda i: i.sort_text,
+    )
+    labels = [i.label for i in items]
+    assert labels[:3] == ["queue_dir", "seen", "found"]  # names in scope, before any keyword
+    # `found` is bound in step sweep_queue: offered in the step after it, not above its binding
+    after = {i.label for i in items_at(WORKLOOP, "step dispatch", "  answer board(swept: ‸)")}
+    assert "found" in after
+    before = {i.label for i in items_at(WORKLOOP, "step sweep_queue", "  answer board(swept: ‸)")}
+    assert "found" not in before

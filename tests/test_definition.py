@@ -67,3 +67,71 @@ def test_field_definition_through_inferred_types() -> None:
     assert loc is not None and line_of(text, loc).startswith("type Batch")
     loc = definition(snap, pos(text, "message.sender", 9), URI)
     assert loc is not None and line_of(text, loc).startswith("type Message")
+
+
+def test_route_start_leads_to_the_workloop_header() -> None:
+    text = example("inbox_sweep.awl")
+    snap = snap_of(text)
+    for needle in ("route start\n", "route start(last_seen", "confirms start"):
+        at = pos(text, needle, needle.index("start") + 1)
+        loc = definition(snap, at, URI)
+        assert loc is not None, needle
+        assert line_of(text, loc) == "workloop inbox_sweep"
+
+
+def test_prepare_rename_refuses_keywords_and_builtins() -> None:
+    from lsprotocol import types as lsp
+
+    from awl_lsp.features.definition import prepare_rename
+
+    text = example("inbox_sweep.awl")
+    snap = snap_of(text)
+    for needle, offset in (("step fetch", 1), ("route start", 7), ("every 10m", 1), (": String", 3)):
+        assert prepare_rename(snap, pos(text, needle, offset)) is None, needle
+    ok = prepare_rename(snap, pos(text, "route hand_off", 8))
+    assert isinstance(ok, lsp.PrepareRenamePlaceholder) and ok.placeholder == "hand_off"
+    row = text.splitlines().index("  outcome busy: else, route hand_off")
+    assert ok.range.start == lsp.Position(row, len("  outcome busy: else, route "))
+
+
+def test_rename_refuses_invalid_names_and_collisions() -> None:
+    import pytest
+
+    text = example("inbox_sweep.awl")
+    snap = snap_of(text)
+    at = pos(text, "route hand_off", 8)
+    for bad, why in (
+        ("Hand", "snake_case"),
+        ("hand off", "snake_case"),
+        ("2x", "snake_case"),
+        ("route", "keyword"),
+        ("fetch", "already declared"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            rename(snap, at, URI, bad)
+    with pytest.raises(ValueError, match="TitleCase"):
+        rename(snap, pos(text, "type Batch", 6), URI, "batch_t")
+    assert rename(snap, at, URI, "dispatch") is not None
+
+
+def test_outline_details_read_kind_then_type() -> None:
+    text = example("inbox_sweep.awl")
+    found: dict[str, str | None] = {}
+
+    def walk(symbols) -> None:  # noqa: ANN001
+        for s in symbols:
+            found[s.name] = s.detail
+            walk(s.children or [])
+
+    walk(document_symbols(snap_of(text)))
+    assert found["inbox"] == "input: String"
+    assert found["nudge"] == "signal: Nudge"
+    assert found["last_seen"] == "carry: String"
+    assert found["status"] == "report: SweepStatus"
+    assert found["draining"] == "invariant: SweepStatus"
+    assert found["Batch"] == "type (record)"
+    assert found["newest"] == "field: String"
+    assert found["list_new"] == "action(inbox: String, after: String) -> Batch"
+    assert found["triage_message"] == "detached workflow(message_id: String, sender: String)"
+    assert found["fetch"] == "step"
+    assert found["quiet"] == "step outcome"

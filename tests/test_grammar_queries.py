@@ -186,8 +186,8 @@ def test_the_reference_examples_are_the_stored_copies() -> None:
     ("source", "text", "occurrence", "expected"),
     [
         # contextual keywords used as names are names, not keywords
-        (b"workflow w\n  input report: String\n", "report", 0, ["variable.parameter"]),
-        (b"workflow w\n  input key: String\n", "key", 0, ["variable.parameter"]),
+        (b"workflow w\n  input report: String\n", "report", 0, ["variable"]),
+        (b"workflow w\n  input key: String\n", "key", 0, ["variable"]),
         (b"type T { count: Int, start: Int }\n", "count", 0, ["property"]),
         (b"step start\n  f(n: task.key) -> count\n", "start", 0, ["function"]),
         (b"step s\n  f(n: task.key) -> count\n", "key", 0, ["property"]),
@@ -197,7 +197,7 @@ def test_the_reference_examples_are_the_stored_copies() -> None:
         # keywords where they open or continue a construct
         (b"step s\n  hatch p(k: 1) key k.id\n", "key", 0, ["keyword"]),
         (b"step s\n  route start\n", "start", 0, ["constant.builtin"]),
-        (b"workflow w\n  outcome ok: type T, route success\n", "success", 0, ["constant"]),
+        (b"workflow w\n  outcome ok: type T, route success\n", "success", 0, ["constant.builtin"]),
         (b"workflow w\n  outcome ok: type T, route success\n", "workflow", 0, ["keyword"]),
         (b"step s\n  f(id: workflow.id)\n", "workflow", 0, ["variable.builtin"]),
         (b"step s\n  f(id: workflow.id)\n", "id", 1, ["property"]),
@@ -220,7 +220,7 @@ def test_the_reference_examples_are_the_stored_copies() -> None:
         (b"workloop w\n  every 5m\n", "w", 0, ["module"]),
         (b"worker w\n  action a(x: Int) -> Int\n", "a", 0, ["function"]),
         (b"worker w\n  action a(x: Int) -> Int\n", "x", 0, ["variable.parameter"]),
-        (b"worker w\n  action a(x: Int) -> Int\n    node gpu\n", "gpu", 0, ["constant"]),
+        (b"worker w\n  action a(x: Int) -> Int\n    node gpu\n", "gpu", 0, ["module"]),
         (b"type V = Yes | No\n", "No", 0, ["constant"]),
         (b"const limit = 3\n", "limit", 0, ["constant"]),
         (b"step s after a, b\n  route done\n", "b", 0, ["function"]),

@@ -80,7 +80,7 @@ def test_keywords_literals_and_comments() -> None:
     assert token_at(t, "every 10m") == ("keyword", set())
     assert token_at(t, "every 10m", 6) == ("number", set())
     assert token_at(t, '""') == ("string", set())
-    assert token_at(t, "|> count", 3) == ("keyword", set())
+    assert token_at(t, "|> count", 3) == ("function", {"defaultLibrary"})  # a builtin combinator
     assert token_at(t, "tolerance unconfirmed") == ("keyword", set())
     assert token_at(t, "//! Sweep") == ("comment", {"documentation"})
     assert token_at(t, "/// Why somebody") == ("comment", {"documentation"})
@@ -89,7 +89,8 @@ def test_keywords_literals_and_comments() -> None:
     assert token_at(w, "when draft.ready") == ("keyword", set())
     assert token_at(w, "decision is present", 9) == ("keyword", set())
     assert token_at(w, '"the draft never settled"') == ("string", set())
-    assert token_at(w, "outcome published: type Published, route success", 41) == ("keyword", set())
+    # `success` names where the outcome goes, like `start`: an enum member on both sides
+    assert token_at(w, "outcome published: type Published, route success", 41) == ("enumMember", set())
 
 
 def test_contextual_keywords_used_as_names_are_names() -> None:
@@ -119,7 +120,7 @@ def test_contextual_keywords_used_as_names_are_names() -> None:
     assert token_at(text, "report: report)", 8) == ("variable", {"readonly"})
     assert token_at(text, "const limit", 6) == ("variable", {"declaration", "readonly"})
     assert token_at(text, "> limit", 2) == ("variable", {"readonly"})
-    assert token_at(text, "key: report)") == ("variable", set())  # `route start(key: …)` rebinds the carry
+    assert token_at(text, "key: report)") == ("parameter", set())  # an argument name, whatever it fills
     assert token_at(text, "carry key", 6) == ("variable", {"declaration"})
 
 
@@ -153,7 +154,7 @@ def test_multibyte_lines_have_correct_positions_in_every_encoding() -> None:
         string_at = _units(line[: line.index('"')], encoding)
         assert starts[string_at] == (_units('"☕🚀 é"', encoding), "string")
         cups_arg = line.index("cups: cups")
-        assert starts[_units(line[:cups_arg], encoding)] == (4, "property")  # the payload field
+        assert starts[_units(line[:cups_arg], encoding)] == (4, "parameter")  # the argument name
         cups_value = cups_arg + len("cups: ")
         assert starts[_units(line[:cups_value], encoding)] == (4, "variable")
         # the narration's length counts the emoji as two UTF-16 units

@@ -171,8 +171,9 @@ async def test_completion_in_workloop_header(client: LanguageClient) -> None:
         lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), position)
     )
     labels = {item.label for item in (result.items if isinstance(result, lsp.CompletionList) else result)}
-    assert {"every", "on", "carry", "report", "invariant", "retention"} <= labels
+    assert {"on", "carry", "report", "invariant"} <= labels
     assert "hatch" not in labels and "step" not in labels
+    assert not {"every", "retention"} & labels  # written once already; a second is an error
 
 
 async def test_definition_of_step_action_and_detached(client: LanguageClient) -> None:

@@ -150,3 +150,19 @@ def test_no_help_outside_argument_lists() -> None:
     assert help_at(WORKLOOP, "action list_new(inbox: St") is None  # a declaration, not a call
     assert help_at(WORKLOOP, "detached triage_message(mess") is None
     assert help_at(WORKLOOP, "|> count") is None
+
+
+def test_plain_documentation_for_clients_without_markdown() -> None:
+    from helpers import example, pos, snap_of
+    from lsprotocol import types as lsp
+
+    from awl_lsp.features.signature_help import signature_help
+
+    text = example("inbox_sweep.awl").replace("inbox: inbox, after: last_seen)", "inbox: inbox, ")
+    snap = snap_of(text)
+    at = pos(text, "list_new(inbox: inbox, ", len("list_new(inbox: inbox, "))
+    rich = signature_help(snap, at)
+    plain = signature_help(snap, at, markdown=False)
+    assert rich is not None and plain is not None
+    assert isinstance(rich.signatures[0].documentation, lsp.MarkupContent)
+    assert plain.signatures[0].documentation == "Messages newer than after, oldest first."

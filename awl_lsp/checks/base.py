@@ -8,34 +8,19 @@ the whole document, through the compact per-item summaries in `ctx.items`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node, Tree
 
 from awl_lsp.model import Range, Reference, SemanticModel
+from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
     from awl_lsp.checks.summary import ItemSummary
     from awl_lsp.checks.tallies import Resolved, Tally
     from awl_lsp.model.facts import ItemFacts
     from awl_lsp.model.types import TypeEnv
-
-
-class Severity(IntEnum):
-    ERROR = 1
-    WARNING = 2
-    INFORMATION = 3
-    HINT = 4
-
-
-@dataclass(frozen=True)
-class Problem:
-    range: Range  # tree-sitter coordinates (row, byte column) — the protocol layer converts
-    message: str
-    code: str  # short stable id, e.g. "hatch-key"
-    severity: Severity = Severity.ERROR
 
 
 @dataclass(slots=True)
@@ -76,17 +61,40 @@ class CheckContext:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
-    def error(self, where: Node | Range, message: str, code: str) -> None:
-        self.report(where, message, code, Severity.ERROR)
+    def error(
+        self,
+        where: Node | Range,
+        message: str,
+        code: str,
+        data: dict[str, Any] | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> None:
+        self.report(where, message, code, Severity.ERROR, data, related)
 
-    def warning(self, where: Node | Range, message: str, code: str) -> None:
-        self.report(where, message, code, Severity.WARNING)
+    def warning(
+        self,
+        where: Node | Range,
+        message: str,
+        code: str,
+        data: dict[str, Any] | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> None:
+        self.report(where, message, code, Severity.WARNING, data, related)
 
-    def report(self, where: Node | Range, message: str, code: str, severity: Severity) -> None:
+    def report(
+        self,
+        where: Node | Range,
+        message: str,
+        code: str,
+        severity: Severity,
+        data: dict[str, Any] | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> None:
+        """Record a problem; `data` is what its quick fixes need, `related` other places it names."""
         if isinstance(where, Node):
             s, e = where.start_point, where.end_point
             where = (s.row, s.column, e.row, e.column)
-        self.problems.append(Problem(where, message, code, severity))
+        self.problems.append(Problem(where, message, code, severity, data, related))
 
     def line_at(self, byte: int) -> str:
         """The text of the line holding `byte` (without its newline)."""

@@ -38,6 +38,7 @@ from awl_lsp.model.facts import ItemFacts, plain_scope
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
 from awl_lsp.syntax.parser import LANGUAGE
+from awl_lsp.syntax.problems import moved
 
 # node types the item rules and summaries ask for, captured in one query per item
 CAPTURED = (
@@ -340,8 +341,7 @@ def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -
 
 
 def _moved(p: Problem, rows: int) -> Problem:
-    r = p.range
-    return Problem((r[0] + rows, r[1], r[2] + rows, r[3]), p.message, p.code, p.severity)
+    return moved(p, rows)
 
 
 __all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]

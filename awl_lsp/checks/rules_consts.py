@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
 from awl_lsp.model.symbols import contains
 
@@ -125,9 +125,10 @@ def _duplicates(ctx: CheckContext, consts: list[Symbol]) -> None:
         if sym.name in first:
             ctx.error(
                 sym.selection,
-                f"duplicate const declaration `{sym.name}`: it is already declared on line "
-                f"{first[sym.name].selection[0] + 1}",
+                f"duplicate const declaration `{sym.name}`: it is already declared above",
                 "duplicate",
+                {"name": sym.name},
+                (Related(first[sym.name].selection, f"`{sym.name}` first declared here"),),
             )
         else:
             first[sym.name] = sym

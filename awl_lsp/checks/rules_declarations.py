@@ -84,6 +84,7 @@ def _narration(ctx: CheckContext) -> None:
             "the flow does, "
             "before the header",
             "narration",
+            {"missing": "narration"},
         )
     for row, col in narration:
         if row > header_row:
@@ -141,6 +142,7 @@ def _header_clauses(ctx: CheckContext) -> None:
             f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route "
             "success` to its header",
             "outcome",
+            {"missing": "outcome"},
         )
     if is_workflow:
         for clause in outcomes:

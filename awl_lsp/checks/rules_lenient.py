@@ -8,10 +8,9 @@ top-level line starting with an unknown word (`workl`), an unknown word in a cal
 
 from __future__ import annotations
 
-from difflib import get_close_matches
-
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import field
+from awl_lsp.checks.suggest import close_names
 
 _TOP_LEVEL = (
     "workflow",
@@ -30,7 +29,7 @@ _BLOCK_OPENERS = ("fork", "loop", "on failure", "step")
 
 
 def _suggest(word: str, choices: tuple[str, ...]) -> str:
-    close = get_close_matches(word, choices, n=1, cutoff=0.5)
+    close = close_names(word, list(choices), limit=1)
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 

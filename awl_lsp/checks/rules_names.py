@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from awl_lsp.checks.base import CheckContext, ItemContext, Severity
+from awl_lsp.checks.base import CheckContext, ItemContext, Related, Severity
 from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
 from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, Symbol
@@ -82,9 +82,13 @@ def _conventions(ctx: ItemContext) -> None:
             )
             continue
         if sym.kind in _TITLE_KINDS and not TITLE.match(name):
-            ctx.error(sym.selection, f"{what} `{name}` must be TitleCase, e.g. `{to_title(name)}`", "naming")
+            better = to_title(name)
+            message = f"{what} `{name}` must be TitleCase, e.g. `{better}`"
+            ctx.error(sym.selection, message, "naming", {"rename": better})
         elif sym.kind in _SNAKE_KINDS and not SNAKE.match(name):
-            ctx.error(sym.selection, f"{what} `{name}` must be snake_case, e.g. `{to_snake(name)}`", "naming")
+            better = to_snake(name)
+            message = f"{what} `{name}` must be snake_case, e.g. `{better}`"
+            ctx.error(sym.selection, message, "naming", {"rename": better})
 
 
 def _article(word: str) -> str:
@@ -112,10 +116,11 @@ def _report_duplicates(ctx: CheckContext, groups: dict[tuple, list[Symbol]], whe
             )
             ctx.report(
                 dup.selection,
-                f"{what}{suffix}: first declared on line {first.selection[0] + 1}; each name is "
-                "declared once",
+                f"{what}{suffix}: each name is declared once",
                 "duplicate",
                 Severity.WARNING if inner else Severity.ERROR,
+                {"name": dup.name},
+                (Related(first.selection, f"`{first.name}` first declared here"),),
             )
 
 

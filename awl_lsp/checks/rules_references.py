@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.checks.rules_support import (
     FLOW_TYPES,
     field,
@@ -103,6 +103,11 @@ def _spawns(ctx: ItemContext) -> set[int]:
     return owned
 
 
+def _node_range(node: Node) -> tuple[int, int, int, int]:
+    s, e = node.start_point, node.end_point
+    return (s.row, s.column, e.row, e.column)
+
+
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
@@ -173,11 +178,13 @@ def _argument_lists(ctx: ItemContext) -> None:
                 continue
             n = ctx.text(name)
             if n in seen:
-                ctx.row_numbers = True  # the message names a line: re-check when the item moves
+                first_at = seen[n]
                 ctx.error(
                     name,
-                    f"duplicate argument `{n}`: it is already passed on line {seen[n].start_point.row + 1}",
+                    f"duplicate argument `{n}`: it is already passed in this call",
                     "duplicate",
+                    {"name": n},
+                    (Related(_node_range(first_at), f"`{n}` first passed here"),),
                 )
             else:
                 seen[n] = name
@@ -260,7 +267,9 @@ def _rebinding(ctx: CheckContext) -> None:
         for dup in ordered[1:]:
             ctx.error(
                 dup.selection,
-                f"`{dup.name}` is already bound on line {ordered[0].selection[0] + 1}: bindings are "
+                f"`{dup.name}` is already bound above: bindings are "
                 "single-assignment; bind this result to a new name",
                 "rebinding",
+                {"name": dup.name},
+                (Related(ordered[0].selection, f"`{dup.name}` first bound here"),),
             )

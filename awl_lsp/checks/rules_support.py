@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model import BUILTIN_TYPES, Range
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -180,18 +181,26 @@ def match_arguments(
     """
     given = named_arguments(ctx, args)
     names = {n for n, _ in given}
+    free = [e for e in expected if e not in names]  # parameters no argument names yet
+    meant: set[str] = set()  # missing parameters a misspelt argument stands for
     for name, node in given:
         if name not in expected:
-            hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
-            ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code)
+            close = close_names(name, [e for e in free if e not in meant])
+            if close:  # one mistake, one error: the misspelling, not also "missing `x`"
+                meant.add(close[0])
+                hint = did_you_mean(close)
+            else:
+                hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
+            data = {"name": name, "candidates": close}
+            ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code, data)
     if args is not None and any(
         a.type == "argument" and field(a, "name") is None for a in args.named_children
     ):
         return  # positional arguments: the named-only message says enough
-    missing = [e for e in expected if e not in names and e not in optional]
+    missing = [e for e in expected if e not in names and e not in optional and e not in meant]
     if missing:
         noun = "argument" if len(missing) == 1 else "arguments"
-        ctx.error(where, f"{what} is missing {noun} {listing(missing)}", code)
+        ctx.error(where, f"{what} is missing {noun} {listing(missing)}", code, {"missing": missing})
 
 
 def in_substep(node: Node) -> bool:

@@ -217,7 +217,10 @@ class ExprChecker:
             f = node.child_by_field_name("field")
             if f is None:
                 self.ctx.error(
-                    node, "`workflow` is a builtin namespace, not a value: use `workflow.id`", "workflow-bare"
+                    node,
+                    "`workflow` is a builtin namespace, not a value: use `workflow.id`",
+                    "workflow-bare",
+                    {"rewrite": "workflow.id"},
                 )
             elif env.text(f) != "id":
                 self.ctx.error(
@@ -439,7 +442,8 @@ class ExprChecker:
         elem = element_of(it)
         if name == "count":
             if arg is not None or has_parens:
-                self.ctx.error(stage, "`count` takes no argument: write `|> count`", "count-argument")
+                message = "`count` takes no argument: write `|> count`"
+                self.ctx.error(stage, message, "count-argument", {"rewrite": "count"})
             return
         if arg is None:
             self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")

@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
+from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
 
@@ -245,21 +246,26 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     fields = ec.table.fields(out_t)
     if fields is None:
         return
-    given = set()
+    given = {env.text(a.child_by_field_name("name")) for a in args}
+    meant: set[str] = set()  # missing fields a misspelt one stands for: one error, not two
     for a in args:
-        fname = env.text(a.child_by_field_name("name"))
-        given.add(fname)
-        if fname not in fields and a.child_by_field_name("name") is not None:
-            ec.ctx.error(
-                a.child_by_field_name("name"),
-                f"{what} ({out_t}) has no field `{fname}`; its fields: {', '.join(fields) or 'none'}",
-                "route-unknown-field",
-            )
+        name_node = a.child_by_field_name("name")
+        fname = env.text(name_node)
         if fname in fields:
             ec.check_value(
                 a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}"
             )
-    missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
+        elif name_node is not None:
+            close = close_names(fname, [f for f in fields if f not in given and f not in meant])
+            meant.update(close[:1])
+            hint = did_you_mean(close) or f"; its fields are {', '.join(f'`{f}`' for f in fields)}"
+            ec.ctx.error(
+                name_node,
+                f"{out_t} has no field `{fname}` for the payload of {what}{hint}",
+                "route-unknown-field",
+                {"name": fname, "candidates": close},
+            )
+    missing = [f for f, t in fields.items() if f not in given and not t.is_optional and f not in meant]
     if missing:
         names = ", ".join(f"`{m}`" for m in missing)
         ec.ctx.error(
@@ -267,6 +273,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
             f"the payload of {what} leaves out {names}: {out_t} requires "
             f"{'it' if len(missing) == 1 else 'them'}",
             "route-missing-field",
+            {"missing": missing, "types": {m: str(fields[m]) for m in missing}},
         )
 
 

@@ -177,6 +177,7 @@ def _invariants(ctx: CheckContext) -> None:
                 f"invariant `{n}` has no `tolerance` (there is no default): add `tolerance N windows` "
                 "or `tolerance unconfirmed for <duration>`",
                 "invariant",
+                {"missing": "tolerance"},
             )
         if not confirms:
             ctx.error(
@@ -184,6 +185,7 @@ def _invariants(ctx: CheckContext) -> None:
                 f"invariant `{n}` has no `confirms`: add `confirms start` (or a step the loop routes to); "
                 "an invariant nothing confirms alarms forever",
                 "invariant",
+                {"missing": "confirms"},
             )
         for extra in tolerances[1:]:
             ctx.error(
@@ -230,6 +232,9 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 f"expected `windows` or `unconfirmed for …` after `tolerance {text}`"
                 + (f", found `{ctx.text(windows)}`" if windows is not None else ""),
                 "tolerance",
+                {"name": ctx.text(windows), "candidates": ["windows"]}
+                if windows is not None
+                else {"missing": "windows"},
             )
         if signal_only is not None:
             ctx.error(

@@ -75,6 +75,7 @@ def _hatches(ctx: ItemContext) -> None:
                 call,
                 f"`hatch {name}` has no `key`: add `key <expr>`, the identity that dedupes replays",
                 "hatch-key",
+                {"missing": "key"},
             )
 
 

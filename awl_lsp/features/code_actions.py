@@ -1,13 +1,20 @@
 """Code actions: quick fixes keyed on the checker's diagnostic codes, plus a few rewrites.
 
-Quick fixes (each a `WorkspaceEdit` that leaves valid text):
-- `hatch-key`: add ` key <expr>` (an argument's `x.id`, else the first argument's value);
-- `tolerance`: add the missing ` windows` (or correct a misspelt one);
-- `narration`: insert a `//! ` line at the top;
-- unknown names (`unknown-call`, `unknown-type`, `unknown-binding`, `unknown-field`, `route-target`,
-  `after`, unknown detached/child/report/signal, `on` an undeclared signal): "Change to `x`" for
-  close matches (difflib);
-- missing arguments (`… is missing argument …`, `route-missing-field`): add `name: name` for each;
+Quick fixes read the diagnostic's `code` and `data` (set by the checker, see
+`awl_lsp.syntax.problems`), never its message; each is a `WorkspaceEdit` that leaves valid text
+(tests/test_safe_fixes.py applies every one offered on every invalid document and re-checks):
+- `data.missing == "key"` (`hatch-key`): add ` key <expr>` (an argument's `x.id`, else the first
+  argument's value);
+- `data.missing == "windows"` (`tolerance`): add the missing ` windows`;
+- `data.missing == "narration"`: insert a `//! ` line at the top;
+- `data.missing` a token (a syntax error's missing `]`, `)`, …): insert it;
+- `data.rename` (`naming`): rename the declaration and its uses to the conventional spelling;
+- `data.rewrite`: replace the flagged text by what the checker says was meant (`count(x)` →
+  `count`, a bare `workflow` → `workflow.id`);
+- `data.candidates` (any misspelt name: calls, types, bindings, fields, route targets, `after`,
+  arguments, detached/child/report/signal): "Change to `x`" for each close name in scope;
+- `data.missing` a list (missing arguments or payload fields): add `name: value` for each, the
+  value a placeholder of the parameter's type (`features.placeholders`);
 - `unused-binding`: remove the `-> name`.
 Rewrites: `when`/`otherwise` → `if`/`else`; a one-line record type ↔ one field per line.
 
@@ -18,29 +25,20 @@ simply yields no action.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
+from typing import Any
 
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
+from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.signature_help import expected_parameters
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import BUILTIN_TYPES, Kind, Range, RefKind
+from awl_lsp.model import Range
 
 QUICKFIX = lsp.CodeActionKind.QuickFix
 REWRITE = lsp.CodeActionKind.RefactorRewrite
 
-_NAME_CODES = frozenset(
-    {"unknown-call", "unknown-type", "unknown-binding", "unknown-field", "route-target", "after"}
-)
-_UNKNOWN_KIND = {
-    "hatch": Kind.DETACHED,
-    "spawn": Kind.CHILD,
-    "answer": Kind.REPORT,
-    "wait": Kind.SIGNAL,
-    "workloop-arming": Kind.SIGNAL,  # `on s` naming no signal
-}
 _HOW = {"hatch_statement": "hatch", "answer_statement": "answer", "spawn_statement": "spawn"}
 
 
@@ -131,83 +129,61 @@ def _fix_windows(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.Cod
     return [_action("Change to `windows`", QUICKFIX, edit, diag, preferred=True)]
 
 
-def _fix_narration(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
-    if not diag.message.startswith("missing"):
+def _fix_missing_token(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Insert the token the parser found missing (`data.missing`, e.g. a closing `]`)."""
+    token = _data(diag).get("missing")
+    if not isinstance(token, str) or not token:
         return []
+    r = diag.range
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(r.start, r.start), token)]})
+    return [_action(f"Insert `{token}`", QUICKFIX, edit, diag, preferred=True)]
+
+
+def _fix_naming(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Rename a declaration that breaks the naming convention (`data.rename`), with every use."""
+    new = _data(diag).get("rename")
+    row, col = snap.point(diag.range.start)
+    sym = snap.model.symbol_at(row, col)
+    if not isinstance(new, str) or not new or sym is None or snap.model.first(sym.kind, new) is not None:
+        return []
+    edits = [(sym.selection, new)] + [(r.range, new) for r in snap.model.references_to(sym)]
+    return [_action(f"Rename to `{new}`", QUICKFIX, _edit(snap, uri, edits), diag, preferred=True)]
+
+
+def _fix_rewrite(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Replace the diagnostic's text by the checker's spelling of what was meant (`data.rewrite`)."""
+    new = _data(diag).get("rewrite")
+    if not isinstance(new, str) or not new:
+        return []
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(diag.range, new)]})
+    return [_action(f"Write `{new}`", QUICKFIX, edit, diag, preferred=True)]
+
+
+def _fix_narration(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
     edit = _edit(snap, uri, [((0, 0, 0, 0), "//! \n")])
     return [_action("Add a `//!` narration line at the top", QUICKFIX, edit, diag, preferred=True)]
 
 
-def _scope_of(snap: Snapshot, row: int, col: int) -> str:
-    sub = snap.model.enclosing(row, col, Kind.SUBFLOW)
-    return f"subflow:{sub.name}" if sub is not None else ""
-
-
-def _field_candidates(snap: Snapshot, node: Node, message: str) -> list[str]:
-    parent = node.parent
-    if parent is None or parent.type != "field_expression":
-        return []
-    from awl_lsp.features.typing import _env
-
-    env = _env(snap)
-    return list(env.fields_of_type(env.infer(parent.child_by_field_name("value")))) if env else []
-
-
-def _name_candidates(snap: Snapshot, code: str, node: Node, message: str) -> list[str]:
-    model = snap.model
-    name = snap.text(node)
-    row, col = node.start_point.row, node.start_point.column
-    if code == "unknown-call":
-        if name[:1].isupper():
-            return [t.name for t in model.of_kind(Kind.TYPE) if t.extra.get("form") == "record_body"]
-        return [s.name for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)]
-    if code == "unknown-type":
-        return [t.name for t in model.of_kind(Kind.TYPE)] + list(BUILTIN_TYPES)
-    if code == "unknown-binding":
-        ref = model.reference_at(row, col)
-        scope = ref.scope if ref is not None and ref.kind in (RefKind.VALUE, RefKind.COLLECT) else ""
-        return [
-            s.name
-            for s in model.visible_values(row, scope)
-            if s.kind is not Kind.BINDING or (s.selection[0], s.selection[1]) < (row, col)
-        ]
-    if code == "unknown-field":
-        return _field_candidates(snap, node, message)
-    scope = _scope_of(snap, row, col)
-    steps = [s.name for s in model.of_kind(Kind.STEP) if s.scope == scope]
-    if code == "after":
-        return steps
-    if code == "route-target":
-        outcomes = [o.name for o in model.of_kind(Kind.OUTCOME, Kind.STEP_OUTCOME) if o.scope == scope]
-        return steps + outcomes + (["start"] if model.is_workloop else [])
-    kind = _UNKNOWN_KIND.get(code)
-    return model.names(kind) if kind is not None else []
-
-
 def _fix_name(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
-    code = str(diag.code)
-    if code in _UNKNOWN_KIND and not (
-        diag.message.startswith("unknown") or "names no declared" in diag.message
-    ):
-        return []
+    """"Change to `x`" for each close candidate the checker found (`data.candidates`)."""
+    data = _data(diag)
     node = _node_at(snap, diag.range)
-    if node.type not in ("identifier", "type_identifier"):
-        return []
     name = snap.text(node)
-    candidates = sorted({c for c in _name_candidates(snap, code, node, diag.message) if c != name})
-    matches = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    if node.type not in ("identifier", "type_identifier") or name != data.get("name"):
+        return []  # the text moved on since the diagnostic: no fix rather than a wrong one
     return [
         _action(f"Change to `{m}`", QUICKFIX, _edit(snap, uri, [(_rng(node), m)]), diag, preferred=(i == 0))
-        for i, m in enumerate(matches)
+        for i, m in enumerate(c for c in data.get("candidates", []) if isinstance(c, str) and c != name)
     ]
 
 
 def _fix_missing_arguments(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
+    """Insert each missing argument (`data.missing`) with a value of its type as a placeholder."""
+    wanted = [m for m in _data(diag).get("missing", []) if isinstance(m, str)]
     node = _node_at(snap, diag.range)
     if node.type == "arguments" and node.parent is not None and node.parent.type == "route_statement":
         args, how = node, "route"
-        target = node.parent.child_by_field_name("target")
-        name = snap.text(target)
+        name = snap.text(node.parent.child_by_field_name("target"))
     else:
         call = node.parent if node.type == "identifier" else None
         if call is None or call.type != "call_expression":
@@ -215,19 +191,24 @@ def _fix_missing_arguments(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> li
         args = call.child_by_field_name("arguments")
         how = _HOW.get(call.parent.type, "call") if call.parent is not None else "call"
         name = snap.text(node)
-    if args is None or args.has_error:
+    if args is None or args.has_error or not wanted:
         return []
-    callee = expected_parameters(snap, how, name, node.start_point.row, node.start_point.column)
+    row, col = node.start_point.row, node.start_point.column
+    callee = expected_parameters(snap, how, name, row, col)
     if callee is None:
         return []
-    given = [a for a in args.named_children if a.type == "argument"]
-    names = {snap.text(a.child_by_field_name("name")) for a in given}
-    missing = [p.name for p in callee.params if p.name not in names and not p.optional and not p.positional]
-    if not missing:
-        return []
-    text = ", ".join(f"{m}: {m}" for m in missing)
-    if given:
-        end = given[-1].end_point
+    given = {snap.text(a.child_by_field_name("name")) for a in args.named_children if a.type == "argument"}
+    types = {p.name: p.type for p in callee.params}
+    missing = [m for m in wanted if m in types and m not in given]
+    ref = snap.model.reference_at(row, col)
+    scope = ref.scope if ref is not None else ""
+    values = [argument_value(snap.model, m, types[m], row, scope) for m in missing]
+    if not missing or any(v is None for v in values):
+        return []  # a value we cannot write would only trade this error for another
+    text = ", ".join(f"{m}: {v}" for m, v in zip(missing, values, strict=True))
+    given_nodes = [a for a in args.named_children if a.type == "argument"]
+    if given_nodes:
+        end = given_nodes[-1].end_point
         where, text = (end.row, end.column, end.row, end.column), ", " + text
     else:
         end = args.children[0].end_point  # after `(`
@@ -243,8 +224,8 @@ def _fix_unused_binding(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[
     if binding is None or binding.type != "binding" or binding.parent is None:
         return []
     owner = binding.parent
-    if owner.type == "wait_statement":
-        return []  # `wait` must bind the signal's payload
+    if owner.type in ("wait_statement", "collect_statement"):
+        return []  # `wait` must bind the signal's payload, `collect` must name the gathered list
     if owner.type == "expression_statement":
         value = owner.child_by_field_name("value")
         if value is None or value.type != "call_expression":
@@ -258,18 +239,31 @@ def _fix_unused_binding(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[
     return [_action(title, QUICKFIX, edit, diag, preferred=True)]
 
 
+def _data(diag: lsp.Diagnostic) -> dict[str, Any]:
+    return diag.data if isinstance(diag.data, dict) else {}
+
+
 def _fixes_for(diag: lsp.Diagnostic) -> list[Fix]:
+    """The fixes that apply, chosen by the diagnostic's code and `data` (never by its message)."""
     code = str(diag.code) if diag.code is not None else ""
+    data = _data(diag)
+    missing = data.get("missing")
     fixes: list[Fix] = []
-    if code == "hatch-key":
+    if code == "hatch-key" and missing == "key":
         fixes.append(_fix_hatch_key)
-    if code == "tolerance" and "windows" in diag.message and "expected" in diag.message:
+    if code == "tolerance" and missing == "windows":
         fixes.append(_fix_windows)
-    if code == "narration":
+    if code == "narration" and missing == "narration":
         fixes.append(_fix_narration)
-    if code in _NAME_CODES or code in _UNKNOWN_KIND:
+    if code == "missing" and isinstance(missing, str):
+        fixes.append(_fix_missing_token)
+    if code == "naming" and data.get("rename"):
+        fixes.append(_fix_naming)
+    if data.get("rewrite"):
+        fixes.append(_fix_rewrite)
+    if data.get("candidates"):
         fixes.append(_fix_name)
-    if "is missing argument" in diag.message or code == "route-missing-field":
+    if isinstance(missing, list):
         fixes.append(_fix_missing_arguments)
     if code == "unused-binding":
         fixes.append(_fix_unused_binding)

@@ -5,13 +5,22 @@ tree's tokens around the cursor (robust to the half-typed line) and says what ma
 keyword slots from `awl_lsp.reference`, declared names of the right kind, argument names not yet
 given, the fields of a value's type (via `awl_lsp.model.types`), or types. This module turns that
 plan into `CompletionItem`s whose text edit replaces the partially typed word.
+
+One item per label. Keywords insert their form (`every ${1:10m}`, see `completion_snippets`),
+calls their arguments with a value of each parameter's type as placeholder (a same-named value in
+scope, else `""`, `0`, …; never a name that does not exist), and the two document templates are
+offered only at the top of an empty document. Snippets go only to clients that support them
+(plain text otherwise), Markdown documentation only to clients that accept it. Names in scope
+come before keywords.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
+from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_context import Analysis, Plan, plan
+from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.types import AwlType, parse_type_text
@@ -45,8 +54,13 @@ _PLAIN = lsp.InsertTextFormat.PlainText
 class _Items:
     """Collects items in offer order, once per label."""
 
-    def __init__(self, snap: Snapshot, a: Analysis, p: Plan) -> None:
+    def __init__(
+        self, snap: Snapshot, a: Analysis, p: Plan, snippet_ok: bool = True, markdown_ok: bool = True
+    ) -> None:
         self.snap, self.a, self.p = snap, a, p
+        self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
+        line = snap.doc.lines.line_text(a.row).encode("utf-8")
+        self.line_ends_here = not line[a.word_end :].strip()  # a keyword's form would not clash
         model = snap.model
         self.workloop: bool | None = model.is_workloop if model.flow is not None else None
         start = snap.doc.to_position((a.row, a.word_start))
@@ -67,15 +81,25 @@ class _Items:
         if label in self.seen:
             return
         self.seen.add(label)
+        text = insert if insert is not None else label
+        if snippet and not self.snippet_ok:
+            text, snippet = snippets.plain(text), False
+        if snippet and text == snippets.escape(label):
+            snippet = False
+        documentation: lsp.MarkupContent | str | None = None
+        if doc:
+            documentation = (
+                lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if self.markdown_ok else _unmark(doc)
+            )
         self.items.append(
             lsp.CompletionItem(
                 label=label,
                 kind=kind,
                 detail=detail or None,
-                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+                documentation=documentation,
                 sort_text=f"{len(self.items):04d}",
                 filter_text=label,
-                text_edit=lsp.TextEdit(self.range, insert if insert is not None else label),
+                text_edit=lsp.TextEdit(self.range, text),
                 insert_text_format=_SNIPPET if snippet else _PLAIN,
             )
         )
@@ -89,24 +113,38 @@ class _Items:
         return not (self.workloop is False and e.workloop_only)
 
     def keyword(
-        self, e: KeywordEntry, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword, form: str = ""
+        self,
+        e: KeywordEntry,
+        kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword,
+        form: str = "",
+        slot: str = "",
     ) -> None:
         if self.allowed(e):
-            self.add(e.keyword, kind, form or e.form, e.markdown())
+            doc = e.hover_markdown() if self.markdown_ok else e.hover_plaintext()
+            shape = snippets.form(e.keyword, slot) if self.line_ends_here else None
+            self.add(e.keyword, kind, form or e.form, doc, shape, snippet=shape is not None)
 
-    def word(self, word: str, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword) -> None:
+    def word(
+        self, word: str, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword, slot: str = ""
+    ) -> None:
         e = entry(word)
         if e is not None:
-            self.keyword(e, kind)
+            self.keyword(e, kind, slot=slot)
 
     # ---- symbols
     def symbol(self, sym: Symbol, insert: str | None = None, snippet: bool = False, detail: str = "") -> None:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
 
-    def call(self, sym: Symbol, names: list[str]) -> None:
-        args = ", ".join(f"{n}: ${{{i}:{n}}}" for i, n in enumerate(names, 1))
-        self.symbol(sym, f"{sym.name}({args})", snippet=True)
+    def call(self, sym: Symbol, params: list[tuple[str, str | None]]) -> None:
+        """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
+        value in scope; an empty tab stop when no value of the type can be written."""
+        model, row, scope = self.snap.model, self.a.row, self.p.scope
+        parts = []
+        for i, (n, t) in enumerate(params, 1):
+            value = argument_value(model, n, t, row, scope)
+            parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
+        self.symbol(sym, f"{sym.name}({', '.join(parts)})", snippet=True)
 
     def value(self, sym: Symbol) -> None:
         env = self.a.env
@@ -125,14 +163,31 @@ class _Items:
 
 
 _HEADER_SLOTS = frozenset({"workflow-header", "workloop-header", "invariant-body"})
+_LINE_SLOTS = frozenset({"step-body", "loop-body", "fork-body", "workflow-header", "workloop-header"})
 
 
-def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]:
-    """The completion items at `position` (an empty list where nothing may be typed)."""
+def _unmark(markdown: str) -> str:
+    """Markdown documentation as plain text (fences and emphasis dropped)."""
+    lines = [line for line in markdown.splitlines() if not line.startswith("```")]
+    return "\n".join(lines).replace("**", "").replace("`", "")
+
+
+def complete(
+    snap: Snapshot, position: lsp.Position, snippet_ok: bool = True, markdown_ok: bool = True
+) -> list[lsp.CompletionItem]:
+    """The completion items at `position` (an empty list where nothing may be typed).
+
+    `snippet_ok` / `markdown_ok`: what the client said it supports (snippet insert text,
+    Markdown documentation).
+    """
     row, col = snap.point(position)
     p, a = plan(snap, row, col)
-    out = _Items(snap, a, p)
+    out = _Items(snap, a, p, snippet_ok, markdown_ok)
     model = snap.model
+    if not snap.doc.source.strip():
+        for name, body in snippets.TEMPLATES.items():
+            out.add(name, lsp.CompletionItemKind.Snippet, f"a new {name} document", "", body, snippet=True)
+        return out.items
     if p.arguments is not None and not _arguments(out, *p.arguments) and p.arguments[0] == "route":
         p.values = True  # a payload that is not a record: `route failed("text")`
         p.slots.append("expression")
@@ -162,40 +217,42 @@ def complete(snap: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]
                 out.symbol(step)
     if p.detached:
         for s in model.of_kind(Kind.DETACHED):
-            out.call(s, [x.name for x in model.parameters_of(s)])
+            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
     if p.reports:
         for s in model.of_kind(Kind.REPORT):
-            out.call(s, [n for n, _, _ in out.fields(s.type or "")])
+            out.call(s, [(n, t) for n, t, _ in out.fields(s.type or "")])
     if p.signals:
         for s in model.of_kind(Kind.SIGNAL):
             out.symbol(s)
     if p.children:
         for s in model.of_kind(Kind.CHILD):
-            out.call(s, [x.name for x in model.parameters_of(s)])
+            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
     if p.callables:
         for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            out.call(s, [x.name for x in model.parameters_of(s)])
+            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
     if p.stage_actions:
         for s in model.of_kind(Kind.ACTION):
             if len(model.parameters_of(s)) == 1:
                 out.symbol(s)
     if p.values:
         for s in model.visible_values(row, p.scope):
-            if s.selection[0] != row and (not p.constants_only or s.kind is Kind.CONST):
+            later = s.kind is Kind.BINDING and s.selection[0] >= row  # not bound yet at the cursor
+            if s.selection[0] != row and not later and (not p.constants_only or s.kind is Kind.CONST):
                 out.value(s)
         for s in model.of_kind(Kind.VARIANT):
             out.symbol(s)
     if p.record_types:
         for s in model.of_kind(Kind.TYPE):
             if s.extra.get("form") == "record_body":
-                out.call(s, [n for n, _, _ in out.fields(s.name)])
+                out.call(s, [(n, t) for n, t, _ in out.fields(s.name)])
     for slot in p.slots:
         # words that also serve elsewhere (`every`, `on`, `timeout`) read as what they are here
         form = "header-clause" if slot in _HEADER_SLOTS else ""
         for e in keywords_for_slot(slot, workloop=out.workloop):
-            out.keyword(e, form=form)
+            out.keyword(e, form=form, slot=slot)
+    line_slot = next((s for s in p.slots if s in _LINE_SLOTS), "")
     for w in p.words:
-        out.word(w)
+        out.word(w, slot=line_slot)
     if p.types:
         for s in model.of_kind(Kind.TYPE):
             out.symbol(s)

@@ -8,6 +8,8 @@ lines above it. The text of the line is read only for the partial word under the
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from awl_lsp.features.completion_tokens import (
     _COMBINATORS,
     _OPERATORS,
@@ -75,6 +77,8 @@ def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
         _bracket(a, p, stack[-1], block)
     elif first is None:
         _line_start(a, p, block, row, indent)
+        if block in ("workflow-header", "workloop-header", "invariant") and openers:
+            p.drop |= _unique_clauses_present(a, a.toks[openers[0]], row)
     else:
         _mid_line(a, p, block, first)
     return p, a
@@ -148,6 +152,36 @@ def _line_start(a: Analysis, p: Plan, block: str, row: int, indent: int) -> None
         p.words.append("route")
     elif block == "outcome-route":
         p.words.append("route")
+
+
+# header clauses a flow (or an invariant) holds at most once: not offered again once written
+_UNIQUE_CLAUSES = {
+    "every_clause": "every",
+    "retention_clause": "retention",
+    "timeout_clause": "timeout",
+    "tolerance_clause": "tolerance",
+    "confirms_clause": "confirms",
+}
+
+
+_CLAUSE_OWNERS = ("workflow_declaration", "workloop_declaration", "invariant_clause")
+
+
+def _unique_clauses_present(a: Analysis, opener: Tok, row: int) -> set[str]:
+    """The once-only clause words already written in the block `opener` opens (not on `row`)."""
+    node: Node | None = opener.node
+    while node is not None and node.type not in _CLAUSE_OWNERS:
+        node = node.parent
+    if node is None:
+        return set()
+    if node.type != "invariant_clause":
+        node = node.child_by_field_name("header")
+    present: set[str] = set()
+    for child in node.named_children if node is not None else []:
+        word = _UNIQUE_CLAUSES.get(child.type)
+        if word is not None and child.start_point.row != row:
+            present.add(word)
+    return present
 
 
 def _type_position(a: Analysis, i: int) -> str | None:

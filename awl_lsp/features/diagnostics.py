@@ -1,47 +1,45 @@
-"""Diagnostics: syntax problems (from the syntax layer) and semantic problems (from the checker)."""
+"""Diagnostics: syntax problems (from the syntax layer) and semantic problems (from the checker).
+
+Both layers report the same `Problem` type; here it becomes an LSP `Diagnostic` carrying the
+problem's stable `code`, its `data` (what quick fixes need; see `features.code_actions`) and its
+related places as `relatedInformation` (when the client gives a document URI for them). Hints
+that only explain another problem (a step unreachable because a route is misspelt) carry the
+`Unnecessary` tag so editors dim them instead of underlining them.
+"""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from lsprotocol import types as lsp
 
 from awl_lsp.checks import Problem, Severity, run_checks
+from awl_lsp.checks.cascades import fold
+from awl_lsp.checks.suggest import annotate
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
 from awl_lsp.syntax.errors import syntax_problems
 
-
-@dataclass(frozen=True)
-class Finding:
-    """A problem in tree coordinates, whatever layer found it."""
-
-    range: Range
-    message: str
-    code: str
-    severity: Severity
+Finding = Problem  # the name callers used before syntax and checker problems became one type
 
 
-def findings(snap: Snapshot) -> list[Finding]:
+def findings(snap: Snapshot) -> list[Problem]:
+    """Every problem of the snapshot, syntax first where they share a place, sorted by position."""
     doc = snap.doc
     strings = snap.shared.setdefault("unterminated-strings", {})  # per document, between versions
     skipped = getattr(doc, "skipped", [])
     blanked = [(*b.start, *b.end) for b in skipped]
-    out = [
-        Finding(p.range, p.message, p.code, Severity.ERROR)
+    out: list[Problem] = [
+        p
         for p in syntax_problems(doc.tree, doc.source, doc.text, strings)  # type: ignore[arg-type]
         if not any(_overlaps(p.range, b) for b in blanked)
     ]
     out += [
-        Finding(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
+        Problem(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
         for b, span in zip(skipped, blanked, strict=True)
     ]
-    problems: list[Problem] = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
-    out += [
-        Finding(p.range, p.message, p.code, p.severity)
-        for p in problems
-        if not any(_overlaps(p.range, b) for b in blanked)
-    ]
+    problems = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
+    problems = [p for p in problems if not any(_overlaps(p.range, b) for b in blanked)]
+    out += annotate(snap.model, doc.tree, doc.source, problems, snap.path)
+    out = fold(out, doc.tree, doc.source)
     return sorted(out, key=lambda f: (f.range, f.code))
 
 
@@ -49,14 +47,25 @@ def _overlaps(a: Range, b: Range) -> bool:
     return (a[0], a[1]) <= (b[2], b[3]) and (b[0], b[1]) <= (a[2], a[3])
 
 
-def diagnostics(snap: Snapshot) -> list[lsp.Diagnostic]:
-    return [
-        lsp.Diagnostic(
-            range=snap.lsp_range(f.range),
-            message=f.message,
-            severity=lsp.DiagnosticSeverity(int(f.severity)),
-            code=f.code,
-            source="awl",
-        )
-        for f in findings(snap)
-    ]
+def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Diagnostic:
+    related = None
+    if uri is not None and p.related:
+        related = [
+            lsp.DiagnosticRelatedInformation(lsp.Location(uri, snap.lsp_range(r.range)), r.message)
+            for r in p.related
+        ]
+    explains = p.severity is Severity.HINT and bool((p.data or {}).get("because"))
+    return lsp.Diagnostic(
+        range=snap.lsp_range(p.range),
+        message=p.message,
+        severity=lsp.DiagnosticSeverity(int(p.severity)),
+        code=p.code,
+        source="awl",
+        data=dict(p.data) if p.data else None,
+        related_information=related,
+        tags=[lsp.DiagnosticTag.Unnecessary] if explains else None,
+    )
+
+
+def diagnostics(snap: Snapshot, uri: str | None = None) -> list[lsp.Diagnostic]:
+    return [to_diagnostic(snap, p, uri) for p in findings(snap)]

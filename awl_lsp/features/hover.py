@@ -34,7 +34,7 @@ def hover(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.
     if word is not None:
         e = entry(word)
         if e is not None:
-            text = e.markdown() if markdown else e.plaintext()
+            text = e.hover_markdown() if markdown else e.hover_plaintext()
             return lsp.Hover(lsp.MarkupContent(kind, text), snap.node_range(node))
     model = snap.model
     ref = model.reference_at(row, col)
@@ -49,5 +49,9 @@ def hover(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.
     if sym is None or rng is None:
         return None
     btype = binding_type(snap, sym)
-    text = describe.markdown(sym, model, btype) if markdown else describe.plaintext(sym, model, btype)
+    tt = describe.TreeText(snap.doc.root, snap.doc.source)
+    if markdown:
+        text = describe.markdown(sym, model, btype, tt)
+    else:
+        text = describe.plaintext(sym, model, btype, tt)
     return lsp.Hover(lsp.MarkupContent(kind, text), snap.lsp_range(rng))

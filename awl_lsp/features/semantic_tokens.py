@@ -91,8 +91,15 @@ _LEAF_TYPES = {
     "float": ("number", ()),
     "duration": ("number", ()),
     "start": ("enumMember", ()),
+    "json_body": ("string", ()),
 }
-_OPERATORS = frozenset({"|>", "->", "==", "!=", "<", "<=", ">", ">=", "+", "=", "..", "?", "|"})
+# what an anonymous token is by its parent (the same words are keywords elsewhere)
+_BY_PARENT = {
+    "outcome_kind": ("enumMember", ()),  # `route success` / `route failure`
+    "combinator": ("function", ("defaultLibrary",)),  # `filter(…)`, `count`
+    "workflow_builtin": ("variable", ("readonly", "defaultLibrary")),  # `workflow` in `workflow.id`
+}
+_OPERATORS = frozenset({"|>", "->", "==", "!=", "<", "<=", ">", ">=", "+", "=", "..", "?"})
 
 Token = tuple[int, int, int, int, int]  # line, character, length (encoding units), type index, modifier bits
 
@@ -127,6 +134,10 @@ class _Classifier:
             return ("type", ("defaultLibrary",) if builtin else ())
         if leaf.is_named or leaf.is_missing:
             return None
+        parent = leaf.parent
+        if parent is not None and parent.type in _BY_PARENT and (t[:1].isalpha()):
+            if parent.type != "combinator" or parent.child_by_field_name("name") == leaf:
+                return _BY_PARENT[parent.type]
         word = t
         if word[:1].isalpha():
             return ("keyword", ())
@@ -142,6 +153,8 @@ class _Classifier:
             return token, (*mods, "declaration")
         ref = self.refs.get(key)
         if ref is not None:
+            if ref.kind is RefKind.ARGUMENT:
+                return ("parameter", ())  # the `name:` of an argument, whatever it fills
             if ref.target is not None:
                 return _KIND.get(ref.target.kind, ("variable", ()))
             if ref.kind is RefKind.VALUE and ref.name == "visits":
@@ -157,6 +170,8 @@ class _Classifier:
             return ("namespace", ())
         if ptype == "field_expression" or ptype == "relative_field":
             return ("property", ())
+        if ptype == "parameter":  # a parameter the model did not take (e.g. inside an enum)
+            return ("parameter", ("declaration",))
         return None
 
 

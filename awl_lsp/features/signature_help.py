@@ -172,7 +172,14 @@ def open_call(snap: Snapshot, position: lsp.Position) -> OpenCall | None:
 
 
 # ---------------------------------------------------------------------- the answer
-def _signature(callee: Callee) -> lsp.SignatureInformation:
+def _doc(text: str, markdown: bool) -> lsp.MarkupContent | str | None:
+    """Documentation as Markdown, or as a plain string for clients that do not accept Markdown."""
+    if not text:
+        return None
+    return lsp.MarkupContent(lsp.MarkupKind.Markdown, text) if markdown else text.replace("`", "")
+
+
+def _signature(callee: Callee, markdown: bool = True) -> lsp.SignatureInformation:
     prefix = f"{callee.how} " if callee.how in ("hatch", "answer", "route", "spawn") else ""
     label = f"{prefix}{callee.name}("
     params: list[lsp.ParameterInformation] = []
@@ -186,7 +193,7 @@ def _signature(callee: Callee) -> lsp.SignatureInformation:
         params.append(
             lsp.ParameterInformation(
                 label=(start, end),
-                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+                documentation=_doc(doc, markdown),
             )
         )
     label += ")"
@@ -197,7 +204,7 @@ def _signature(callee: Callee) -> lsp.SignatureInformation:
     doc = callee.doc
     return lsp.SignatureInformation(
         label=label,
-        documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if doc else None,
+        documentation=_doc(doc, markdown),
         parameters=params,
     )
 
@@ -210,7 +217,8 @@ def active_index(callee: Callee, call: OpenCall) -> int:
     return call.index
 
 
-def signature_help(snap: Snapshot, position: lsp.Position) -> lsp.SignatureHelp | None:
+def signature_help(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.SignatureHelp | None:
+    """The signature of the call around the cursor; `markdown`: the client accepts Markdown docs."""
     call = open_call(snap, position)
     if call is None:
         return None
@@ -218,7 +226,7 @@ def signature_help(snap: Snapshot, position: lsp.Position) -> lsp.SignatureHelp 
     callee = expected_parameters(snap, call.how, call.name, row, col)
     if callee is None:
         return None
-    info = _signature(callee)
+    info = _signature(callee, markdown)
     active = active_index(callee, call)
     info.active_parameter = active
     return lsp.SignatureHelp(signatures=[info], active_signature=0, active_parameter=active)

@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
+
+from awl_lsp.reference.excerpt import excerpt
+
+GUIDE_COMMAND = "awl.guide"
+"""The command that opens a keyword's full entry (the server answers it; `awl guide WORD` in a shell)."""
+
+
+def guide_link(keyword: str) -> str:
+    """A Markdown command link to the keyword's full entry."""
+    args = quote(f'["{keyword}"]')
+    return f"[Full entry: `awl guide {keyword}`](command:{GUIDE_COMMAND}?{args})"
 
 SOURCE_REFERENCE = "reference"
 """`KeywordEntry.source` of entries parsed from the user's keyword reference."""
@@ -58,6 +70,24 @@ class KeywordEntry:
         parts = [f"**{self.keyword}** — {self.summary}", self.description]
         if self.example:
             parts.append(f"```awl\n{self.example}\n```")
+        return "\n\n".join(parts)
+
+    def hover_markdown(self) -> str:
+        """Hover text that fits a screen: form and positions, the sentence, the example cut to the
+        block holding the keyword's own line, and a link to the full entry."""
+        parts = [f"**{self.keyword}** — {self.summary}", self.description]
+        if self.example:
+            parts.append(f"```awl\n{excerpt(self.example, self.keyword)}\n```")
+        parts.append(guide_link(self.keyword))
+        return "\n\n".join(parts)
+
+    def hover_plaintext(self) -> str:
+        """`hover_markdown()` for clients that only render plain text."""
+        parts = [f"{self.keyword} — {self.summary}", self.description]
+        if self.example:
+            cut = excerpt(self.example, self.keyword)
+            parts.append("Example:\n" + "\n".join(f"    {line}" if line else "" for line in cut.splitlines()))
+        parts.append(f"Full entry: awl guide {self.keyword}")
         return "\n\n".join(parts)
 
     def plaintext(self) -> str:

@@ -7,13 +7,13 @@ what the grammar would have accepted there ("expected `windows`, a name or end o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.parser import LANGUAGE
+from awl_lsp.syntax.problems import Problem, Range
 
-Range = tuple[int, int, int, int]  # start row, start byte column, end row, end byte column
+SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
 _TOKEN_NAMES = {
     "_newline": "end of line",
@@ -60,14 +60,9 @@ _LINE_HINTS = {
     "distribute": "distribute ITEM in LIST",
     "sequence": "sequence ITEM in LIST",
 }
+# tokens a quick fix may insert where the parser found them missing (closing brackets and the like)
+_INSERTABLE = frozenset({")", "]", "}", ":", ",", "=", "->"})
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
-
-
-@dataclass(frozen=True)
-class SyntaxProblem:
-    range: Range
-    message: str
-    code: str
 
 
 def _range(node: Node) -> Range:
@@ -94,9 +89,50 @@ def _previous_leaf(node: Node) -> Node | None:
     return None
 
 
-def expected_tokens(after: Node | None) -> list[str]:
+_STATES: dict[tuple[bytes, int, int], int | None] = {}  # (item bytes, leaf span) -> parse state
+
+
+def _stable_state(after: Node, source: bytes) -> int | None:
+    """The parse state after `after`, read from a fresh parse of its top-level item alone.
+
+    A node's recorded state depends on how the tree was reached (an incremental re-parse may reuse
+    it from an older tree), so the same text could be described differently before and after an
+    edit; a fresh parse of the item (small, cached by its bytes) always gives the same answer.
+    """
+    item = after
+    while item.parent is not None and item.parent.parent is not None:
+        item = item.parent
+    start = item.start_byte
+    key = (source[start : item.end_byte], after.start_byte - start, after.end_byte - start)
+    if key in _STATES:
+        return _STATES[key]
+    if len(_STATES) > 256:
+        _STATES.clear()
+    leaf = _parser().parse(key[0]).root_node.descendant_for_byte_range(key[1], key[2])
+    state = leaf.next_parse_state if leaf is not None and (leaf.start_byte, leaf.end_byte) == key[1:] else None
+    _STATES[key] = state
+    return state
+
+
+_PARSERS: list[Parser] = []
+
+
+def _parser() -> Parser:
+    if not _PARSERS:
+        _PARSERS.append(Parser(LANGUAGE))
+    return _PARSERS[0]
+
+
+def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str]:
     """Human names of the tokens the grammar accepts right after the leaf `after`."""
-    state = after.next_parse_state if after is not None else 0
+    if after is None:
+        state: int | None = 0
+    elif source is not None:
+        state = _stable_state(after, source)
+    else:
+        state = after.next_parse_state
+    if state is None:
+        return []
     try:
         iterator = LANGUAGE.lookahead_iterator(state)
         symbols = iterator.names() if iterator is not None else []
@@ -261,7 +297,8 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             prev = _previous_leaf(child)
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
-            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing"))
+            data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
+            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing", data=data))
         elif child.is_error:
             out.append(_error_problem(child, source))
         elif child.has_error:
@@ -340,7 +377,7 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
             message += f" — the form is `{hint}`"
         end_col = col + len(source[culprit.start_byte : stop].rstrip())
         return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
-    expected = _describe(expected_tokens(before))
+    expected = _describe(expected_tokens(before, source))
     after = f" after `{_snippet(source, before)}`" if before is not None else ""
     message = f"unexpected `{_snippet(source, culprit)}`{after}"
     if expected:

@@ -112,7 +112,7 @@
   name: (identifier) @property)
 
 (worker_declaration
-  name: (identifier) @type)
+  name: (identifier) @module)
 
 (action_declaration
   name: (identifier) @function)
@@ -139,7 +139,7 @@
   name: (identifier) @variable.parameter)
 
 (input_clause
-  name: (identifier) @variable.parameter)
+  name: (identifier) @variable)
 
 (signal_clause
   name: (identifier) @variable)
@@ -154,13 +154,13 @@
   name: (identifier) @variable)
 
 (report_clause
-  name: (identifier) @variable)
+  name: (identifier) @property)
 
 (invariant_clause
-  name: (identifier) @variable)
+  name: (identifier) @property)
 
 (node_setting
-  value: (identifier) @constant)
+  value: (identifier) @module)
 
 ; ------------------------------------------------------------------ outcomes and routes
 
@@ -175,7 +175,7 @@
 
 (start) @constant.builtin
 
-(outcome_kind) @constant
+(outcome_kind) @constant.builtin
 
 ; ------------------------------------------------------------------ types
 
@@ -209,8 +209,13 @@
 ((_expression/identifier) @variable.builtin
   (#eq? @variable.builtin "visits"))
 
+; A TitleCase name in an expression is an enum variant.
+((_expression/identifier) @constant
+  (#match? @constant "^[A-Z]"))
+
 ((_expression/identifier) @variable
-  (#not-eq? @variable "visits"))
+  (#not-eq? @variable "visits")
+  (#not-match? @variable "^[A-Z]"))
 
 (workflow_builtin
   "workflow" @variable.builtin)

@@ -188,6 +188,8 @@ async function startClient(): Promise<void> {
     outputChannel: output,
     traceOutputChannel: output,
     errorHandler: crashRestartHandler(() => running),
+    // keyword hovers end in a command link to the full entry (the server's `awl.guide` command)
+    markdown: { isTrusted: true },
   };
 
   const next = new LanguageClient(CLIENT_ID, CHANNEL_NAME, serverOptions, clientOptions);
