@@ -109,7 +109,8 @@ def _stable_state(after: Node, source: bytes) -> int | None:
     if len(_STATES) > 256:
         _STATES.clear()
     leaf = _parser().parse(key[0]).root_node.descendant_for_byte_range(key[1], key[2])
-    state = leaf.next_parse_state if leaf is not None and (leaf.start_byte, leaf.end_byte) == key[1:] else None
+    same = leaf is not None and (leaf.start_byte, leaf.end_byte) == key[1:]
+    state = leaf.next_parse_state if same else None
     _STATES[key] = state
     return state
 
