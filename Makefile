@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint e2e clean
+.PHONY: demo test bench lint e2e clean dist dist-check
 
 $(STAMP): pyproject.toml setup.py tree-sitter-awl/src/parser.c tree-sitter-awl/src/scanner.c tree-sitter-awl/bindings/python/tree_sitter_awl/binding.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,11 +19,19 @@ test: $(STAMP) test-extra
 	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench
 	$(PY) -m pytest -q tests
 
+# The wheel (cp311-abi3) and the sdist, into dist/.
+dist: $(STAMP)
+	$(PY) -m build --outdir dist .
+
+# Builds both, installs each into a fresh venv in a temporary folder and runs `awl` from there.
+dist-check: $(STAMP)
+	.ci/dist-check $(PY) $(PYTHON)
+
 bench: $(STAMP)
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
 
 # Editor-specific targets (vsix, e2e, TextMate tests) live in mk/*.mk; they add to these.
 test-extra::
