@@ -17,7 +17,9 @@ demo: $(STAMP)
 
 test: $(STAMP) test-extra
 	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench
-	$(PY) -m pytest -q tests
+#	$(PY) -m ruff format --check awl_lsp tests tree-sitter-awl/bindings bench  # once the tree is formatted
+	$(PY) -m mypy
+	$(PY) -m pytest -q -rs tests
 
 # The wheel (cp311-abi3) and the sdist, into dist/.
 dist: $(STAMP)

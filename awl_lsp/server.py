@@ -96,7 +96,8 @@ server = AwlServer()
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
-    path = Path(to_fs_path(item.uri)) if item.uri.startswith("file:") else None
+    fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
+    path = Path(fs_path) if fs_path else None
     ls.documents[item.uri] = OpenDocument(item.text, item.version, path, ls.workspace_root(), ls.encoding)
     ls.publish(item.uri)
 

@@ -267,11 +267,11 @@ def full_tokens(snap: Snapshot) -> list[Token]:
         key = (source[item.start_byte : item.end_byte], digest, encoding)
         cached = _ITEM_CACHE.get(key)
         if cached is None:
-            cached = [(line - first, *rest) for line, *rest in _item_tokens(snap, item)]
+            cached = [(t[0] - first, t[1], t[2], t[3], t[4]) for t in _item_tokens(snap, item)]
             if len(_ITEM_CACHE) > _ITEM_CACHE_LIMIT:
                 _ITEM_CACHE.clear()
             _ITEM_CACHE[key] = cached
-        out.extend((line + first, *rest) for line, *rest in cached)
+        out.extend((t[0] + first, t[1], t[2], t[3], t[4]) for t in cached)
     out.sort(key=lambda t: (t[0], t[1]))
     return out
 
