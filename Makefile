@@ -35,6 +35,12 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build dist *.egg-info
 
+# A real-editor test that cannot run prints SKIPPED and passes, unless AWL_REQUIRE_EDITORS=1
+# (set by .ci/run): then the skip is a failure.
+AWL_REQUIRE_EDITORS ?=
+SKIP_EXIT = { if [ "$(AWL_REQUIRE_EDITORS)" = 1 ]; then \
+  echo "AWL_REQUIRE_EDITORS=1: a skipped editor test fails the run" >&2; exit 1; else exit 0; fi; }
+
 # Editor-specific targets (vsix, e2e, TextMate tests) live in mk/*.mk; they add to these.
 test-extra::
 e2e::

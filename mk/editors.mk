@@ -37,13 +37,13 @@ e2e-nvim: $(STAMP)
 	if [ -n "$$given" ]; then \
 	  if ! nvim_ok "$$given"; then \
 	    echo "e2e-nvim: SKIPPED: AWL_NVIM=$$given is not Neovim >= 0.10 ($$("$$given" --version 2>&1 | head -n 1))"; \
-	    exit 0; fi; \
+	    $(SKIP_EXIT); fi; \
 	  nv="$$given"; \
 	elif command -v nvim >/dev/null 2>&1 && nvim_ok nvim; then nv="$$(command -v nvim)"; \
 	elif [ -x "$(SHARED_NVIM)" ] && nvim_ok "$(SHARED_NVIM)"; then nv="$(SHARED_NVIM)"; \
 	else \
 	  echo "e2e-nvim: SKIPPED: no Neovim >= 0.10 (nvim on PATH is $$(command -v nvim >/dev/null 2>&1 && nvim --version 2>/dev/null | head -n 1 || echo absent);" \
-	       "set AWL_NVIM to a Neovim 0.10+ binary)"; exit 0; \
+	       "set AWL_NVIM to a Neovim 0.10+ binary)"; $(SKIP_EXIT); \
 	fi; \
 	echo "e2e-nvim: $$nv ($$("$$nv" --version 2>/dev/null | head -n 1))"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
@@ -53,10 +53,10 @@ e2e-emacs: $(STAMP)
 	@set -e; em="$(AWL_EMACS)"; \
 	if [ -z "$$em" ]; then \
 	  if command -v emacs >/dev/null 2>&1; then em="$$(command -v emacs)"; \
-	  else echo "e2e-emacs: SKIPPED: no emacs (apt-get install emacs-nox elpa-eglot, or set AWL_EMACS)"; exit 0; fi; \
+	  else echo "e2e-emacs: SKIPPED: no emacs (apt-get install emacs-nox elpa-eglot, or set AWL_EMACS)"; $(SKIP_EXIT); fi; \
 	fi; \
 	if ! "$$em" --batch --eval "(require 'eglot)" >/dev/null 2>&1; then \
-	  echo "e2e-emacs: SKIPPED: $$em has no eglot (Emacs 29+, or apt-get install elpa-eglot)"; exit 0; fi; \
+	  echo "e2e-emacs: SKIPPED: $$em has no eglot (Emacs 29+, or apt-get install elpa-eglot)"; $(SKIP_EXIT); fi; \
 	echo "e2e-emacs: $$("$$em" --version | head -n 1)"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
 	  timeout 300 "$$em" --batch -l editors/emacs/test/awl-eglot-smoke.el

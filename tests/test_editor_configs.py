@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import require_program
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITORS = ROOT / "editors"
@@ -169,8 +170,8 @@ def test_emacs_mode_registers_eglot_and_awl_mode():
     assert '"\\\\.awl\\\\\'"' in text
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None, reason="no emacs")
 def test_emacs_mode_byte_compiles_cleanly(tmp_path: Path):
+    require_program("emacs", "apt-get install emacs-nox elpa-eglot")
     source = tmp_path / "awl-mode.el"
     shutil.copy(EMACS / "awl-mode.el", source)
     result = subprocess.run(
