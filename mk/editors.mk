@@ -3,7 +3,8 @@
 #
 #   make nvim-parser   editors/nvim/parser/awl.so from tree-sitter-awl/src (what :AwlBuildParser does)
 #   make e2e-nvim      real Neovim (>= 0.10) + real `awl lsp`: tests/e2e/nvim/e2e.lua
-#   make e2e-emacs     Emacs + eglot smoke test: editors/emacs/test/awl-eglot-smoke.el
+#   make e2e-emacs     Emacs + eglot smoke test: editors/emacs/test/awl-eglot-smoke.el, then the
+#                      README's init.el snippet under `emacs -q` (editors/emacs/test/init-snippet.sh)
 #
 # e2e-nvim finds Neovim as: $(AWL_NVIM), else `nvim` on PATH when it is >= 0.10, else
 # ../shared/bin/nvim when that exists; it is skipped with a message when the one found is not
@@ -59,4 +60,5 @@ e2e-emacs: $(STAMP)
 	  echo "e2e-emacs: SKIPPED: $$em has no eglot (Emacs 29+, or apt-get install elpa-eglot)"; $(SKIP_EXIT); fi; \
 	echo "e2e-emacs: $$("$$em" --version | head -n 1)"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
-	  timeout 300 "$$em" --batch -l editors/emacs/test/awl-eglot-smoke.el
+	  timeout 300 "$$em" --batch -l editors/emacs/test/awl-eglot-smoke.el; \
+	editors/emacs/test/init-snippet.sh "$$em" "$(CURDIR)" "$(CURDIR)/$(VENV)/bin/awl"
