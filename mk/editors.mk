@@ -3,6 +3,8 @@
 #
 #   make nvim-parser   editors/nvim/parser/awl.so from tree-sitter-awl/src (what :AwlBuildParser does)
 #   make e2e-nvim      real Neovim (>= 0.10) + real `awl lsp`: tests/e2e/nvim/e2e.lua
+#   make e2e-nvim-new  the same on the newest Neovim (>= 0.11), the server via vim.lsp.enable("awl"):
+#                      $(AWL_NVIM_NEW), else `AWL_NVIM_SUITE=sid ../shared/bin/nvim` (0.12)
 #   make e2e-emacs     Emacs + eglot smoke test: editors/emacs/test/awl-eglot-smoke.el, then the
 #                      README's init.el snippet under `emacs -q` (editors/emacs/test/init-snippet.sh)
 #
@@ -13,6 +15,7 @@
 # eglot is not installed (Emacs 29+ has it built in; Debian bookworm: apt-get install elpa-eglot).
 
 AWL_NVIM        ?=
+AWL_NVIM_NEW    ?=
 AWL_EMACS       ?=
 SHARED_NVIM     := ../shared/bin/nvim
 NVIM_PLUGIN_DIR := editors/nvim
@@ -20,7 +23,7 @@ NVIM_PARSER     := $(NVIM_PLUGIN_DIR)/parser/awl.so
 TS_AWL_SRC      := tree-sitter-awl/src
 CC              ?= cc
 
-.PHONY: nvim-parser e2e-nvim e2e-emacs
+.PHONY: nvim-parser e2e-nvim e2e-nvim-new e2e-emacs
 
 nvim-parser: $(NVIM_PARSER)
 
@@ -28,7 +31,7 @@ $(NVIM_PARSER): $(TS_AWL_SRC)/parser.c $(TS_AWL_SRC)/scanner.c
 	mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O2 -I $(TS_AWL_SRC) $^ -o $@.tmp && mv $@.tmp $@
 
-e2e:: e2e-nvim e2e-emacs
+e2e:: e2e-nvim e2e-nvim-new e2e-emacs
 
 # nvim_ok NVIM: exit 0 when NVIM runs and is Neovim >= 0.10.
 NVIM_OK = nvim_ok() { v="$$("$$1" --version 2>/dev/null | sed -n '1s/^NVIM v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"; [ -n "$$v" ] && set -- $$v && { [ "$$1" -gt 0 ] || [ "$$2" -ge 10 ]; }; }
@@ -49,6 +52,18 @@ e2e-nvim: $(STAMP)
 	echo "e2e-nvim: $$nv ($$("$$nv" --version 2>/dev/null | head -n 1))"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
 	  timeout 600 "$$nv" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua
+
+e2e-nvim-new: $(STAMP)
+	@set -e; given="$(AWL_NVIM_NEW)"; \
+	if [ -n "$$given" ]; then set -- "$$given"; \
+	elif [ -x "$(SHARED_NVIM)" ]; then set -- env AWL_NVIM_SUITE=sid "$(SHARED_NVIM)"; \
+	else echo "e2e-nvim-new: SKIPPED: no Neovim >= 0.11 (set AWL_NVIM_NEW)"; $(SKIP_EXIT); fi; \
+	v="$$("$$@" --version 2>/dev/null | sed -n '1s/^NVIM v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"; \
+	if [ -z "$$v" ] || { [ "$${v% *}" = 0 ] && [ "$${v#* }" -lt 11 ]; }; then \
+	  echo "e2e-nvim-new: SKIPPED: $$* is not Neovim >= 0.11 ($$v)"; $(SKIP_EXIT); fi; \
+	echo "e2e-nvim-new: $$* ($$("$$@" --version 2>/dev/null | head -n 1))"; \
+	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
+	  timeout 600 "$$@" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua
 
 e2e-emacs: $(STAMP)
 	@set -e; em="$(AWL_EMACS)"; \
