@@ -2,7 +2,8 @@
 # Included by the root Makefile.
 #
 #   make nvim-parser   editors/nvim/parser/awl.so from tree-sitter-awl/src (what :AwlBuildParser does)
-#   make e2e-nvim      real Neovim (>= 0.10) + real `awl lsp`: tests/e2e/nvim/e2e.lua
+#   make e2e-nvim      real Neovim (>= 0.10) + real `awl lsp`: tests/e2e/nvim/e2e.lua, then
+#                      tests/e2e/nvim/ts_register.lua (a parser installed nvim-treesitter's way)
 #   make e2e-nvim-new  the same on the newest Neovim (>= 0.11), the server via vim.lsp.enable("awl"):
 #                      $(AWL_NVIM_NEW), else `AWL_NVIM_SUITE=sid ../shared/bin/nvim` (0.12)
 #   make e2e-emacs     Emacs + eglot smoke test: editors/emacs/test/awl-eglot-smoke.el, then the
@@ -51,7 +52,8 @@ e2e-nvim: $(STAMP)
 	fi; \
 	echo "e2e-nvim: $$nv ($$("$$nv" --version 2>/dev/null | head -n 1))"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
-	  timeout 600 "$$nv" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua
+	  timeout 600 "$$nv" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua; \
+	AWL_REPO="$(CURDIR)" timeout 300 "$$nv" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/ts_register.lua
 
 e2e-nvim-new: $(STAMP)
 	@set -e; given="$(AWL_NVIM_NEW)"; \
@@ -63,7 +65,8 @@ e2e-nvim-new: $(STAMP)
 	  echo "e2e-nvim-new: SKIPPED: $$* is not Neovim >= 0.11 ($$v)"; $(SKIP_EXIT); fi; \
 	echo "e2e-nvim-new: $$* ($$("$$@" --version 2>/dev/null | head -n 1))"; \
 	AWL_REPO="$(CURDIR)" AWL_SERVER="$(CURDIR)/$(VENV)/bin/awl" \
-	  timeout 600 "$$@" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua
+	  timeout 600 "$$@" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/e2e.lua; \
+	AWL_REPO="$(CURDIR)" timeout 300 "$$@" --headless --clean -u NONE -i NONE -n -l tests/e2e/nvim/ts_register.lua
 
 e2e-emacs: $(STAMP)
 	@set -e; em="$(AWL_EMACS)"; \

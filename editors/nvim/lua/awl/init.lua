@@ -104,12 +104,25 @@ function M.grammar_dir()
   return vim.fs.normalize(uv.fs_realpath(dir) or dir)
 end
 
---- Where the compiled parser is (or will be built).
+--- A `parser/awl.so` on 'runtimepath' other than the plugin's own (nvim-treesitter's), or nil.
+function M.runtime_parser()
+  local own = M.plugin_dir() .. "/parser/awl.so"
+  for _, p in ipairs(vim.api.nvim_get_runtime_file("parser/awl.so", true)) do
+    local real = vim.fs.normalize(uv.fs_realpath(p) or p)
+    if real ~= own and real ~= (uv.fs_realpath(own) or own) then
+      return real
+    end
+  end
+  return nil
+end
+
+--- Where the compiled parser is (or will be built): `parser_path`, else one another plugin
+--- manager (nvim-treesitter) put on 'runtimepath', else <plugin>/parser/awl.so.
 function M.parser_path()
   if M.config.parser_path then
     return vim.fs.normalize(M.config.parser_path)
   end
-  return M.plugin_dir() .. "/parser/awl.so"
+  return M.runtime_parser() or (M.plugin_dir() .. "/parser/awl.so")
 end
 
 --- The C compiler to use, or nil.
@@ -146,8 +159,8 @@ function M.parser_stale()
   if not built then
     return true
   end
-  if M.config.parser_path then
-    return false
+  if M.config.parser_path or so ~= M.plugin_dir() .. "/parser/awl.so" then
+    return false -- not ours to rebuild
   end
   local _, files = grammar_sources()
   for _, f in ipairs(files) do
@@ -164,7 +177,8 @@ end
 ---@param opts? { force?: boolean, quiet?: boolean, timeout?: integer }
 function M.build_parser(opts)
   opts = opts or {}
-  local so = M.parser_path()
+  -- Never over another manager's parser: build into `parser_path` or the plugin's own folder.
+  local so = M.config.parser_path and vim.fs.normalize(M.config.parser_path) or (M.plugin_dir() .. "/parser/awl.so")
   if not opts.force and not M.parser_stale() then
     return true, "parser up to date: " .. so
   end
