@@ -139,13 +139,19 @@ def test_nvim_plugin_layout():
         "ftplugin/awl.lua",
         "plugin/awl.lua",
         "lua/awl/init.lua",
+        "lua/awl/lsp.lua",
         "lua/awl/health.lua",
+        "lsp/awl.lua",
     ):
         assert (NVIM / rel).is_file(), rel
     assert 'awl = "awl"' in (NVIM / "ftdetect" / "awl.lua").read_text()
     init = (NVIM / "lua" / "awl" / "init.lua").read_text()
-    for needle in ('{ "awl", "lsp" }', "vim.lsp.start", "vim.treesitter.language.add", "AwlBuildParser"):
+    for needle in ('{ "awl", "lsp" }', "vim.treesitter.language.add", "AwlBuildParser"):
         assert needle in init
+    assert "vim.lsp.start" in (NVIM / "lua" / "awl" / "lsp.lua").read_text()
+    # Neovim 0.11's vim.lsp.enable("awl") reads lsp/awl.lua: the server command and the filetype.
+    native = (NVIM / "lsp" / "awl.lua").read_text()
+    assert 'cmd = { "awl", "lsp" }' in native and 'filetypes = { "awl" }' in native
 
 
 def test_nvim_queries_link_to_the_grammar():
