@@ -20,7 +20,7 @@ function M.check()
       health.ok("language server: " .. table.concat(cmd, " ") .. " (" .. vim.fn.exepath(cmd[1]) .. ")")
     else
       health.error("language server executable not found: " .. cmd[1], {
-        "`pipx install awl-lsp` (from a clone: `pipx install /path/to/awl-lsp`)",
+        "`pipx install /path/to/awl-lsp` (the clone), which puts `awl` on PATH",
         "or run `make .venv/.installed` in the awl-lsp clone and put .venv/bin on PATH",
         "or setup({ cmd = { '/path/to/awl-lsp/.venv/bin/awl', 'lsp' } })",
       })

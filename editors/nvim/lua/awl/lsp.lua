@@ -72,7 +72,7 @@ function M.start(bufnr)
   if type(cmd) == "table" and vim.fn.executable(cmd[1]) == 0 then
     awl().notify(
       string.format(
-        "language server %q not found; `pipx install awl-lsp` (or `make -C <clone> .venv/.installed`"
+        "language server %q not found; `pipx install <awl-lsp clone>` (or `make -C <clone> .venv/.installed`"
           .. " and put .venv/bin on PATH), or set cmd",
         cmd[1]
       ),
