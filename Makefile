@@ -9,7 +9,8 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py tree-sitter-awl/src/parser.c tree-sitter-awl/src/scanner.c tree-sitter-awl/bindings/python/tree_sitter_awl/binding.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	# setuptools' notice about editable installs of a package spread over two folders is not a problem here.
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install -q -e '.[test]'
 	touch $@
 
 demo: $(STAMP)
