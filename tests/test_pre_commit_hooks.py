@@ -1,8 +1,8 @@
 """The project's .pre-commit-hooks.yaml, run by the real pre-commit on a temporary git repository.
 
-`pre-commit try-repo <this clone>` installs the package the way a user's pre-commit does (a fresh
-environment, the C extension built from the sdist-like checkout) and runs the hook on the files of
-a throwaway repository. The `awl-fmt` hook is checked for shape only until `awl fmt` exists.
+`pre-commit try-repo <a git snapshot of this project>` installs the package the way a user's
+pre-commit does (a fresh environment, the C extension built from the checkout) and runs the hook on
+the files of a throwaway repository. The `awl-fmt` hook is checked for shape only until `awl fmt` exists.
 """
 
 from __future__ import annotations
@@ -33,6 +33,23 @@ def test_hooks_file_declares_check_and_fmt_for_awl_files() -> None:
     assert hooks["awl-fmt"]["entry"].split()[:2] == ["awl", "fmt"]
 
 
+def _project_as_git_repo(tmp_path: Path, env: dict[str, str]) -> Path:
+    """This project's sources as a one-commit git repository, as pre-commit clones a hook repo
+    (the clone itself may be an export without .git; build outputs are left behind)."""
+    dst = tmp_path / "awl-lsp"
+    skip = shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "build", "dist", "*.egg-info", "artifacts", ".e2e", "bundled",
+        "__pycache__", "*.so", "*.vsix", ".pytest_cache", ".ruff_cache", ".mypy_cache", "parser",
+    )
+    shutil.copytree(ROOT, dst, symlinks=True, ignore=skip)
+    git = ["git", "-c", "user.name=awl tests", "-c", "user.email=tests@awl.invalid",
+           "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=dst, check=True, env=env)
+    subprocess.run([*git, "add", "-A"], cwd=dst, check=True, env=env)
+    subprocess.run([*git, "commit", "-q", "-m", "snapshot"], cwd=dst, check=True, env=env)
+    return dst
+
+
 def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
     if shutil.which("git") is None:
         pytest.skip("git is not installed (pre-commit needs it)")
@@ -47,8 +64,8 @@ def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
     subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "awl-check", "--all-files",
-         "--color=never"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(_project_as_git_repo(tmp_path, env)),
+         "awl-check", "--all-files", "--color=never"],
         cwd=repo, capture_output=True, text=True, timeout=600, env=env,
     )
     out = result.stdout + result.stderr
