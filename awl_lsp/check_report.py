@@ -71,6 +71,12 @@ def github_annotation(r: Record) -> str:
     return f"::{_GITHUB_LEVEL.get(r.severity, 'notice')} {joined}::{_escape_data(r.message)}"
 
 
+def github_io_error(file: str | None, message: str) -> str:
+    """An annotation for a path `awl check` could not read (missing, not UTF-8)."""
+    where = f"file={_escape_property(file)}," if file else ""
+    return f"::error {where}title=awl::{_escape_data(message)}"
+
+
 # SARIF 2.1.0 ---------------------------------------------------------------------------------
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

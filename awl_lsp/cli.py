@@ -44,7 +44,7 @@ def _read(path: Path) -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read."""
-    from awl_lsp.check_report import Record, render
+    from awl_lsp.check_report import Record, github_io_error, render
     from awl_lsp.checks import Severity
     from awl_lsp.documents import analyse_text
     from awl_lsp.features.diagnostics import findings
@@ -53,6 +53,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     files, errors = _awl_files(args.paths)
     for e in errors:
         print(e, file=sys.stderr)
+        if args.format == "github":
+            print(github_io_error(None, e))
     records: list[Record] = []
     unreadable = bool(errors)
     workspace = Path(args.workspace).resolve() if args.workspace else None
@@ -61,6 +63,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             text = _read(path)
         except (OSError, ValueError) as exc:
             print(f"awl: {path}: {exc}", file=sys.stderr)
+            if args.format == "github":
+                print(github_io_error(str(path), f"awl cannot read this file: {exc}"))
             unreadable = True
             continue
         snap = analyse_text(text, path.resolve(), workspace or path.resolve().parent)

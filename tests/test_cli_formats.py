@@ -117,3 +117,13 @@ def test_exit_codes_usage_and_io_are_two(tmp_path: Path) -> None:
     result = awl("check", str(tmp_path / "ok.awl"), str(tmp_path / "gone.awl"))
     assert result.returncode == 2 and "gone.awl" in result.stderr
     assert "Exit status" in awl("check", "--help").stdout
+
+
+def test_github_format_annotates_unreadable_paths(tmp_path: Path) -> None:
+    (tmp_path / "latin1.awl").write_bytes(b"workflow caf\xe9\n")
+    result = awl("check", "--format", "github", "latin1.awl", "gone.awl", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stdout.splitlines()
+    assert "::error title=awl::awl: gone.awl: no such file or directory" in lines
+    unreadable = [line for line in lines if line.startswith("::error file=latin1.awl,title=awl::")]
+    assert len(unreadable) == 1 and "not UTF-8" in unreadable[0]
