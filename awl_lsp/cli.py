@@ -11,13 +11,22 @@ from pathlib import Path
 from awl_lsp import __version__
 
 
+def _skipped_folder(name: str) -> bool:
+    return name.startswith(".") or name == "node_modules"
+
+
 def _awl_files(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
     files: list[Path] = []
     errors: list[str] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            files.extend(sorted(p.rglob("*.awl")))
+            # Hidden folders (.git, .venv, …) and node_modules are not the user's documents.
+            files.extend(
+                f
+                for f in sorted(p.rglob("*.awl"))
+                if f.is_file() and not any(_skipped_folder(part) for part in f.relative_to(p).parts[:-1])
+            )
         elif p.is_file():
             files.append(p)
         else:
@@ -34,6 +43,8 @@ def _read(path: Path) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read."""
+    from awl_lsp.check_report import Record, github_io_error, render
     from awl_lsp.checks import Severity
     from awl_lsp.documents import analyse_text
     from awl_lsp.features.diagnostics import findings
@@ -42,15 +53,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     files, errors = _awl_files(args.paths)
     for e in errors:
         print(e, file=sys.stderr)
-    records: list[dict] = []
-    failed = bool(errors)
+        if args.format == "github":
+            print(github_io_error(None, e))
+    records: list[Record] = []
+    unreadable = bool(errors)
     workspace = Path(args.workspace).resolve() if args.workspace else None
     for path in files:
         try:
             text = _read(path)
         except (OSError, ValueError) as exc:
             print(f"awl: {path}: {exc}", file=sys.stderr)
-            failed = True
+            if args.format == "github":
+                print(github_io_error(str(path), f"awl cannot read this file: {exc}"))
+            unreadable = True
             continue
         snap = analyse_text(text, path.resolve(), workspace or path.resolve().parent)
         lines = snap.doc.lines
@@ -58,29 +73,15 @@ def cmd_check(args: argparse.Namespace) -> int:
             sl, sc = lines.point_to_position(f.range[0], f.range[1], Encoding.UTF32)
             el, ec = lines.point_to_position(f.range[2], f.range[3], Encoding.UTF32)
             severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(f.severity, "info")
-            failed = failed or f.severity is Severity.ERROR
-            records.append(
-                {
-                    "file": str(path),
-                    "line": sl + 1,
-                    "column": sc + 1,
-                    "end_line": el + 1,
-                    "end_column": ec + 1,
-                    "severity": severity,
-                    "code": f.code,
-                    "message": f.message,
-                }
-            )
-    if args.format == "json":
-        print(json.dumps(records, indent=2, ensure_ascii=False))
-    else:
-        for r in records:
-            print(f"{r['file']}:{r['line']}:{r['column']}: {r['severity']}: {r['message']}")
-        if not args.quiet:
-            n_err = sum(r["severity"] == "error" for r in records)
-            n_warn = sum(r["severity"] == "warning" for r in records)
-            print(f"{len(files)} file(s) checked: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
-    return 1 if failed else 0
+            records.append(Record(str(path), sl + 1, sc + 1, el + 1, ec + 1, severity, f.code, f.message))
+    out = render(args.format, records)
+    if out or args.format in ("json", "sarif"):
+        print(out)
+    n_err = sum(r.severity == "error" for r in records)
+    if args.format == "text" and not args.quiet:
+        n_warn = sum(r.severity == "warning" for r in records)
+        print(f"{len(files)} file(s) checked: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
+    return 2 if unreadable else 1 if n_err else 0
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -192,9 +193,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("lsp", help="run the language server on stdio")
     p.add_argument("--stdio", action="store_true", help="(default) talk LSP over stdin/stdout")
     p.set_defaults(func=cmd_lsp)
-    p = sub.add_parser("check", help="report syntax and semantic problems")
+    p = sub.add_parser(
+        "check",
+        help="report syntax and semantic problems",
+        description="Exit status: 0 when no file has errors (warnings allowed), 1 when some file has "
+        "errors, 2 on a usage error or a path that cannot be read.",
+    )
     p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="text (file:line:col: severity: message), json, github (workflow-command annotations) "
+        "or sarif (SARIF 2.1.0 for code scanning)",
+    )
     p.add_argument(
         "--workspace", help='folder schema("…") paths must stay inside (default: the file\'s folder)'
     )

@@ -86,7 +86,8 @@ async def session(folder: Path) -> int:
             ),
             TIMEOUT,
         )
-        print(hover.contents.value if hover else "(no hover)")
+        contents = hover.contents if hover is not None else None
+        print(contents.value if isinstance(contents, lsp.MarkupContent) else "(no hover)")
 
         _rule(f"Completion on a new line in the workloop header ({name})")
         header_end = text.index("\n", text.index("\n  ", text.index("workloop "))) + 1
@@ -108,8 +109,8 @@ async def session(folder: Path) -> int:
             ),
             TIMEOUT,
         )
-        items = result.items if isinstance(result, lsp.CompletionList) else (result or [])
-        for item in items:
+        completions = result.items if isinstance(result, lsp.CompletionList) else (result or [])
+        for item in completions:
             print(f"  {item.label:<12} {item.detail or ''}")
 
         _rule(f"Go to definition of a route target ({name})")
@@ -127,8 +128,8 @@ async def session(folder: Path) -> int:
             ),
             TIMEOUT,
         )
-        loc = location[0] if isinstance(location, list) else location
-        if loc is None:
+        loc = location[0] if isinstance(location, list) and location else location
+        if not isinstance(loc, lsp.Location):
             print(f"`route {target}` → (no definition)")
         else:
             shown = text.splitlines()[loc.range.start.line]

@@ -124,7 +124,8 @@ server = AwlServer()
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
-    path = Path(to_fs_path(item.uri)) if item.uri.startswith("file:") else None
+    fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
+    path = Path(fs_path) if fs_path else None
     workspace = ls.workspace_root() or (path.parent if path is not None else None)
     doc = OpenDocument(item.text, item.version, path, workspace, ls.encoding)
     ls.documents[item.uri] = doc

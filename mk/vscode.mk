@@ -1,7 +1,10 @@
 # VS Code client: the .vsix, the TextMate grammar tests and the end-to-end test in code-server.
 # Included by the root Makefile. Everything bootstraps with `npm ci` from the committed lock file.
 #
-#   make vsix            vscode-extension/awl-<version>.vsix (bundled; needs no node_modules)
+#   make vsix            vscode-extension/awl-<version>-<target>.vsix for this machine's platform
+#                        (linux-x64, …): the extension bundled with esbuild, and the language
+#                        server in bundled/libs (awl_lsp + pygls, lsprotocol, tree-sitter and the
+#                        grammar binding, pip-installed from this clone's wheel)
 #   make tmgrammar-test  scope assertions in vscode-extension/test/grammar/*.awl (part of `make test`)
 #   make vscode-unit-test server discovery and indentation rules (node --test; part of `make test`)
 #   make e2e-vscode      installs the vsix into code-server and drives it with headless Chromium
@@ -13,7 +16,16 @@
 VSCODE_DIR     := vscode-extension
 VSCODE_NPM     := $(VSCODE_DIR)/node_modules/.npm-ci.stamp
 VSCODE_VERSION := $(shell sed -n 's/^  "version": "\([^"]*\)".*/\1/p' $(VSCODE_DIR)/package.json)
-VSIX           := $(VSCODE_DIR)/awl-$(VSCODE_VERSION).vsix
+# vsce's platform name for this machine: linux-x64, linux-arm64, darwin-arm64, darwin-x64.
+_vsce_Linux-x86_64   := linux-x64
+_vsce_Linux-aarch64  := linux-arm64
+_vsce_Darwin-arm64   := darwin-arm64
+_vsce_Darwin-x86_64  := darwin-x64
+VSCODE_TARGET  ?= $(or $(_vsce_$(shell uname -s)-$(shell uname -m)),unknown)
+VSIX           := $(VSCODE_DIR)/awl-$(VSCODE_VERSION)-$(VSCODE_TARGET).vsix
+VSCODE_BUNDLE  := $(VSCODE_DIR)/bundled/libs/.stamp
+PY_SOURCES     := $(shell find awl_lsp tree-sitter-awl/bindings/python -name '*.py' -o -name '*.c' -o -name '*.txt' -o -name '*.scm') \
+                  tree-sitter-awl/src/parser.c tree-sitter-awl/src/scanner.c pyproject.toml setup.py
 VSIX_INPUTS    := $(wildcard $(VSCODE_DIR)/src/*.ts $(VSCODE_DIR)/syntaxes/* $(VSCODE_DIR)/snippets/*) \
                   $(VSCODE_DIR)/package.json $(VSCODE_DIR)/language-configuration.json \
                   $(VSCODE_DIR)/tsconfig.json $(VSCODE_DIR)/README.md $(VSCODE_DIR)/LICENSE \
@@ -30,9 +42,19 @@ $(VSCODE_NPM): $(VSCODE_DIR)/package.json $(VSCODE_DIR)/package-lock.json
 
 vsix: $(VSIX)
 
-$(VSIX): $(VSCODE_NPM) $(VSIX_INPUTS)
+# The server for the .vsix: this clone's wheel and its dependencies, for this platform, installed
+# into bundled/libs (no scripts: the extension runs `python -m awl_lsp lsp` with it on PYTHONPATH).
+$(VSCODE_BUNDLE): $(STAMP) $(PY_SOURCES)
+	rm -rf $(VSCODE_DIR)/bundled/libs $(VSCODE_DIR)/bundled/wheel
+	$(PY) -m pip wheel -q --no-deps -w $(VSCODE_DIR)/bundled/wheel .
+	$(PY) -m pip install -q --no-compile --target $(VSCODE_DIR)/bundled/libs $(VSCODE_DIR)/bundled/wheel/*.whl
+	rm -rf $(VSCODE_DIR)/bundled/wheel $(VSCODE_DIR)/bundled/libs/bin
+	find $(VSCODE_DIR)/bundled/libs -name __pycache__ -prune -exec rm -rf {} +
+	touch $@
+
+$(VSIX): $(VSCODE_NPM) $(VSIX_INPUTS) $(VSCODE_BUNDLE)
 	rm -f $(VSCODE_DIR)/*.vsix
-	cd $(VSCODE_DIR) && npm run --silent package
+	cd $(VSCODE_DIR) && npm run --silent package -- --target $(VSCODE_TARGET) -o $(notdir $@)
 
 tmgrammar-test: $(VSCODE_NPM)
 	cd $(VSCODE_DIR) && ./node_modules/.bin/vscode-tmgrammar-test -g syntaxes/awl.tmLanguage.json 'test/grammar/*.awl'
@@ -66,11 +88,11 @@ e2e-vscode: $(STAMP) $(VSIX)
 	  cs="$(CURDIR)/$(E2E_CODE_SERVER_DIR)/node_modules/.bin/code-server"; \
 	else \
 	  echo "e2e-vscode: SKIPPED: no code-server (set AWL_CODE_SERVER, put code-server on PATH," \
-	       "or provide $(SHARED_CODE_SERVER_INSTALLER))"; exit 0; \
+	       "or provide $(SHARED_CODE_SERVER_INSTALLER))"; $(SKIP_EXIT); \
 	fi; \
 	if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	  echo "e2e-vscode: installing Debian's chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	fi; \
 	echo "e2e-vscode: code-server $$cs"; \
-	node tests/e2e/vscode/run.mjs --code-server "$$cs" --vsix "$(CURDIR)/$(VSIX)" --server "$(CURDIR)/$(VENV)/bin/awl"
+	node tests/e2e/vscode/run.mjs --code-server "$$cs" --vsix "$(CURDIR)/$(VSIX)"

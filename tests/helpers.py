@@ -62,3 +62,20 @@ async def open_doc(client, name: str, text: str) -> str:  # noqa: ANN001 — a p
     )
     await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return uri
+
+
+def require_program(name: str, hint: str) -> str:
+    """The path of an external program an editor test needs; skipped visibly when it is absent,
+    a failure when AWL_REQUIRE_EDITORS=1 (set by .ci/run)."""
+    import os
+    import shutil
+
+    import pytest
+
+    found = shutil.which(name)
+    if found is None:
+        message = f"{name} is not installed ({hint})"
+        if os.environ.get("AWL_REQUIRE_EDITORS") == "1":
+            pytest.fail(f"AWL_REQUIRE_EDITORS=1 but {message}")
+        pytest.skip(message)
+    return found

@@ -36,11 +36,11 @@ def test_check_reports_errors_as_text_and_json() -> None:
 
 
 def test_check_missing_file_and_binary_file(tmp_path) -> None:  # noqa: ANN001
-    assert awl("check", str(tmp_path / "nope.awl")).returncode == 1
+    assert awl("check", str(tmp_path / "nope.awl")).returncode == 2
     bad = tmp_path / "bad.awl"
     bad.write_bytes(b"\xff\xfe\x00workflow")
     result = awl("check", str(bad))
-    assert result.returncode == 1 and "not UTF-8" in result.stderr
+    assert result.returncode == 2 and "not UTF-8" in result.stderr
 
 
 def test_parse_and_guide() -> None:

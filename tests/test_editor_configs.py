@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import require_program
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITORS = ROOT / "editors"
@@ -138,13 +139,19 @@ def test_nvim_plugin_layout():
         "ftplugin/awl.lua",
         "plugin/awl.lua",
         "lua/awl/init.lua",
+        "lua/awl/lsp.lua",
         "lua/awl/health.lua",
+        "lsp/awl.lua",
     ):
         assert (NVIM / rel).is_file(), rel
     assert 'awl = "awl"' in (NVIM / "ftdetect" / "awl.lua").read_text()
     init = (NVIM / "lua" / "awl" / "init.lua").read_text()
-    for needle in ('{ "awl", "lsp" }', "vim.lsp.start", "vim.treesitter.language.add", "AwlBuildParser"):
+    for needle in ('{ "awl", "lsp" }', "vim.treesitter.language.add", "AwlBuildParser"):
         assert needle in init
+    assert "vim.lsp.start" in (NVIM / "lua" / "awl" / "lsp.lua").read_text()
+    # Neovim 0.11's vim.lsp.enable("awl") reads lsp/awl.lua: the server command and the filetype.
+    native = (NVIM / "lsp" / "awl.lua").read_text()
+    assert 'cmd = { "awl", "lsp" }' in native and 'filetypes = { "awl" }' in native
 
 
 def test_nvim_queries_link_to_the_grammar():
@@ -169,8 +176,8 @@ def test_emacs_mode_registers_eglot_and_awl_mode():
     assert '"\\\\.awl\\\\\'"' in text
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None, reason="no emacs")
 def test_emacs_mode_byte_compiles_cleanly(tmp_path: Path):
+    require_program("emacs", "apt-get install emacs-nox elpa-eglot")
     source = tmp_path / "awl-mode.el"
     shutil.copy(EMACS / "awl-mode.el", source)
     result = subprocess.run(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node, Tree
 
-from awl_lsp.model import Range, Reference, SemanticModel
+from awl_lsp.model import Range, Reference, SemanticModel, Symbol
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
@@ -125,8 +125,8 @@ class ItemContext(CheckContext):
     lists every name (or token) the item's problems depend on.
     """
 
-    node: Node | None = None
-    facts: ItemFacts | None = None
+    node: Node = field(kw_only=True)  # always given by the engine
+    facts: ItemFacts = field(kw_only=True)
     nodes: dict[str, list[Node]] = field(default_factory=dict)
     captured: frozenset[str] = frozenset()  # the types `nodes` holds every node of
     deps: set[str] = field(default_factory=set)
@@ -158,7 +158,7 @@ class ItemContext(CheckContext):
     def refs(self) -> list[Reference]:
         return self.facts.references if self.facts is not None else []
 
-    def target(self, ref: Reference) -> object:
+    def target(self, ref: Reference) -> Symbol | None:
         self.deps.add(ref.name)
         return ref.target
 

@@ -136,10 +136,10 @@ def _header_clauses(ctx: CheckContext) -> None:
         c.type == "ERROR" and ctx.text(c).lstrip().startswith("outcome") for c in header_clauses(ctx)
     )
     if is_workflow and not outcomes and not has_broken_outcome:
-        name = field(flow, "name") or first_token(flow)
+        where = field(flow, "name") or first_token(flow)
         ctx.error(
-            name,
-            f"workflow `{ctx.text(name)}` declares no outcome: add `outcome NAME: type T, route "
+            where,
+            f"workflow `{ctx.text(where)}` declares no outcome: add `outcome NAME: type T, route "
             "success` to its header",
             "outcome",
             {"missing": "outcome"},
@@ -261,10 +261,10 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
         worker = item
         actions = [c for c in worker.named_children if c.type == "action_declaration"]
         if not actions:
-            name = field(worker, "name") or first_token(worker)
+            where = field(worker, "name") or first_token(worker)
             ctx.error(
-                name,
-                f"worker `{ctx.text(name)}` declares no actions: add an indented `action name(p: T) -> R`",
+                where,
+                f"worker `{ctx.text(where)}` declares no actions: add an indented `action name(p: T) -> R`",
                 "worker",
             )
         callables.extend(("action", a) for a in actions)

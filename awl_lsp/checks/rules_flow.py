@@ -101,7 +101,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             )
     if any(k in ("else", "otherwise") for k in kinds):
         return
-    uncovered = _enum_uncovered(ctx, [g.child_by_field_name("condition") for g in guards])
+    uncovered = _enum_uncovered(ctx, [g.child_by_field_name("condition") if g else None for g in guards])
     where = step.child_by_field_name("name") or step
     if uncovered == []:
         return
@@ -199,7 +199,7 @@ def _cycles(ctx: CheckContext, g: StepGraph) -> None:
     back_routes = [(u, v, r) for u, rs in enumerate(g.routes) for v, r in rs if v <= u]
     if not back_routes:
         return
-    back = [set() for _ in g.steps]  # reverse edges
+    back: list[set[int]] = [set() for _ in g.steps]  # reverse edges
     for u, vs in enumerate(g.succ):
         for v in vs:
             back[v].add(u)

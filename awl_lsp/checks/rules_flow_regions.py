@@ -99,19 +99,19 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
     for o, c in regions:
         owner = g.names[o]
         _region_extent(ctx, g, o, c)
-        for s, rs in enumerate(g.routes):
+        for src, rs in enumerate(g.routes):
             for t, route in rs:
-                inside_s, inside_t = o < s < c, o < t < c
-                if inside_t and not (o <= s < c):
+                inside_s, inside_t = o < src < c, o < t < c
+                if inside_t and not (o <= src < c):
                     ctx.error(
-                        g.steps[s].at(route),
+                        g.steps[src].at(route),
                         f"route `{g.names[t]}` enters the per-item region of `{owner}` mid-way: "
                         f"the region's only entry is its `{owner}` step",
                         "region-enter",
                     )
                 elif inside_s and not (o <= t <= c):
                     ctx.error(
-                        g.steps[s].at(route),
+                        g.steps[src].at(route),
                         f"route `{g.names[t]}` leaves the per-item region of `{owner}` before its "
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",

@@ -34,8 +34,8 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def _inside_schema(node: Node, item: Node) -> bool:
-    cur = node
-    while cur.id != item.id:
+    cur: Node | None = node
+    while cur is not None and cur.id != item.id:
         cur = cur.parent
         if cur is None:
             return False

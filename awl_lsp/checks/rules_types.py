@@ -86,7 +86,7 @@ def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
 
 
 class ExprChecker:
-    def __init__(self, ctx: CheckContext) -> None:
+    def __init__(self, ctx: ItemContext) -> None:
         self.ctx = ctx
         self.env = env_for(ctx)
         self.table = self.env.table
@@ -94,7 +94,7 @@ class ExprChecker:
     def known(self, t: AwlType) -> bool:
         return self.table.known(t)
 
-    def show(self, node: Node) -> str:
+    def show(self, node: Node | None) -> str:
         text = " ".join(self.env.text(node).split())
         return text if len(text) <= 40 else text[:37] + "…"
 

@@ -72,7 +72,7 @@ def _hatches(ctx: ItemContext) -> None:
             match_arguments(ctx, args, expected, f"detached `{name}`", fn, "hatch")
         if field(st, "key") is None:
             ctx.error(
-                call,
+                call or st,
                 f"`hatch {name}` has no `key`: add `key <expr>`, the identity that dedupes replays",
                 "hatch-key",
                 {"missing": "key"},

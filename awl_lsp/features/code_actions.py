@@ -101,13 +101,13 @@ def _fix_hatch_key(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.C
         for a in (args.named_children if args is not None else [])
         if a.type == "argument"
     ]
-    values = [v for v in values if v is not None]
+    present = [v for v in values if v is not None]
     ids = [
         v
-        for v in values
+        for v in present
         if v.type == "field_expression" and snap.text(v.child_by_field_name("field")) == "id"
     ]
-    key = snap.text(ids[0]) if ids else snap.text(values[0]) if values else "workflow.id"
+    key = snap.text(ids[0]) if ids else snap.text(present[0]) if present else "workflow.id"
     end = call.end_point
     edit = _edit(snap, uri, [((end.row, end.column, end.row, end.column), f" key {key}")])
     return [_action(f"Add `key {key}`", QUICKFIX, edit, diag, preferred=True)]
@@ -182,7 +182,8 @@ def _fix_missing_arguments(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> li
     wanted = [m for m in _data(diag).get("missing", []) if isinstance(m, str)]
     node = _node_at(snap, diag.range)
     if node.type == "arguments" and node.parent is not None and node.parent.type == "route_statement":
-        args, how = node, "route"
+        args: Node | None = node
+        how = "route"
         name = snap.text(node.parent.child_by_field_name("target"))
     else:
         call = node.parent if node.type == "identifier" else None

@@ -257,8 +257,8 @@ def complete(
         for s in model.of_kind(Kind.TYPE):
             out.symbol(s)
         for name in BUILTIN_TYPES:
-            e = entry(name)
-            out.add(name, lsp.CompletionItemKind.Class, "builtin type", e.markdown() if e else "")
+            builtin = entry(name)
+            out.add(name, lsp.CompletionItemKind.Class, "builtin type", builtin.markdown() if builtin else "")
     return out.items
 
 

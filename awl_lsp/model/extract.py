@@ -6,6 +6,8 @@ item's text and only re-extracts the items an edit touched.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tree_sitter import Node
 
 from awl_lsp.model.extract_body import BodyExtractor
@@ -34,12 +36,12 @@ class _Extractor(BodyExtractor):
     def doc_for(self, node: Node) -> str:
         return self.docs.get(node.start_point.row, "")
 
-    def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: object) -> Symbol | None:
+    def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: Any) -> Symbol | None:
         if name_node is None:
             return None
         sym = Symbol(
             kind, self.text(name_node), node_range(node), node_range(name_node), doc=self.doc_for(node), **kw
-        )  # type: ignore[arg-type]
+        )
         self.facts.flat.append(sym)
         return sym
 

@@ -135,7 +135,7 @@ class BodyExtractor:
                 scope,
                 owner,
                 st,
-                st.child_by_field_name("mode").type if st.child_by_field_name("mode") else "distribute",
+                mode.type if (mode := st.child_by_field_name("mode")) is not None else "distribute",
             )
             return
         if t == "collect_statement":

@@ -126,8 +126,9 @@ class TypeTable:
                 return named(name)
             fields: dict[str, AwlType] = {}
             self.records[name] = fields
-            required = schema.get("required") if isinstance(schema.get("required"), list) else []
-            props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+            required_raw, props_raw = schema.get("required"), schema.get("properties")
+            required = required_raw if isinstance(required_raw, list) else []
+            props = props_raw if isinstance(props_raw, dict) else {}
             for key, sub in props.items():
                 t = self.from_schema(f"{name}.{key}", sub, root) if isinstance(sub, dict) else UNKNOWN
                 fields[key] = t if key in required else optional_of(t)

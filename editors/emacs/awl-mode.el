@@ -13,6 +13,7 @@
 ;; two-space indentation.  Diagnostics, hover, go-to-definition and completion come from
 ;; the `awl lsp' language server through eglot:
 ;;
+;;   (package-activate-all)   ; Emacs 28 with eglot as a package, under `emacs -q'
 ;;   (add-to-list 'load-path "/path/to/awl-lsp/editors/emacs")
 ;;   (require 'awl-mode)
 ;;   (add-hook 'awl-mode-hook #'eglot-ensure)

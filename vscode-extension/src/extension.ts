@@ -1,5 +1,6 @@
 // VS Code client for awl-lsp: finds the server, runs it over stdio, restarts it when it crashes.
 
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -19,10 +20,12 @@ const CRASH_WINDOW_MS = 3 * 60 * 1000;
 
 let output: vscode.OutputChannel;
 let client: LanguageClient | undefined;
+let bundledLibs: string | undefined; // <extension>/bundled/libs: the server a platform-specific .vsix carries
 let lifecycle: Promise<void> = Promise.resolve();
 
 export function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel(CHANNEL_NAME);
+  bundledLibs = context.asAbsolutePath(path.join("bundled", "libs"));
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand("awl.restartServer", () => restart("restart requested")),
@@ -98,17 +101,8 @@ async function pythonFromExtension(): Promise<string | undefined> {
   return Promise.race([ask(), timeout]);
 }
 
-/** Opens the Settings editor on `setting`; in a remote window (code-server, SSH…) on the Remote tab,
- *  where machine-overridable settings such as the server path live. */
+/** Opens the Settings editor on `setting` (window-scoped: the User tab holds it, in remote windows too). */
 async function openSetting(setting: string): Promise<void> {
-  if (vscode.env.remoteName) {
-    try {
-      await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query: setting });
-      return;
-    } catch {
-      // older hosts: fall back to the user settings
-    }
-  }
   await vscode.commands.executeCommand("workbench.action.openSettings", setting);
 }
 
@@ -162,6 +156,7 @@ async function startClient(): Promise<void> {
     serverPython: cfg.get<string>("server.python", ""),
     workspaceFolder: folder,
     pythonFromExtension,
+    bundledLibs,
   });
   for (const note of found.notes) {
     output.appendLine(`[client] ${note}`);
@@ -172,12 +167,12 @@ async function startClient(): Promise<void> {
     return;
   }
 
-  const { command, args, source } = found.server;
+  const { command, args, source, env } = found.server;
   output.appendLine(`[client] Starting ${command} ${args.join(" ")} (from ${source}).`);
   const serverOptions: ServerOptions = {
     command,
     args, // no `transport`: stdio is the default, and naming it would append `--stdio` to the arguments
-    options: { cwd: folder, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+    options: { cwd: folder, env: { ...process.env, ...(env ?? {}), PYTHONUNBUFFERED: "1" } },
   };
   let running = false; // becomes true once the server has answered `initialize`
   const clientOptions: LanguageClientOptions = {

@@ -2,6 +2,9 @@
 --
 --   nvim --headless --clean -u NONE -l tests/e2e/nvim/e2e.lua
 --
+-- On Neovim 0.11+ the server starts the 0.11 way, vim.lsp.enable("awl") with lsp/awl.lua
+-- (AWL_E2E_NVIM_SETUP=1: through require("awl").setup() instead); on 0.10 through setup().
+--
 -- Environment:
 --   AWL_REPO         awl-lsp clone (default: three folders above this file)
 --   AWL_SERVER       the `awl` executable (default: $AWL_REPO/.venv/bin/awl, else `awl` on PATH)
@@ -69,12 +72,17 @@ local function guarded(name, fn)
   end
 end
 
-local lsp_log = vim.lsp.get_log_path()
+local lsp_log = (vim.lsp.log and vim.lsp.log.get_filename) and vim.lsp.log.get_filename()
+  or vim.lsp.get_log_path()
 local lsp_log_start = (uv.fs_stat(lsp_log) or { size = 0 }).size
 
 local function finish()
   for _, client in ipairs(vim.lsp.get_clients()) do
-    client.stop(true)
+    if vim.fn.has("nvim-0.11") == 1 then
+      client:stop(true)
+    else
+      client.stop(true)
+    end
   end
   vim.wait(3000, function()
     return #vim.lsp.get_clients() == 0
@@ -130,7 +138,11 @@ vim.opt.runtimepath:prepend(plugin_dir)
 vim.cmd("filetype plugin on") -- what a user's config has; loads ftdetect/ and ftplugin/
 vim.cmd("runtime! plugin/awl.lua")
 vim.opt.swapfile = false
-vim.lsp.set_log_level("WARN")
+if vim.lsp.log and vim.lsp.log.set_level then
+  vim.lsp.log.set_level("WARN")
+else
+  vim.lsp.set_log_level("WARN")
+end
 
 local attached = {}
 local published = {}
@@ -153,12 +165,26 @@ awl.start_lsp = function(bufnr)
   end
   return id
 end
-awl.setup({
-  cmd = { server, "lsp" },
-  on_attach = function(client, bufnr)
-    attached[bufnr] = client.id
+-- Neovim 0.11+: the server through vim.lsp.enable("awl") and lsp/awl.lua, the plugin for the
+-- tree-sitter parts only. Neovim 0.10: everything through setup().
+local native = vim.fn.has("nvim-0.11") == 1 and vim.env.AWL_E2E_NVIM_SETUP ~= "1"
+vim.api.nvim_create_autocmd("LspAttach", {
+  callback = function(args)
+    local c = vim.lsp.get_client_by_id(args.data.client_id)
+    if c and c.name == "awl" then
+      attached[args.buf] = c.id
+    end
   end,
 })
+if native then
+  out("e2e-nvim: server started by vim.lsp.enable('awl') (lsp/awl.lua)")
+  vim.lsp.config("awl", { cmd = { server, "lsp" } })
+  vim.lsp.enable("awl")
+  awl.setup({ lsp = false })
+else
+  out("e2e-nvim: server started by require('awl').setup()")
+  awl.setup({ cmd = { server, "lsp" } })
+end
 
 -- ------------------------------------------------------------------ parser build
 guarded("parser builds with cc", function()
@@ -306,9 +332,12 @@ end)
 
 -- ------------------------------------------------------------------ language server
 local client
-local server_died = #started_ids == 0 -- the plugin did not start one (e.g. no such executable)
+local server_died = not native and #started_ids == 0 -- setup() started none (e.g. no such executable)
 local got_client = not server_died and vim.wait(WAIT, function()
   client = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
+  if native and client then
+    started_ids[1] = started_ids[1] or client.id
+  end
   if started_ids[1] and not client and not vim.lsp.get_client_by_id(started_ids[1]) then
     server_died = true -- it started and exited: no use waiting longer
     return true
@@ -459,6 +488,83 @@ if got_client then
       labels["sort_out"] == true and labels["look"] == true,
       #items .. " items",
       result and ("labels: " .. table.concat(listed, " "):sub(1, 300)) or (err or "no completion")
+    )
+  end)
+end
+
+-- ------------------------------------------------------------------ keymaps, health, restart
+if got_client then
+  guarded("buffer-local gd", function()
+    local map = vim.fn.maparg("gd", "n", false, true)
+    check(
+      "`gd` is mapped buffer-locally by the plugin",
+      map.buffer == 1 and (map.desc or ""):find("definition", 1, true) ~= nil,
+      map.desc,
+      "maparg: " .. vim.inspect(map)
+    )
+    -- Pressing it: from `route sort_out` to the step's line (Vim's textual gd would not move there).
+    local row, col = find(buf, "route sort_out", "sort_out")
+    local target_row = find(buf, "^step sort_out")
+    vim.api.nvim_win_set_cursor(0, { row + 1, col + 1 })
+    vim.api.nvim_feedkeys("gd", "x", false)
+    local landed = vim.wait(WAIT, function()
+      return vim.api.nvim_win_get_cursor(0)[1] == target_row + 1
+    end, 50)
+    check(
+      "pressing `gd` on a routed step goes to its declaration",
+      landed,
+      "line " .. (target_row + 1),
+      "cursor on line " .. vim.api.nvim_win_get_cursor(0)[1] .. ", expected " .. (target_row + 1)
+    )
+  end)
+
+  guarded(":checkhealth awl", function()
+    vim.cmd("checkhealth awl")
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+    vim.cmd("bwipeout")
+    vim.api.nvim_set_current_buf(buf)
+    local line = text:match("[^\n]*language server: attached[^\n]*")
+    check(
+      ":checkhealth awl says the server is attached",
+      line ~= nil and line:find("attached to 1 of 1", 1, true) ~= nil,
+      line and vim.trim(line),
+      "health output: " .. text:sub(1, 600)
+    )
+  end)
+
+  guarded(":AwlRestart", function()
+    local old = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
+    local old_id = old and old.id
+    local stopped_before_start, new_ids = nil, nil
+    require("awl.lsp").restart({
+      done = function(ids)
+        local o = vim.lsp.get_client_by_id(old_id)
+        stopped_before_start = o == nil or (vim.fn.has("nvim-0.11") == 1 and o:is_stopped() or o.is_stopped())
+        new_ids = ids
+      end,
+    })
+    local restarted = vim.wait(WAIT, function()
+      local c = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
+      return new_ids ~= nil and c ~= nil and c.id ~= old_id and c.initialized == true and attached[buf] == c.id
+    end, 50)
+    check(
+      "restart waits for the old server to exit before starting the new one",
+      stopped_before_start == true,
+      nil,
+      "old client still running when the new one started"
+    )
+    local c = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
+    check(
+      "after :AwlRestart a new server is attached",
+      restarted,
+      c and string.format("client %d -> %d", old_id, c.id),
+      "clients now: " .. vim.inspect(vim.tbl_map(function(x)
+        return x.id
+      end, vim.lsp.get_clients({ name = "awl" })))
+    )
+    check(
+      "the buffer keeps its `gd` keymap after the restart",
+      vim.fn.maparg("gd", "n", false, true).buffer == 1
     )
   end)
 end

@@ -2,14 +2,17 @@
 // End-to-end test of the AWL VS Code extension, as a user sees it: code-server with the packaged
 // .vsix installed, driven by headless Chromium through playwright-core.
 //
-//   node tests/e2e/vscode/run.mjs --code-server PATH --vsix PATH --server PATH [--keep]
+//   node tests/e2e/vscode/run.mjs --code-server PATH --vsix PATH [--keep]
 //
-// Opens workspace/inbox_watch.awl (a workloop whose hatch has no `key`) by clicking its Explorer row
-// and checks: the status bar's language mode reads "AWL"; an error squiggle shows and the Problems
+// Starts from NO awl settings: the platform-specific .vsix carries its server (bundled/libs) and
+// runs it with python3 from PATH. Opens workspace/inbox_watch.awl (a workloop whose hatch has no
+// `key`) by clicking its Explorer row and checks: the status bar's language mode reads "AWL" and
+// its indentation "Spaces: 2"; the server came from the bundle; an error squiggle shows and the Problems
 // panel lists an entry mentioning `key`; hovering `tolerance` shows the keyword reference's text;
 // Ctrl+Space on a new line of the workloop header offers `carry` (not the `every` already
 // written); after the server is killed, the extension starts a new one and hover answers again; a
-// wrong awl.server.path gives an error message whose "Open Setting" button opens that setting.
+// wrong awl.server.path typed into the User settings restarts the server at once (no reload) and
+// gives an error message whose "Open Setting" button opens that setting.
 // Screenshots go to artifacts/vscode-*.png. Every wait is bounded; code-server is always killed.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -44,11 +47,10 @@ function parseArgs(argv) {
     if (a === "--keep") out.keep = true;
     else if (a === "--code-server") out.codeServer = argv[++i];
     else if (a === "--vsix") out.vsix = argv[++i];
-    else if (a === "--server") out.server = argv[++i];
     else die(`unknown argument ${a}`);
   }
-  for (const k of ["codeServer", "vsix", "server"]) {
-    if (!out[k]) die("usage: run.mjs --code-server PATH --vsix PATH --server PATH [--keep]");
+  for (const k of ["codeServer", "vsix"]) {
+    if (!out[k]) die("usage: run.mjs --code-server PATH --vsix PATH [--keep]");
   }
   return out;
 }
@@ -66,7 +68,6 @@ for (const f of fs.readdirSync(ARTIFACTS)) {
 }
 if (!fs.existsSync(CHROMIUM)) die(`${CHROMIUM} is missing (apt-get install chromium)`);
 if (!fs.existsSync(args.vsix)) die(`no vsix at ${args.vsix} (make vsix)`);
-if (!fs.existsSync(args.server)) die(`no AWL server at ${args.server} (make .venv/.installed)`);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "awl-e2e-vscode-"));
 const userData = path.join(tmp, "user-data");
@@ -80,8 +81,7 @@ fs.writeFileSync(
   path.join(userData, "User", "settings.json"),
   JSON.stringify(
     {
-      "awl.server.path": args.server,
-      "awl.trace.server": "messages",
+      // No awl.server.* settings: the extension must find its own (bundled) server.
       "workbench.startupEditor": "none",
       "workbench.tips.enabled": false,
       "workbench.enableExperiments": false,
@@ -223,6 +223,30 @@ async function check(name, page, fn) {
   }
 }
 
+let installedDir = ""; // the extension's folder under `extensions`
+
+/** Every "AWL Language Server" output channel log file of this run. */
+function serverLogFiles() {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.includes("AWL Language Server")) found.push(p);
+    }
+  };
+  try {
+    walk(path.join(userData, "logs"));
+  } catch {
+    // no logs yet
+  }
+  return found;
+}
+
+function serverLogText() {
+  return serverLogFiles().map((f) => fs.readFileSync(f, "utf8")).join("\n");
+}
+
 /** The "AWL Language Server" output channel as logged by the extension host, for failure reports. */
 function serverLogTail(lines = 40) {
   const found = [];
@@ -270,7 +294,8 @@ function serverPids() {
     if (!/^\d+$/.test(d)) continue;
     try {
       const argv = fs.readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
-      if (argv.includes(args.server) && argv.includes("lsp") && ours(Number(d))) pids.push(Number(d));
+      const isServer = argv.includes("awl_lsp") && argv.includes("-m") && argv.includes("lsp");
+      if (isServer && ours(Number(d))) pids.push(Number(d));
     } catch {
       // the process ended meanwhile
     }
@@ -324,6 +349,7 @@ async function main() {
   }
   const installed = fs.readdirSync(extensions).filter((d) => d.startsWith("awl-lsp.awl-"));
   if (!installed.length) throw new Error(`the extension is not in ${extensions} after install`);
+  installedDir = installed[0];
   note(`installed ${installed.join(", ")}`);
 
   // 2. Serve on a free loopback port.
@@ -367,6 +393,29 @@ async function main() {
     const mode = page.locator('[id="status.editor.mode"]');
     await waitFor('the status bar language mode to read "AWL"', async () => (await mode.innerText()).trim() === "AWL", 30000);
     return `status bar shows "${(await mode.innerText()).trim()}"`;
+  });
+
+  await check("new .awl files indent with 2 spaces (configurationDefaults)", page, async () => {
+    const indent = page.locator('[id="status.editor.indentation"]');
+    await waitFor('the status bar to read "Spaces: 2"', async () => (await indent.innerText()).trim() === "Spaces: 2", 30000);
+    return `status bar shows "${(await indent.innerText()).trim()}"`;
+  });
+
+  await check("the server is the one bundled in the .vsix", page, async () => {
+    let line = "";
+    await waitFor("the extension to log where its server came from", async () => {
+      const log = serverLogText();
+      line = log.split("\n").find((l) => l.includes("[client] Starting")) ?? "";
+      return line !== "";
+    }, 60000);
+    if (!line.includes("bundled server")) throw new Error(`the server did not come from the bundle: ${line}`);
+    const pids = serverPids();
+    if (pids.length !== 1) throw new Error(`expected one running \`python -m awl_lsp lsp\`, found [${pids}]`);
+    const env = fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0").find((v) => v.startsWith("PYTHONPATH="));
+    if (!env || !env.includes(path.join(extensions, installedDir, "bundled", "libs"))) {
+      throw new Error(`the server's PYTHONPATH is not the extension's bundled/libs: ${env}`);
+    }
+    return line.replace(/^.*\[client\] /, "");
   });
 
   await check("error squiggle", page, async () => {
@@ -441,8 +490,8 @@ async function main() {
     const settingsEditor = page.locator(".settings-editor");
     await settingsEditor.waitFor({ state: "visible", timeout: 20000 });
     await page.keyboard.type("awl.server.path");
-    // code-server is a remote window: machine-overridable settings such as this one are on the Remote tab.
-    await settingsEditor.locator(".settings-tabs-widget .action-label", { hasText: "Remote" }).first().click();
+    // The User tab: a user-level change must take effect without a window reload.
+    await settingsEditor.locator(".settings-tabs-widget .action-label", { hasText: "User" }).first().click();
     const item = settingsEditor.locator(".setting-item-contents", { hasText: "Path to the" }).first();
     await item.waitFor({ state: "visible", timeout: 20000 });
     await item.locator("input").first().fill(bad);
@@ -480,6 +529,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 7;
+const expected = 9;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);

@@ -74,9 +74,81 @@ test("an interpreter without awl_lsp falls through to `awl` on PATH", async () =
   assert.match(r.notes.join("\n"), /cannot import awl_lsp/);
 });
 
-test("nothing found: an error naming the settings", async () => {
+test("nothing found: an error naming the setting, not promising a package index", async () => {
   const r = await discoverServer({ ...none, pythonFromExtension: async () => undefined });
   assert.ok(!r.ok);
-  assert.equal(r.setting, "awl.server");
+  assert.equal(r.setting, "awl.server.path");
   assert.match(r.message, /awl\.server\.path/);
+  assert.doesNotMatch(r.message, /pip install awl-lsp/);
+});
+
+// ---------------------------------------------------------------- the bundled server
+
+/** A fake bundled/libs folder and a fake interpreter that reports `version` ("3 12"). */
+function bundle(dir: string): string {
+  const libs = path.join(dir, "bundled", "libs");
+  fs.mkdirSync(path.join(libs, "awl_lsp"), { recursive: true });
+  fs.mkdirSync(path.join(libs, "tree_sitter_awl"), { recursive: true });
+  fs.writeFileSync(path.join(libs, "awl_lsp", "__init__.py"), "");
+  return libs;
+}
+
+function python(dir: string, rel: string, version: string): string {
+  const p = path.join(dir, rel);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  fs.writeFileSync(p, `#!/bin/sh\necho "${version}"\n`, { mode: 0o755 });
+  return p;
+}
+
+test("the bundled server runs with python3 from PATH, its libs on PYTHONPATH", async () => {
+  const { dir, exe } = sandbox();
+  const libs = bundle(dir);
+  const py = python(dir, "bin/python3", "3 12");
+  exe("bin/awl"); // an `awl` on PATH does not beat the bundle
+  const r = await discoverServer({ ...none, env: { PATH: path.dirname(py) }, bundledLibs: libs });
+  assert.ok(r.ok);
+  assert.equal(r.server.command, py);
+  assert.deepEqual(r.server.args, ["-s", "-m", "awl_lsp", "lsp"]);
+  assert.equal(r.server.env?.PYTHONPATH, libs);
+  assert.match(r.server.source, /bundled server, python3 on PATH \(Python 3\.12\)/);
+});
+
+test("the bundled server prefers the Python extension's interpreter", async () => {
+  const { dir } = sandbox();
+  const libs = bundle(dir);
+  const onPath = python(dir, "bin/python3", "3 12");
+  const selected = python(dir, "venv/bin/python", "3 11");
+  const r = await discoverServer({
+    ...none, env: { PATH: path.dirname(onPath) }, bundledLibs: libs, pythonFromExtension: async () => selected,
+  });
+  assert.ok(r.ok);
+  assert.equal(r.server.command, selected);
+  assert.match(r.server.source, /Python extension/);
+});
+
+test("a Python older than 3.11 is passed over for the next one", async () => {
+  const { dir } = sandbox();
+  const libs = bundle(dir);
+  const old = python(dir, "venv/bin/python", "3 9");
+  const good = python(dir, "bin/python3", "3 13");
+  const r = await discoverServer({
+    ...none, env: { PATH: path.dirname(good) }, bundledLibs: libs, pythonFromExtension: async () => old,
+  });
+  assert.ok(r.ok);
+  assert.equal(r.server.command, good);
+  assert.match(r.notes.join("\n"), /Python 3\.9; the bundled server needs Python >= 3\.11/);
+});
+
+test("a bundle without a usable Python says so, and awl.server.path still overrides it", async () => {
+  const { dir, exe } = sandbox();
+  const libs = bundle(dir);
+  const py = python(dir, "bin/python3", "3 10");
+  const r = await discoverServer({ ...none, env: { PATH: path.dirname(py) }, bundledLibs: libs });
+  assert.ok(!r.ok);
+  assert.equal(r.setting, "awl.server.path");
+  assert.match(r.message, /needs Python >= 3\.11/);
+  const awl = exe("elsewhere/awl");
+  const o = await discoverServer({ ...none, serverPath: awl, env: { PATH: path.dirname(py) }, bundledLibs: libs });
+  assert.ok(o.ok);
+  assert.deepEqual([o.server.command, o.server.source], [awl, "awl.server.path"]);
 });

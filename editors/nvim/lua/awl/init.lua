@@ -6,7 +6,11 @@
 --     on_attach = function(client, bufnr) end,
 --     capabilities = nil,              -- e.g. require("cmp_nvim_lsp").default_capabilities()
 --     parser_path = nil,               -- default: <plugin>/parser/awl.so (built on demand)
+--     keymaps = true,                  -- buffer-local `gd` (and K/grn/grr/gra on 0.10)
 --   })
+--
+-- Neovim 0.11+ may start the server with vim.lsp.enable("awl") instead (lsp/awl.lua), and
+-- call setup({ lsp = false }) for the tree-sitter parts only.
 --
 -- The plugin directory is editors/nvim of an awl-lsp clone; the grammar sources it compiles
 -- live beside it in ../../tree-sitter-awl (override with `grammar_dir`).
@@ -37,6 +41,8 @@ local defaults = {
   auto_build = true,
   --- C compiler for the parser; default $CC, then cc, gcc, clang.
   cc = nil,
+  --- Buffer-local LSP keymaps when the server attaches (see awl.lsp.keymaps()).
+  keymaps = true,
   --- Start the language server / tree-sitter highlighting / tree-sitter folds.
   lsp = true,
   highlight = true,
@@ -54,6 +60,7 @@ local state = {
 }
 
 local function notify(msg, level, once_key)
+  -- (also M.notify, for awl.lsp)
   if once_key then
     if state.warned[once_key] then
       return
@@ -61,6 +68,10 @@ local function notify(msg, level, once_key)
     state.warned[once_key] = true
   end
   vim.notify("awl: " .. msg, level or vim.log.levels.INFO)
+end
+
+M.notify = function(...)
+  return notify(...)
 end
 
 local function exists(path)
@@ -93,12 +104,25 @@ function M.grammar_dir()
   return vim.fs.normalize(uv.fs_realpath(dir) or dir)
 end
 
---- Where the compiled parser is (or will be built).
+--- A `parser/awl.so` on 'runtimepath' other than the plugin's own (nvim-treesitter's), or nil.
+function M.runtime_parser()
+  local own = M.plugin_dir() .. "/parser/awl.so"
+  for _, p in ipairs(vim.api.nvim_get_runtime_file("parser/awl.so", true)) do
+    local real = vim.fs.normalize(uv.fs_realpath(p) or p)
+    if real ~= own and real ~= (uv.fs_realpath(own) or own) then
+      return real
+    end
+  end
+  return nil
+end
+
+--- Where the compiled parser is (or will be built): `parser_path`, else one another plugin
+--- manager (nvim-treesitter) put on 'runtimepath', else <plugin>/parser/awl.so.
 function M.parser_path()
   if M.config.parser_path then
     return vim.fs.normalize(M.config.parser_path)
   end
-  return M.plugin_dir() .. "/parser/awl.so"
+  return M.runtime_parser() or (M.plugin_dir() .. "/parser/awl.so")
 end
 
 --- The C compiler to use, or nil.
@@ -135,8 +159,8 @@ function M.parser_stale()
   if not built then
     return true
   end
-  if M.config.parser_path then
-    return false
+  if M.config.parser_path or so ~= M.plugin_dir() .. "/parser/awl.so" then
+    return false -- not ours to rebuild
   end
   local _, files = grammar_sources()
   for _, f in ipairs(files) do
@@ -153,7 +177,8 @@ end
 ---@param opts? { force?: boolean, quiet?: boolean, timeout?: integer }
 function M.build_parser(opts)
   opts = opts or {}
-  local so = M.parser_path()
+  -- Never over another manager's parser: build into `parser_path` or the plugin's own folder.
+  local so = M.config.parser_path and vim.fs.normalize(M.config.parser_path) or (M.plugin_dir() .. "/parser/awl.so")
   if not opts.force and not M.parser_stale() then
     return true, "parser up to date: " .. so
   end
@@ -249,56 +274,10 @@ function M.load_parser()
   return true
 end
 
-local function root_dir_for(bufnr)
-  local fname = vim.api.nvim_buf_get_name(bufnr)
-  local markers = M.config.root_markers or {}
-  if fname == "" then
-    return uv.cwd()
-  end
-  local dir = vim.fs.dirname(vim.fs.normalize(fname))
-  if #markers > 0 then
-    if vim.fs.root then
-      local root = vim.fs.root(fname, markers)
-      if root then
-        return root
-      end
-    else
-      local found = vim.fs.find(markers, { path = dir, upward = true })[1]
-      if found then
-        return vim.fs.dirname(found)
-      end
-    end
-  end
-  return dir
-end
-
 --- Start (or reuse) the `awl lsp` client for a buffer. Returns the client id or nil.
 function M.start_lsp(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local cmd = M.config.cmd
-  if type(cmd) == "string" then
-    cmd = { cmd }
-  end
-  if type(cmd) == "table" and vim.fn.executable(cmd[1]) == 0 then
-    notify(
-      string.format(
-        "language server %q not found; install awl-lsp (make -C <clone> .venv/.installed) or set cmd",
-        cmd[1]
-      ),
-      vim.log.levels.WARN,
-      "no-server"
-    )
-    return nil
-  end
-  return vim.lsp.start({
-    name = "awl",
-    cmd = cmd,
-    root_dir = root_dir_for(bufnr),
-    on_attach = M.config.on_attach,
-    capabilities = M.config.capabilities,
-    settings = M.config.settings,
-    init_options = M.config.init_options,
-  }, { bufnr = bufnr })
+  return require("awl.lsp").start(bufnr)
 end
 
 --- Everything for one awl buffer: tree-sitter highlighting and folds, then the server.
@@ -320,7 +299,7 @@ function M.attach(bufnr)
       vim.opt_local.foldlevel = 99
     end
   end
-  if M.config.lsp then
+  if M.config.lsp and not require("awl.lsp").enabled_natively() then
     M.start_lsp(bufnr)
   end
 end
@@ -333,6 +312,8 @@ local function each_awl_buffer(fn)
     end
   end
 end
+
+M.each_awl_buffer = each_awl_buffer
 
 local function create_commands()
   vim.api.nvim_create_user_command("AwlBuildParser", function()
@@ -352,13 +333,12 @@ local function create_commands()
     end
   end, { desc = "awl: compile tree-sitter-awl into the plugin's parser/awl.so" })
   vim.api.nvim_create_user_command("AwlRestart", function()
-    for _, client in ipairs(vim.lsp.get_clients({ name = "awl" })) do
-      client.stop()
-    end
-    vim.defer_fn(function()
-      each_awl_buffer(M.start_lsp)
-    end, 500)
-  end, { desc = "awl: restart the language server" })
+    require("awl.lsp").restart({
+      done = function(ids)
+        notify(string.format("language server restarted (%d client(s))", #ids))
+      end,
+    })
+  end, { desc = "awl: restart the language server (waits for the old one to exit)" })
 end
 
 M.create_commands = create_commands
