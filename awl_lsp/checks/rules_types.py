@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
 from awl_lsp.model.types import (
     BOOL,
