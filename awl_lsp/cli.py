@@ -1,4 +1,4 @@
-"""The `awl` command: `lsp` (the server on stdio), `check`, `parse` and `guide`."""
+"""The `awl` command: `lsp` (the server on stdio), `check`, `parse`, `graph` and `guide`."""
 
 from __future__ import annotations
 
@@ -110,6 +110,36 @@ def _print_tree(node, source: bytes, depth: int, field: str | None) -> None:  # 
         _print_tree(child, source, depth + 1, node.field_name_for_child(i))
 
 
+def cmd_graph(args: argparse.Namespace) -> int:
+    from awl_lsp.documents import analyse_text
+    from awl_lsp.features.graph import flow_graph
+    from awl_lsp.features.graph_render import to_dot, to_mermaid, to_svg
+
+    path = Path(args.path)
+    try:
+        text = _read(path)
+    except (OSError, ValueError) as exc:
+        print(f"awl: {args.path}: {exc}", file=sys.stderr)
+        return 2
+    graph = flow_graph(analyse_text(text, path.resolve(), path.resolve().parent))
+    if not graph.flow:
+        print(f"awl graph: {args.path}: no workflow or workloop declared", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps(graph.to_json(), indent=2, ensure_ascii=False))
+    elif args.format == "dot":
+        sys.stdout.write(to_dot(graph))
+    elif args.format == "mermaid":
+        sys.stdout.write(to_mermaid(graph))
+    else:
+        svg, engine = to_svg(graph)
+        sys.stdout.write(svg)
+        if not args.quiet:
+            how = "Graphviz dot" if engine == "graphviz" else "awl's own layout (no Graphviz `dot` on PATH)"
+            print(f"awl graph: laid out by {how}", file=sys.stderr)
+    return 0
+
+
 def cmd_guide(args: argparse.Namespace) -> int:
     from awl_lsp.reference import UnknownKeywordError, render_guide
 
@@ -148,6 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="print the syntax tree")
     p.add_argument("path")
     p.set_defaults(func=cmd_parse)
+    p = sub.add_parser("graph", help="the flow graph: steps, routes, outcomes, calls")
+    p.add_argument("path")
+    p.add_argument("--format", choices=("json", "dot", "mermaid", "svg"), default="json")
+    p.add_argument("-q", "--quiet", action="store_true", help="svg: do not say which layout engine ran")
+    p.set_defaults(func=cmd_graph)
     p = sub.add_parser("guide", help="the keyword reference in the terminal")
     p.add_argument("word", nargs="?")
     p.set_defaults(func=cmd_guide)
