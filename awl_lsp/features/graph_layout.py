@@ -154,7 +154,8 @@ def layered_svg(graph: FlowGraph) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="12">',
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>',
+        'markerHeight="7" orient="auto-start-reverse">'
+        '<path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>',
     ]
     for cid, (x0, y0, w, h) in lay.cluster.items():
         out.append(f'<rect class="cluster" data-id="{escape(cid)}" x="{x0:.0f}" y="{y0:.0f}" '
