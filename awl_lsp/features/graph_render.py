@@ -139,7 +139,7 @@ def to_svg(graph: FlowGraph) -> tuple[str, str]:
 
 def graph_view(snap: Snapshot, row: int | None = None) -> dict:
     """What an editor's graph view needs: the graph as JSON, the innermost step at `row` (0-based)
-    as `focus`, and the Mermaid and DOT texts."""
+    as `focus`, the Mermaid and DOT texts and an SVG drawing."""
     graph = flow_graph(snap)
     out = graph.to_json()
     if row is not None:
@@ -154,4 +154,7 @@ def graph_view(snap: Snapshot, row: int | None = None) -> dict:
         out["focus"] = focus
     out["mermaid"] = to_mermaid(graph)
     out["dot"] = to_dot(graph)
+    from awl_lsp.features.graph_layout import layered_svg
+
+    out["svg"] = layered_svg(graph)  # our own layout: the same drawing on every machine, no subprocess
     return out
