@@ -33,6 +33,25 @@ def _read(path: Path) -> str:
         raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
 
 
+def _workspace_index(paths: Iterable[str], workspace: Path | None):  # noqa: ANN202
+    """The documents `awl check` sees together: the folders given (or the files' folders)."""
+    from awl_lsp.workspace import WorkspaceIndex
+
+    roots = [workspace] if workspace else sorted({(p if p.is_dir() else p.parent).resolve()
+                                                  for p in map(Path, paths) if p.exists()})
+    index = WorkspaceIndex(roots)
+    index.scan()
+    return index
+
+
+def _contract_findings(index, path: Path, snap) -> list:  # noqa: ANN001
+    """Cross-document problems of one file (a contract against the workflow it names)."""
+    from awl_lsp.workspace import contract_problems
+    from awl_lsp.workspace.summary import summarize
+
+    return [c.problem for c in contract_problems(path, summarize(snap.model), index)]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from awl_lsp.checks import Severity
     from awl_lsp.documents import analyse_text
@@ -45,6 +64,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     records: list[dict] = []
     failed = bool(errors)
     workspace = Path(args.workspace).resolve() if args.workspace else None
+    index = _workspace_index(args.paths, workspace)
     for path in files:
         try:
             text = _read(path)
@@ -54,7 +74,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         snap = analyse_text(text, path.resolve(), workspace or path.resolve().parent)
         lines = snap.doc.lines
-        for f in findings(snap):
+        for f in [*findings(snap), *_contract_findings(index, path, snap)]:
             sl, sc = lines.point_to_position(f.range[0], f.range[1], Encoding.UTF32)
             el, ec = lines.point_to_position(f.range[2], f.range[3], Encoding.UTF32)
             severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(f.severity, "info")

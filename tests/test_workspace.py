@@ -176,3 +176,15 @@ def test_workspace_symbols_are_fuzzy_and_reach_unopened_documents(folder: Path) 
         (folder / "flows" / "archive_object.awl").resolve().as_uri(),
     }
     assert nav.fuzzy_score("sum", "checksum") is not None and nav.fuzzy_score("xyz", "checksum") is None
+
+
+def test_awl_check_applies_the_contracts_across_a_folder(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from awl_lsp.cli import main
+
+    assert main(["check", str(folder)]) == 0
+    flow = folder / "flows" / "archive_object.awl"
+    flow.write_text(flow.read_text().replace("input size: Int", "input size: String"))
+    capsys.readouterr()
+    assert main(["check", "-q", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "bucket_watch.awl:13:38: error: `size` is `Int` here, but workflow `archive_object`" in out
