@@ -45,11 +45,14 @@ def _workspace_index(paths: Iterable[str], workspace: Path | None):  # noqa: ANN
 
 
 def _contract_findings(index, path: Path, snap) -> list:  # noqa: ANN001
-    """Cross-document problems of one file (a contract against the workflow it names)."""
+    """Cross-document problems of one file (a contract against the workflow it names); the hint that a
+    contract's workflow is not among the files checked is for editors, not for CI output."""
+    from awl_lsp.checks import Severity
     from awl_lsp.workspace import contract_problems
     from awl_lsp.workspace.summary import summarize
 
-    return [c.problem for c in contract_problems(path, summarize(snap.model), index)]
+    found = contract_problems(path, summarize(snap.model), index)
+    return [c.problem for c in found if c.problem.severity is not Severity.HINT]
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -178,7 +178,9 @@ def test_workspace_symbols_are_fuzzy_and_reach_unopened_documents(folder: Path) 
     assert nav.fuzzy_score("sum", "checksum") is not None and nav.fuzzy_score("xyz", "checksum") is None
 
 
-def test_awl_check_applies_the_contracts_across_a_folder(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_awl_check_applies_the_contracts_across_a_folder(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from awl_lsp.cli import main
 
     assert main(["check", str(folder)]) == 0
