@@ -1,4 +1,4 @@
-"""The `awl` command: `lsp` (the server on stdio), `check`, `fmt`, `parse` and `guide`."""
+"""The `awl` command: `lsp` (the server on stdio), `check`, `fmt`, `parse`, `graph` and `guide`."""
 
 from __future__ import annotations
 
@@ -42,6 +42,28 @@ def _read(path: Path) -> str:
         raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
 
 
+def _workspace_index(paths: Iterable[str], workspace: Path | None):  # noqa: ANN202
+    """The documents `awl check` sees together: the folders given (or the files' folders)."""
+    from awl_lsp.workspace import WorkspaceIndex
+
+    roots = [workspace] if workspace else sorted({(p if p.is_dir() else p.parent).resolve()
+                                                  for p in map(Path, paths) if p.exists()})
+    index = WorkspaceIndex(roots)
+    index.scan()
+    return index
+
+
+def _contract_findings(index, path: Path, snap) -> list:  # noqa: ANN001
+    """Cross-document problems of one file (a contract against the workflow it names); the hint that a
+    contract's workflow is not among the files checked is for editors, not for CI output."""
+    from awl_lsp.checks import Severity
+    from awl_lsp.workspace import contract_problems
+    from awl_lsp.workspace.summary import summarize
+
+    found = contract_problems(path, summarize(snap.model), index)
+    return [c.problem for c in found if c.problem.severity is not Severity.HINT]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read."""
     from awl_lsp.check_report import Record, github_io_error, render
@@ -58,6 +80,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     records: list[Record] = []
     unreadable = bool(errors)
     workspace = Path(args.workspace).resolve() if args.workspace else None
+    index = _workspace_index(args.paths, workspace)
     for path in files:
         try:
             text = _read(path)
@@ -69,7 +92,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         snap = analyse_text(text, path.resolve(), workspace or path.resolve().parent)
         lines = snap.doc.lines
-        for f in findings(snap):
+        for f in [*findings(snap), *_contract_findings(index, path, snap)]:
             sl, sc = lines.point_to_position(f.range[0], f.range[1], Encoding.UTF32)
             el, ec = lines.point_to_position(f.range[2], f.range[3], Encoding.UTF32)
             severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(f.severity, "info")
@@ -167,6 +190,36 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_graph(args: argparse.Namespace) -> int:
+    from awl_lsp.documents import analyse_text
+    from awl_lsp.features.graph import flow_graph
+    from awl_lsp.features.graph_render import to_dot, to_mermaid, to_svg
+
+    path = Path(args.path)
+    try:
+        text = _read(path)
+    except (OSError, ValueError) as exc:
+        print(f"awl: {args.path}: {exc}", file=sys.stderr)
+        return 2
+    graph = flow_graph(analyse_text(text, path.resolve(), path.resolve().parent))
+    if not graph.flow:
+        print(f"awl graph: {args.path}: no workflow or workloop declared", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps(graph.to_json(), indent=2, ensure_ascii=False))
+    elif args.format == "dot":
+        sys.stdout.write(to_dot(graph))
+    elif args.format == "mermaid":
+        sys.stdout.write(to_mermaid(graph))
+    else:
+        svg, engine = to_svg(graph)
+        sys.stdout.write(svg)
+        if not args.quiet:
+            how = "Graphviz dot" if engine == "graphviz" else "awl's own layout (no Graphviz `dot` on PATH)"
+            print(f"awl graph: laid out by {how}", file=sys.stderr)
+    return 0
+
+
 def cmd_guide(args: argparse.Namespace) -> int:
     from awl_lsp.reference import UnknownKeywordError, render_guide
 
@@ -220,6 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="print the syntax tree")
     p.add_argument("path")
     p.set_defaults(func=cmd_parse)
+    p = sub.add_parser("graph", help="the flow graph: steps, routes, outcomes, calls")
+    p.add_argument("path")
+    p.add_argument("--format", choices=("json", "dot", "mermaid", "svg"), default="json")
+    p.add_argument("-q", "--quiet", action="store_true", help="svg: do not say which layout engine ran")
+    p.set_defaults(func=cmd_graph)
     p = sub.add_parser("guide", help="the keyword reference in the terminal")
     p.add_argument("word", nargs="?")
     p.set_defaults(func=cmd_guide)

@@ -348,6 +348,36 @@ def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams
     return format_range(snap, params.range) if snap else []
 
 
+def _plain(value: object) -> object:
+    """Custom requests' params as plain dicts (pygls hands them over as named tuples)."""
+    if hasattr(value, "_asdict"):
+        value = value._asdict()  # type: ignore[attr-defined]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+@server.feature("awl/graph")
+def on_graph(ls: AwlServer, params: object) -> dict | None:
+    """The flow graph of the document's newest version (`awl graph --format json`'s shape), with the
+    step under `position` (when given) named in `focus`, and the graph as Mermaid and DOT text."""
+    from awl_lsp.features.graph_render import graph_view
+
+    raw = _plain(params)
+    if not isinstance(raw, dict):
+        return None
+    doc = raw.get("textDocument")
+    uri = doc.get("uri") if isinstance(doc, dict) else None
+    snap = ls.snapshot(uri) if isinstance(uri, str) else None
+    if snap is None:
+        return None
+    position = raw.get("position")
+    line = position.get("line") if isinstance(position, dict) else None
+    return graph_view(snap, line if isinstance(line, int) else None)
+
+
 @server.feature("awl/syntaxTree")
 def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
     """The server's current tree as an S-expression (a debugging view, and what tests compare)."""

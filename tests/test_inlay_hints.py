@@ -14,10 +14,12 @@ WORKFLOW = example("release_notes.awl")
 
 
 def hints(text: str, rng: lsp.Range | None = None) -> list[tuple[str, str]]:
-    """(text of the line up to the hint, label) for each hint."""
+    """(text of the line up to the hint, label) for each type hint (cadence hints: test_cadence.py)."""
     lines = text.split("\n")
     out = []
     for h in inlay_hints(snap_of(text), rng):
+        if h.kind is None and not h.label.startswith(":"):
+            continue  # a workloop's cadence insight, not a type
         assert h.kind == lsp.InlayHintKind.Type
         out.append((lines[h.position.line][: h.position.character].strip(), h.label))
     return out

@@ -7,7 +7,9 @@ has no type name) gets no hint rather than a guess.
 from __future__ import annotations
 
 from lsprotocol import types as lsp
+from tree_sitter import Node
 
+from awl_lsp.features.cadence import cadence_insights
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.types import AwlType, TypeEnv
@@ -29,15 +31,42 @@ def _in_rows(sym: Symbol, first: int, last: int) -> bool:
     return first <= sym.selection[2] and sym.selection[0] <= last
 
 
+def _cadence_hints(snap: Snapshot, first: int, last: int) -> list[lsp.InlayHint]:
+    """`≈ 1h15m at every 25m` after a workloop's tolerance and retention clauses."""
+    out: list[lsp.InlayHint] = []
+    for item in snap.doc.root.named_children:
+        header = item.child_by_field_name("header") if item.type == "workloop_declaration" else None
+        if header is None or header.end_point.row < first or header.start_point.row > last:
+            continue
+        for insight in cadence_insights(header, snap.doc.source):
+            row = insight.node.start_point.row
+            if not first <= row <= last:
+                continue
+            line, char = snap.doc.to_position((row, _clause_end(insight.node)))
+            out.append(lsp.InlayHint(position=lsp.Position(line, char), label=insight.text,
+                                     kind=None, padding_left=True, padding_right=False))
+    return out
+
+
+def _clause_end(clause: Node) -> int:
+    """Byte column where the clause's text ends on its first line (before its line break)."""
+    row = clause.start_point.row
+    end = clause.start_point.column
+    for child in clause.children:
+        if child.end_point.row == row and child.end_byte > child.start_byte:
+            end = max(end, child.end_point.column)
+    return end
+
+
 def inlay_hints(snap: Snapshot, rng: lsp.Range | None = None) -> list[lsp.InlayHint]:
     first, last = 0, snap.doc.lines.line_count
     if rng is not None:
         first, last = snap.point(rng.start)[0], snap.point(rng.end)[0]
     bindings = [s for s in snap.model.of_kind(Kind.BINDING) if _in_rows(s, first, last)]
+    out: list[lsp.InlayHint] = _cadence_hints(snap, first, last)
     if not bindings:
-        return []
+        return out
     env = TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path, workspace=snap.workspace)
-    out: list[lsp.InlayHint] = []
     for sym in bindings:
         if sym.extra.get("how") == "loop counter":
             continue  # `counting n` is always an Int; the hint would be noise

@@ -12,6 +12,7 @@ import {
   State,
 } from "vscode-languageclient/node";
 import { discoverServer } from "./discovery";
+import { registerGraphView } from "./graph";
 
 const CLIENT_ID = "awl"; // languageclient reads the `awl.trace.server` setting from this id
 const CHANNEL_NAME = "AWL Language Server";
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): Promise<void> {
       }
     }),
   );
+  registerGraphView(context, () => client);
   return serialize(startClient);
 }
 

@@ -47,6 +47,8 @@ local defaults = {
   lsp = true,
   highlight = true,
   folds = true,
+  --- `:AwlGraph svg` opens the drawing with this program (a string or a list), e.g. "firefox".
+  graph_viewer = nil,
 }
 
 ---@type awl.Config
@@ -339,6 +341,15 @@ local function create_commands()
       end,
     })
   end, { desc = "awl: restart the language server (waits for the old one to exit)" })
+  vim.api.nvim_create_user_command("AwlGraph", function(cmd)
+    require("awl.graph").show(0, cmd.args ~= "" and cmd.args or "mermaid", (M.config or {}).graph_viewer)
+  end, {
+    nargs = "?",
+    complete = function()
+      return { "mermaid", "dot", "svg" }
+    end,
+    desc = "awl: the flow graph as Mermaid, DOT or SVG (svg opens `graph_viewer` when configured)",
+  })
 end
 
 M.create_commands = create_commands

@@ -1,0 +1,151 @@
+"""Navigation across documents: from a `detached`/`child` declaration, a `hatch`, `spawn` or child
+call to the workflow it names; references and rename of a workflow across every document that
+declares or uses it; workspace symbols over every indexed document, fuzzy-matched.
+
+Each function returns locations as `(uri, (line, character, end line, end character))` through the
+index's entries, so documents that are not open are reached too.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.features.symbols import _KIND
+from awl_lsp.model import Kind, RefKind, Symbol
+from awl_lsp.syntax import Encoding
+from awl_lsp.workspace import WorkspaceIndex
+from awl_lsp.workspace.index import Entry
+
+_CONTRACT_KINDS = (Kind.DETACHED, Kind.CHILD)
+
+
+def _loc(entry: Entry, r: tuple[int, int, int, int], encoding: Encoding) -> lsp.Location:
+    sl, sc, el, ec = entry.lsp_range(r, encoding)
+    return lsp.Location(entry.uri, lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec)))
+
+
+def flow_name_at(snap: Snapshot, position: lsp.Position) -> tuple[str, Symbol | None] | None:
+    """The workflow name the cursor names, across documents: a contract's or the flow's own name, or a
+    hatch/spawn/child call of a contract. The symbol is the local declaration, if any."""
+    row, col = snap.point(position)
+    ref = snap.model.reference_at(row, col)
+    if ref is not None and ref.kind in (RefKind.HATCH, RefKind.CALL):
+        target = ref.target
+        if target is not None and target.kind in _CONTRACT_KINDS:
+            return target.name, target
+        return None
+    sym = snap.model.symbol_at(row, col)
+    if sym is not None and (sym.kind in _CONTRACT_KINDS or sym.kind in (Kind.WORKFLOW, Kind.WORKLOOP)):
+        return sym.name, sym
+    return None
+
+
+def workflow_definitions(
+    snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding
+) -> list[lsp.Location]:
+    """Where the workflow named at the cursor is declared (in other documents)."""
+    found = flow_name_at(snap, position)
+    if found is None:
+        return []
+    name, sym = found
+    if sym is not None and sym.kind in (Kind.WORKFLOW, Kind.WORKLOOP):
+        return []
+    return [
+        _loc(e, e.summary.flow_selection, encoding)
+        for e in index.flows_named(name)
+        if e.summary.flow_selection is not None and e.uri != uri
+    ]
+
+
+def workflow_references(
+    snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding,
+    include_declaration: bool,
+) -> list[lsp.Location]:
+    """Every place in other documents that names the workflow at the cursor: its declaration (when
+    asked), the `detached`/`child` declarations for it and their hatches, spawns and calls."""
+    found = flow_name_at(snap, position)
+    if found is None:
+        return []
+    name = found[0]
+    out: list[lsp.Location] = []
+    for e in index.entries.values():
+        if e.uri == uri:
+            continue
+        if include_declaration and e.summary.flow_name == name and e.summary.flow_selection is not None:
+            out.append(_loc(e, e.summary.flow_selection, encoding))
+        c = e.summary.contract(name)
+        if c is not None:
+            if include_declaration:
+                out.append(_loc(e, c.selection, encoding))
+            out.extend(_loc(e, r, encoding) for r in e.summary.uses.get(name, []))
+    return out
+
+
+def workflow_rename_edits(
+    snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding, new_name: str
+) -> dict[str, list[lsp.TextEdit]]:
+    """Edits in other documents that renaming the workflow at the cursor needs (its declaration, the
+    contracts that name it, their uses). The current document's own edits are the caller's."""
+    found = flow_name_at(snap, position)
+    if found is None:
+        return {}
+    name = found[0]
+    if not index.flows_named(name):
+        return {}  # a contract for a workflow deployed from elsewhere: rename it here only
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for e in index.entries.values():
+        if e.uri == uri:
+            continue
+        ranges = []
+        if e.summary.flow_name == name and e.summary.flow_selection is not None:
+            ranges.append(e.summary.flow_selection)
+        c = e.summary.contract(name)
+        if c is not None:
+            ranges.append(c.selection)
+            ranges.extend(e.summary.uses.get(name, []))
+        if ranges:
+            changes[e.uri] = [lsp.TextEdit(_loc(e, r, encoding).range, new_name) for r in ranges]
+    return changes
+
+
+def fuzzy_score(query: str, name: str) -> int | None:
+    """A match score (higher is better) when the query's letters appear in order in the name, else None."""
+    if not query:
+        return 0
+    q, n = query.lower(), name.lower()
+    if q == n:
+        return 1000
+    score, at, prev = 0, 0, -2
+    for ch in q:
+        i = n.find(ch, at)
+        if i < 0:
+            return None
+        score += 10 if i == prev + 1 else 1  # runs of letters count most
+        if i == 0 or n[i - 1] == "_":
+            score += 5  # a word's first letter
+        prev, at = i, i + 1
+    if n.startswith(q):
+        score += 100
+    return score - len(n) // 8
+
+
+def indexed_symbols(
+    index: WorkspaceIndex, query: str, encoding: Encoding, limit: int = 500
+) -> list[lsp.WorkspaceSymbol]:
+    """Declarations of every indexed document (open ones at their newest text), fuzzy-matched."""
+    scored: list[tuple[int, str, lsp.WorkspaceSymbol]] = []
+    for e in index.entries.values():
+        for name, kind, selection, container in e.summary.symbols:
+            score = fuzzy_score(query.strip(), name)
+            if score is None:
+                continue
+            symbol = lsp.WorkspaceSymbol(
+                name=name,
+                kind=_KIND.get(Kind(kind), lsp.SymbolKind.Variable),
+                location=_loc(e, selection, encoding),
+                container_name=container or None,
+            )
+            scored.append((score, name, symbol))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [s for _, _, s in scored[:limit]]

@@ -1,0 +1,157 @@
+"""`WorkspaceIndex`: a summary of every `.awl` document under the workspace folders, kept current.
+
+Unopened documents are read from disk (safely: `files`) and summarised once per change on disk;
+open documents are summarised from the editor's newest text instead, so an unsaved edit counts at
+once. The index answers: which documents declare a workflow of this name, which declare contracts
+for it, and where a range of a document lies in LSP positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from awl_lsp.model import ModelBuilder, SemanticModel
+from awl_lsp.syntax import Encoding, SyntaxDocument
+from awl_lsp.syntax.positions import LineIndex
+from awl_lsp.workspace.files import awl_files, read_document
+from awl_lsp.workspace.summary import DocumentSummary, Range, summarize
+
+
+@dataclass
+class Entry:
+    path: Path
+    text: str
+    summary: DocumentSummary
+    is_open: bool = False
+    stamp: tuple[int, int] | None = None  # (mtime_ns, size) of the file the text came from
+    _lines: LineIndex | None = field(default=None, repr=False)
+
+    @property
+    def uri(self) -> str:
+        return self.path.as_uri()
+
+    def position(self, row: int, col: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines.point_to_position(row, col, encoding)
+
+    def lsp_range(self, r: Range, encoding: Encoding = Encoding.UTF16) -> tuple[int, int, int, int]:
+        sl, sc = self.position(r[0], r[1], encoding)
+        el, ec = self.position(r[2], r[3], encoding)
+        return sl, sc, el, ec
+
+
+def _model_of(text: str) -> SemanticModel:
+    doc = SyntaxDocument(text)
+    return ModelBuilder().build(doc.tree, doc.source)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+class WorkspaceIndex:
+    def __init__(self, roots: Iterable[Path] = ()) -> None:
+        self.roots: list[Path] = [Path(r).resolve() for r in roots]
+        self.entries: dict[Path, Entry] = {}
+        self.skipped: dict[Path, str] = {}  # files left out, with the reason
+        self.generation = 0  # bumped whenever a summary that others may depend on changes
+
+    # ---- building
+    def scan(self, progress: Callable[[int, Path], None] | None = None) -> int:
+        """Read every document under the roots (open ones keep their editor text)."""
+        count = 0
+        for path in awl_files(self.roots):
+            count += 1
+            if progress is not None:
+                progress(count, path)
+            key = path.resolve()
+            if key in self.entries and self.entries[key].is_open:
+                continue
+            self.load(key)
+        return count
+
+    def load(self, path: Path) -> Entry | None:
+        """(Re-)read one file from disk; None when it is missing, outside, too large or binary."""
+        key = path.resolve()
+        stamp = _stamp(key)
+        old = self.entries.get(key)
+        if old is not None and old.is_open:
+            return old
+        if old is not None and stamp is not None and old.stamp == stamp:
+            return old
+        text, why = read_document(key, self.roots)
+        if text is None:
+            self.skipped[key] = why
+            self._drop(key)
+            return None
+        self.skipped.pop(key, None)
+        return self._put(key, text, summarize(_model_of(text)), False, stamp)
+
+    def update_open(self, path: Path, text: str, model: SemanticModel) -> Entry | None:
+        """An open document's newest version (its editor text stands in for the file)."""
+        key = path.resolve()
+        if self.roots and not any(_under(key, r) for r in self.roots):
+            return None
+        return self._put(key, text, summarize(model), True, None)
+
+    def close(self, path: Path) -> None:
+        """The editor closed it: the file on disk counts again (or nothing, if it is gone)."""
+        key = path.resolve()
+        entry = self.entries.get(key)
+        if entry is not None:
+            entry.is_open = False
+            entry.stamp = None
+        if key.exists():
+            self.load(key)
+        else:
+            self._drop(key)
+
+    def forget(self, path: Path) -> None:
+        """A file was deleted on disk."""
+        key = path.resolve()
+        entry = self.entries.get(key)
+        if entry is not None and not entry.is_open:
+            self._drop(key)
+
+    def _put(self, key: Path, text: str, summary: DocumentSummary, is_open: bool, stamp) -> Entry:  # noqa: ANN001
+        old = self.entries.get(key)
+        changed = old is None or _offer(old.summary) != _offer(summary)
+        if changed or (old is not None and old.summary.contracts != summary.contracts):
+            self.generation += 1
+        entry = Entry(key, text, summary, is_open, stamp)
+        self.entries[key] = entry
+        return entry
+
+    def _drop(self, key: Path) -> None:
+        if self.entries.pop(key, None) is not None:
+            self.generation += 1
+
+    # ---- questions
+    def flows_named(self, name: str) -> list[Entry]:
+        return [e for e in self.entries.values() if e.summary.flow_name == name]
+
+    def declaring(self, name: str) -> list[Entry]:
+        """Documents with a `detached`/`child` contract for `name`."""
+        return [e for e in self.entries.values() if e.summary.contract(name) is not None]
+
+    def entry(self, path: Path) -> Entry | None:
+        return self.entries.get(path.resolve())
+
+
+def _offer(s: DocumentSummary) -> tuple:
+    return (s.flow_kind, s.flow_name, s.inputs, s.outcomes, tuple(sorted(s.records.items())))
+
+
+def _under(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
