@@ -73,6 +73,10 @@ class OpenDocument:
             self.shared.clear()
             return self.builder.build(self.syntax.tree, self.syntax.source)
 
+    def invalidate(self) -> None:
+        """Something outside the text changed (a schema file): analyse the newest version again."""
+        self._snapshot = None
+
     @property
     def analysed_current(self) -> bool:
         """Has the newest version been analysed already?"""

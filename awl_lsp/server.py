@@ -14,7 +14,7 @@ from pygls.uris import to_fs_path
 from awl_lsp import __version__
 from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
-from awl_lsp.features import semantic_tokens
+from awl_lsp.features import semantic_tokens, workspace_nav
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
@@ -26,6 +26,7 @@ from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import RobustLanguageServer, serve_stdio
+from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
@@ -44,6 +45,7 @@ class AwlServer(RobustLanguageServer):
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
         self._due: dict[str, asyncio.TimerHandle] = {}
+        self.session = WorkspaceSession()
 
     # ---- helpers
     @property
@@ -74,9 +76,53 @@ class AwlServer(RobustLanguageServer):
             items = []
         if doc.out_of_sync is not None:
             items.insert(0, _out_of_sync(doc.out_of_sync))
+        changed: set[str] = set()
+        if self.session.ready and doc.path is not None:
+            try:
+                changed = self.session.opened(doc.path, doc.snapshot)
+                items = items + self.session.contract_diagnostics(doc.path, doc.snapshot, self.encoding)
+            except Exception:  # noqa: BLE001 — the workspace view must not cost the document its own
+                log.exception("workspace diagnostics failed for %s", uri)
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
         )
+        if changed:
+            self.dependents_changed(changed, skip=uri)
+
+    def dependents_changed(self, names: set[str], skip: str | None = None) -> None:
+        """Re-publish the documents tied to workflows whose contract side changed."""
+        for entry in self.session.dependents(names):
+            uri = self.uri_of(entry.path)
+            if uri == skip:
+                continue
+            if uri in self.documents:
+                self.schedule(uri)
+            else:
+                self.publish_unopened(entry)
+
+    def publish_unopened(self, entry) -> None:  # noqa: ANN001 — a workspace index entry
+        if entry.is_open:
+            return
+        items = self.session.unopened_report(entry, self.encoding)
+        if items is not None:
+            params = lsp.PublishDiagnosticsParams(uri=entry.uri, diagnostics=items)
+            self.text_document_publish_diagnostics(params)
+
+    def uri_of(self, path: Path) -> str:
+        """The URI the editor uses for a file (open documents keep the client's spelling)."""
+        for uri, doc in self.documents.items():
+            if doc.path is not None and doc.path.resolve() == path:
+                return uri
+        return path.as_uri()
+
+    def folders(self) -> list[Path]:
+        try:
+            folders = list(self.workspace.folders.values())
+        except Exception:  # noqa: BLE001 — before initialize
+            folders = []
+        paths = [Path(to_fs_path(f.uri)) for f in folders if f.uri.startswith("file:")]
+        root = self.workspace_root()
+        return paths or ([root] if root is not None else [])
 
     def schedule(self, uri: str) -> None:
         """Diagnostics for the final version of a burst: published once no edit came for a debounce.
@@ -175,13 +221,20 @@ def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    if ls.documents.pop(uri, None) is None:
+    doc = ls.documents.pop(uri, None)
+    if doc is None:
         ls.log_message(f"ignored closing {uri}: the document is not open")
         return
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if ls.session.ready and doc.path is not None:
+        names = ls.session.closed(doc.path)
+        entry = ls.session.index.entry(doc.path) if ls.session.index else None
+        if entry is not None:
+            ls.publish_unopened(entry)  # the file on disk is what counts again
+        ls.dependents_changed(names, skip=uri)
 
 
 def _wants_markdown(ls: AwlServer) -> bool:
@@ -216,19 +269,41 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-def on_definition(ls: AwlServer, params: lsp.DefinitionParams) -> lsp.Location | None:
-    snap = ls.snapshot(params.text_document.uri)
-    return definition_feature.definition(snap, params.position, params.text_document.uri) if snap else None
+async def on_definition(
+    ls: AwlServer, params: lsp.DefinitionParams
+) -> lsp.Location | list[lsp.Location] | None:
+    uri = params.text_document.uri
+    snap = ls.snapshot(uri)
+    if snap is None:
+        return None
+    here = definition_feature.definition(snap, params.position, uri)
+    if here is None:
+        schema = workspace_nav.schema_file_at(snap, params.position, ls.folders())
+        if schema is not None:
+            return schema
+    crosses = workspace_nav.flow_name_at(snap, params.position) is not None
+    index = await ls.session.wait_ready() if crosses else ls.session.index
+    elsewhere = workspace_nav.workflow_definitions(snap, params.position, uri, index, ls.encoding) if index else []
+    if not elsewhere:
+        return here
+    # on a `detached`/`child` declaration: the workflow it names; on a hatch or call: both
+    at_declaration = here is not None and here.range.start.line == params.position.line
+    return elsewhere if at_declaration else [loc for loc in (here, *elsewhere) if loc is not None]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return []
-    return definition_feature.references(
-        snap, params.position, params.text_document.uri, params.context.include_declaration
-    )
+    uri = params.text_document.uri
+    here = definition_feature.references(snap, params.position, uri, params.context.include_declaration)
+    crosses = workspace_nav.flow_name_at(snap, params.position) is not None
+    index = await ls.session.wait_ready() if crosses else None
+    if index is None:
+        return here
+    include = params.context.include_declaration
+    return here + workspace_nav.workflow_references(snap, params.position, uri, index, ls.encoding, include)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
@@ -238,14 +313,25 @@ def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
-def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
+    uri = params.text_document.uri
     try:
-        return definition_feature.rename(snap, params.position, params.text_document.uri, params.new_name)
+        edit = definition_feature.rename(snap, params.position, uri, params.new_name)
     except ValueError as exc:  # an invalid or colliding new name: the editor shows why
         raise JsonRpcException(str(exc), code=lsp.LSPErrorCodes.RequestFailed) from exc
+    crosses = workspace_nav.flow_name_at(snap, params.position) is not None
+    index = await ls.session.wait_ready() if crosses else None
+    if edit is None or index is None:
+        return edit
+    more = workspace_nav.workflow_rename_edits(snap, params.position, uri, index, ls.encoding, params.new_name)
+    if more:
+        changes = dict(edit.changes or {})
+        changes.update(more)
+        edit = lsp.WorkspaceEdit(changes=changes)
+    return edit
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
@@ -331,9 +417,96 @@ def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[
 
 
 @server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
-def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+    index = await ls.session.wait_ready()
+    if index is not None:  # every document of the workspace, open ones at their newest text
+        return workspace_nav.indexed_symbols(index, params.query, ls.encoding)
     docs = [(uri, doc.snapshot) for uri, doc in list(ls.documents.items())]
     return workspace_symbols(docs, params.query)
+
+
+@server.feature(lsp.INITIALIZED)
+async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
+    """Index the workspace folders (with progress), then watch their files."""
+    roots = ls.folders()
+    if not roots:
+        return
+    ls.session.building = asyncio.Event()
+    caps = ls.client_capabilities
+    token = "awl-index"
+    progress = bool(caps.window and caps.window.work_done_progress)
+    loop = asyncio.get_running_loop()
+    if progress:
+        try:
+            await ls.work_done_progress.create_async(token)
+            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="Indexing AWL documents"))
+        except Exception:  # noqa: BLE001 — a client that refuses progress still gets the index
+            progress = False
+
+    def report(count: int, path: Path) -> None:
+        if progress and count % 25 == 0:
+            message = f"{count} documents ({path.name})"
+            loop.call_soon_threadsafe(
+                ls.work_done_progress.report, token, lsp.WorkDoneProgressReport(message=message)
+            )
+
+    encoding = ls.encoding
+
+    def build() -> tuple:
+        index = ls.session.build(roots, report)
+        reports = [(e, ls.session.report_of(e, encoding, index)) for e in list(index.entries.values())]
+        return index, reports
+
+    index, reports = await asyncio.to_thread(build)
+    open_docs = {d.path.resolve(): d.snapshot for d in ls.documents.values() if d.path is not None}
+    ls.session.adopt(index, open_docs)
+    if progress:
+        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(index.entries)} documents"))
+    for entry, items in reports:
+        if items and not entry.is_open and entry.path not in open_docs:
+            ls.session.published.add(entry.uri)
+            params_ = lsp.PublishDiagnosticsParams(uri=entry.uri, diagnostics=items)
+            ls.text_document_publish_diagnostics(params_)
+    for uri in list(ls.documents):
+        ls.schedule(uri)  # open documents now see the rest of the workspace
+    watch = caps.workspace and caps.workspace.did_change_watched_files
+    if watch and watch.dynamic_registration:
+        watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.awl", "**/*.json")]
+        options = lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
+        registration = lsp.Registration(id="awl-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                        register_options=options)
+        try:
+            await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+        except Exception:  # noqa: BLE001 — without watching, saves of open documents still count
+            log.warning("the client did not accept the file watcher registration")
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """Files changed on disk: re-read `.awl` documents; a changed schema re-checks open documents."""
+    names: set[str] = set()
+    schemas = False
+    for change in params.changes:
+        if not change.uri.startswith("file:"):
+            continue
+        path = Path(to_fs_path(change.uri)).resolve()
+        if path.suffix == ".json":
+            schemas = True
+        elif path.suffix == ".awl":
+            deleted = change.type == lsp.FileChangeType.Deleted
+            names |= ls.session.file_changed(path, deleted)
+            entry = ls.session.index.entry(path) if ls.session.index else None
+            if entry is not None:
+                ls.publish_unopened(entry)
+            elif deleted and path.as_uri() in ls.session.published:
+                ls.session.published.discard(path.as_uri())
+                cleared = lsp.PublishDiagnosticsParams(uri=path.as_uri(), diagnostics=[])
+                ls.text_document_publish_diagnostics(cleared)
+    ls.dependents_changed(names)
+    if schemas:
+        for uri, doc in ls.documents.items():
+            doc.invalidate()  # types read from schema files are read again
+            ls.schedule(uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)

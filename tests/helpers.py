@@ -60,8 +60,16 @@ async def open_doc(client, name: str, text: str) -> str:  # noqa: ANN001 — a p
     client.text_document_did_open(
         lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=text))
     )
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     return uri
+
+
+async def published(client, uri: str):  # noqa: ANN001, ANN201 — a pytest-lsp LanguageClient; its params
+    """Wait for the next diagnostics of `uri` (the server also publishes for other workspace files)."""
+    while True:
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params is None or getattr(params, "uri", uri) == uri:
+            return params
 
 
 def require_program(name: str, hint: str) -> str:
@@ -79,3 +87,11 @@ def require_program(name: str, hint: str) -> str:
             pytest.fail(f"AWL_REQUIRE_EDITORS=1 but {message}")
         pytest.skip(message)
     return found
+
+
+def accept_registrations(client) -> None:  # noqa: ANN001 — a pytest-lsp LanguageClient
+    """Answer the server's dynamic registrations (file watchers) as an editor does."""
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def _register(params: lsp.RegistrationParams) -> None:
+        return None

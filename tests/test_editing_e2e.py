@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
-from helpers import open_doc
+from helpers import accept_registrations, open_doc
 from lsp_edits import apply_edits
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -24,6 +24,7 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "awl_lsp", "ls
 async def client(lsp_client: LanguageClient):
     caps = client_capabilities("visual-studio-code")
     params = lsp.InitializeParams(capabilities=caps, root_uri=EXAMPLES.as_uri())
+    accept_registrations(lsp_client)
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
@@ -33,6 +34,7 @@ async def client(lsp_client: LanguageClient):
 async def bare(lsp_client: LanguageClient):
     """A client that supports neither snippets nor Markdown."""
     params = lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=EXAMPLES.as_uri())
+    accept_registrations(lsp_client)
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import snap_of
+from helpers import accept_registrations, snap_of
 
 from awl_lsp.cli import main
 from awl_lsp.features.graph import flow_graph
@@ -175,6 +175,7 @@ async def test_graph_request_over_stdio() -> None:
     await client.start_io(sys.executable, "-m", "awl_lsp", "lsp")
     try:
         caps = client_capabilities("visual-studio-code")
+        accept_registrations(client)
         await client.initialize_session(lsp.InitializeParams(capabilities=caps, root_uri=DATA.as_uri()))
         uri = (DATA / "shard_watch.awl").as_uri()
         client.text_document_did_open(lsp.DidOpenTextDocumentParams(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers import open_doc
+from helpers import accept_registrations, open_doc, published
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -27,6 +27,7 @@ async def client(lsp_client: LanguageClient):
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=EXAMPLES.as_uri(),
     )
+    accept_registrations(lsp_client)
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
@@ -73,7 +74,7 @@ async def test_diagnostics_follow_incremental_edits_and_clear_on_close(client: L
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, end), text="")],
         )
     )
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     assert any(d.range.start.line == start.line for d in client.diagnostics[uri])
     # put it back
     client.text_document_did_change(
@@ -82,10 +83,10 @@ async def test_diagnostics_follow_incremental_edits_and_clear_on_close(client: L
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, start), text=") -> batch")],
         )
     )
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     assert not [d for d in client.diagnostics[uri] if d.severity == lsp.DiagnosticSeverity.Error]
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     assert list(client.diagnostics[uri]) == []
 
 
@@ -125,7 +126,7 @@ async def test_incremental_edit_sequence_matches_a_full_parse(client: LanguageCl
         )
     )
     text = text.replace('""', '"☕🚀"""', 1)
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     result = await client.protocol.send_request_async("awl/syntaxTree", {"textDocument": {"uri": uri}})
     assert result.text == text
     assert result.tree == str(SyntaxDocument(text).root)
@@ -245,6 +246,7 @@ async def test_hatch_without_key_is_an_error(client: LanguageClient, name: str) 
 async def utf8_client(lsp_client: LanguageClient):
     capabilities = client_capabilities("visual-studio-code")
     capabilities.general = lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf8])
+    accept_registrations(lsp_client)
     result = await lsp_client.initialize_session(
         lsp.InitializeParams(capabilities=capabilities, root_uri=EXAMPLES.as_uri())
     )
@@ -269,7 +271,7 @@ async def test_utf8_position_encoding_is_negotiated_and_used(utf8_client: Langua
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(position, position), text=' + "!"')],
         )
     )
-    await utf8_client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(utf8_client, uri)
     expected = text.replace('"café ☕"', '"café ☕" + "!"')
     result = await utf8_client.protocol.send_request_async("awl/syntaxTree", {"textDocument": {"uri": uri}})
     assert result.text == expected

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
-from helpers import open_doc, uri_of
+from helpers import accept_registrations, open_doc, published, uri_of
 from lsp_edits import apply_edits
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -33,6 +33,7 @@ async def client(lsp_client: LanguageClient):
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=EXAMPLES.as_uri(),
     )
+    accept_registrations(lsp_client)
     RESULTS[id(lsp_client)] = await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()
@@ -125,7 +126,7 @@ async def test_quick_fix_for_hatch_without_key(client: LanguageClient) -> None:
             [lsp.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)],
         )
     )
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    await published(client, uri)
     assert not [d for d in client.diagnostics[uri] if d.code == "hatch-key"]
 
 

@@ -25,6 +25,28 @@ def _loc(entry: Entry, r: tuple[int, int, int, int], encoding: Encoding) -> lsp.
     return lsp.Location(entry.uri, lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec)))
 
 
+def schema_file_at(snap: Snapshot, position: lsp.Position, roots: list) -> lsp.Location | None:
+    """From `schema("file.json")` to the file (when it lies inside the workspace folders)."""
+    from pathlib import Path
+
+    from awl_lsp.workspace import inside
+
+    row, col = snap.point(position)
+    node = snap.node_at(row, col)
+    while node is not None and node.type != "schema_import":
+        if node.type in ("type_declaration", "source_file"):
+            return None
+        node = node.parent
+    path_node = node.child_by_field_name("path") if node is not None else None
+    if path_node is None or snap.path is None:
+        return None
+    target = (snap.path.parent / snap.text(path_node).strip('"')).resolve()
+    allowed = roots or ([snap.workspace] if snap.workspace else [snap.path.parent])
+    if not inside(target, [Path(r) for r in allowed]) or not target.is_file():
+        return None
+    return lsp.Location(target.as_uri(), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))
+
+
 def flow_name_at(snap: Snapshot, position: lsp.Position) -> tuple[str, Symbol | None] | None:
     """The workflow name the cursor names, across documents: a contract's or the flow's own name, or a
     hatch/spawn/child call of a contract. The symbol is the local declaration, if any."""
