@@ -59,10 +59,12 @@ def check_item(ctx: ItemContext) -> None:
         head = ctx.text(value).split("\n", 1)[0].strip() if value is not None else ""
         words = head.split()
         hint = _suggest(words[0], _BLOCK_OPENERS) if words else ""
+        # on the first line indented too deep, where the engine reports it
+        first = next((c for c in node.named_children if "comment" not in c.type), None)
         ctx.error(
-            value or node,
-            f"`{head}` opens no block, but the lines after it are indented under it{hint}: "
-            "indent them like their step's other lines, or start the block with `fork`, `loop` or "
+            first or value or node,
+            f"this line is indented under `{head}`, which opens no block{hint}: "
+            "indent it like its step's other lines, or start a block with `fork`, `loop` or "
             "`on failure`",
             "unexpected-block",
         )

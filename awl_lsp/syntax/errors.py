@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from awl_lsp.syntax.layout import layout_problems
 from awl_lsp.syntax.parser import LANGUAGE
 
 Range = tuple[int, int, int, int]  # start row, start byte column, end row, end byte column
@@ -151,6 +152,7 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None) -> list[Syntax
     if root.has_error:
         _collect(root, source, out)
     out.extend(_unterminated_strings(root, source))
+    out.extend(SyntaxProblem(span, message, code) for span, message, code in layout_problems(tree, source))
     if text is not None and "\t" in text:
         for row, line in enumerate(text.split("\n")):
             indent = len(line) - len(line.lstrip(" \t"))

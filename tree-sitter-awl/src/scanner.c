@@ -139,7 +139,14 @@ static bool starts_line_word(TSLexer *lexer) {
   }
   if (n == 0) return false;
   while (lexer->lookahead == ' ' && !lexer->eof(lexer)) consume(lexer);
-  return lexer->lookahead != ':';
+  // `name:`, `x,`, `x]`, `x.f`, `x + y`, `x == y`, `x |> …` continue what the brackets hold
+  switch (lexer->lookahead) {
+    case ':': case ',': case ')': case ']': case '}': case '.': case '[':
+    case '+': case '=': case '!': case '<': case '>': case '|':
+      return false;
+    default:
+      return true;
+  }
 }
 
 static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_line_start) {
