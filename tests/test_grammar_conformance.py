@@ -4,8 +4,9 @@
 construct or layout variant; the engine's own front end (`awl-reference check`) accepts every one
 of them, and here they must parse with no ERROR or MISSING node and get no error diagnostic.
 `newer/` holds workloops and `if`/`else` guards, which the reference does not know.
-`layout/*.awl` each break one indentation rule the engine enforces; the first error here must be
-on the line the engine names (`LAYOUT_LINES`, checked against the reference where it is present).
+`layout/*.awl` each break one rule the engine's parser enforces and the grammar does not
+(indentation, enum variants on lines of their own, parentheses); the first error here must be on
+the line the engine names (`LAYOUT_LINES`, checked against the reference where it is present).
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ LAYOUT_LINES = {
     "odd_three": (13, "two spaces"),
     "outcome_route_too_deep": (15, "levels deeper"),
     "pipe_deep": (14, "levels deeper"),
+    "enum_cont": (10, "enum variants"),
+    "paren_condition": (10, "parentheses"),
+    "paren_const": (9, "parentheses"),
 }
 # Known gap: a line one space deeper/shallower than its block still restructures the block, and the
 # checker then reports the step's missing route on the step line, above the engine's line.

@@ -2,8 +2,8 @@
 
 The grammar accepts a few shapes only to keep a half-typed line from swallowing its neighbours: a
 top-level line starting with an unknown word (`workl`), an unknown word in a call's config line
-(`time`), indented lines under a statement that opens no block (`fo` above a fork body), and an
-`action` without its parameter list.
+(`time`), indented lines under a statement that opens no block (`fo` above a fork body), an
+`action` without its parameter list, and parentheses around an expression (the engine has none).
 """
 
 from __future__ import annotations
@@ -52,6 +52,13 @@ def check_item(ctx: ItemContext) -> None:
             f"unknown setting `{text}`{_suggest(text, _SETTINGS)}: a config line takes `node NAME`, "
             "`timeout D` and `retry N every D` or `retry N backoff D..D`",
             "unknown-setting",
+        )
+    for node in ctx.descendants("parenthesized_expression"):
+        ctx.error(
+            node,
+            "parentheses do not group expressions in AWL: drop them (`not` binds tighter than `and`, "
+            "`and` tighter than `or`), or bind the inner value to a name first",
+            "parentheses",
         )
     for node in ctx.descendants("unexpected_block"):
         statement = node.parent

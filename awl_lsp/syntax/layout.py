@@ -10,7 +10,8 @@ each on the line the engine names:
   under another, a statement under a statement — the latter the tree keeps as `unexpected_block`,
   which the checker reports);
 * inside brackets, a line less indented than the line the brackets opened on;
-* inside a type's `{ … }`, a field line deeper than the field line above it.
+* inside a type's `{ … }`, a field line deeper than the field line above it;
+* an enum's `| Variant` on a line of its own (the variants go on the `type` line).
 
 Blank lines, comment lines and the inside of `json { … }` bodies and `\"\"\"raw strings\"\"\"` are
 free. Lines with a tab in their indentation are left to the tab rule (`errors.py`).
@@ -126,6 +127,15 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
                         f"indented {(indent - prev) // 2} levels deeper than the line above: a line may sit "
                         "at most one level (two spaces) deeper than the one before it",
                         "indent-jump",
+                    )
+                )
+            elif depth == 0 and body.startswith(b"|") and not body.startswith(b"|>"):
+                out.append(
+                    (
+                        span,
+                        "enum variants go on the `type` line (`type Name = A | B | C`), not on lines of "
+                        "their own",
+                        "enum-line",
                     )
                 )
             elif depth > 0 and indent < open_indent:
