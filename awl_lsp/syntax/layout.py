@@ -29,6 +29,18 @@ _OPAQUE_START = re.compile(rb'"""|\b(?:json|schema)\s*\{')
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"?')
 # Nodes whose first line of content sits one level deeper than their own first line.
 _BLOCKS = frozenset({"header", "step_body", "block", "loop_body"})
+_BRACKETED = frozenset(
+    {
+        "arguments",
+        "parameters",
+        "list",
+        "record_body",
+        "list_type",
+        "index_expression",
+        "parenthesized_expression",
+        "combinator",
+    }
+)
 _INDENTED_PARTS = frozenset(
     {"worker_declaration", "subflow_declaration", "invariant_clause", "unknown_clause", "unknown_declaration"}
 )
@@ -75,6 +87,17 @@ def _opens_here(node: Node) -> bool:
     return before is None or before.start_point.row == parent.start_point.row
 
 
+def _bracket_opener(root: Node, row: int, col: int) -> int | None:
+    """The row of the outermost bracket, opened on an earlier row, that holds (row, col)."""
+    node = root.descendant_for_point_range((row, col), (row, col))
+    found: int | None = None
+    while node is not None:
+        if node.type in _BRACKETED and node.start_point.row < row:
+            found = node.start_point.row
+        node = node.parent
+    return found
+
+
 def _in_error(node: Node) -> bool:
     cur: Node | None = node
     while cur is not None:
@@ -115,6 +138,15 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
             pass
         else:
             span = (row, indent, row, max(len(line), indent + 1))
+            if depth > 0:
+                # the text says "inside brackets"; the tree decides (a bracket a syntax error left
+                # open closes where the parser closed it)
+                opener = _bracket_opener(root, row, indent)
+                if opener is None:
+                    depth = 0
+                else:
+                    opened = lines[opener].rstrip(b"\r")
+                    open_indent = len(opened) - len(opened.lstrip(b" "))
             continuation = depth > 0 or body.startswith(b"|")
             if indent % 2:
                 spaces = f"{indent} space{'' if indent == 1 else 's'}"

@@ -139,10 +139,9 @@ static bool starts_line_word(TSLexer *lexer) {
   }
   if (n == 0) return false;
   while (lexer->lookahead == ' ' && !lexer->eof(lexer)) consume(lexer);
-  // `name:`, `x,`, `x]`, `x.f`, `x + y`, `x == y`, `x |> …` continue what the brackets hold
+  // `name:`, `x,`, `x]`, `x)` continue what the brackets hold; `x.f …`, `x |> …`, `f(…` start a line
   switch (lexer->lookahead) {
-    case ':': case ',': case ')': case ']': case '}': case '.': case '[':
-    case '+': case '=': case '!': case '<': case '>': case '|':
+    case ':': case ',': case ')': case ']': case '}':
       return false;
     default:
       return true;
