@@ -16,11 +16,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import snap_of
 
-from awl_lsp.checks import Severity, run_checks
-from awl_lsp.model import ModelBuilder
+from awl_lsp.checks import Severity
+from awl_lsp.features.diagnostics import findings
 from awl_lsp.syntax import SyntaxDocument
-from awl_lsp.syntax.errors import syntax_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "grammar" / "conformance"
@@ -49,20 +49,12 @@ LAYOUT_LINES = {
     "paren_condition": (10, "parentheses"),
     "paren_const": (9, "parentheses"),
 }
-# Known gap: a line one space deeper/shallower than its block still restructures the block, and the
-# checker then reports the step's missing route on the step line, above the engine's line.
-ODD_CASCADE = {"odd_one_line", "odd_one_space"}
 
 
 def errors(path: Path) -> list[tuple[int, str]]:
-    """(1-based line, message) of every error: syntax problems and the checker's."""
-    text = path.read_text(encoding="utf-8")
-    doc = SyntaxDocument(text)
-    found = [(p.range[0] + 1, p.message) for p in syntax_problems(doc.tree, doc.source, text)]
-    model = ModelBuilder().build(doc.tree, doc.source)
-    checked = run_checks(model, doc.tree, doc.source)
-    found += [(p.range[0] + 1, p.message) for p in checked if p.severity is Severity.ERROR]
-    return sorted(found)
+    """(1-based line, message) of every error a user sees (`awl check`, the editor)."""
+    found = findings(snap_of(path.read_text(encoding="utf-8")))
+    return sorted((f.range[0] + 1, f.message) for f in found if f.severity is Severity.ERROR)
 
 
 def error_nodes(path: Path) -> list[str]:
@@ -123,16 +115,7 @@ def test_layout_error_is_reported_on_the_engines_line(path: Path) -> None:
     assert any(row == line and word in message for row, message in found), found
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="odd indentation cascades"))
-        if p.stem in ODD_CASCADE
-        else p
-        for p in LAYOUT
-    ],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("path", LAYOUT, ids=lambda p: p.stem)
 def test_no_error_above_the_engines_line(path: Path) -> None:
     line, _ = LAYOUT_LINES[path.stem]
     assert min(row for row, _ in errors(path)) == line

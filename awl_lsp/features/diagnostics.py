@@ -45,12 +45,17 @@ def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
     if not rows:
         return []
     spans: list[tuple[int, int]] = []
+    previous: tuple[int, int] | None = None
     for item in snap.doc.tree.root_node.named_children:
         start, end = item.start_point.row, item.end_point.row
         if item.end_point.column == 0 and end > start:
             end -= 1  # the item's range runs to the start of the next line
         if any(start <= row <= end for row in rows):
             spans.append((start, end))
+            if item.type == "ERROR" and previous is not None:
+                spans.append(previous)  # lines that broke away from the declaration above
+        if "comment" not in item.type and item.type != "narration":
+            previous = (start, end)
     return spans
 
 
