@@ -48,6 +48,8 @@ LAYOUT_LINES = {
     "enum_cont": (10, "enum variants"),
     "paren_condition": (10, "parentheses"),
     "paren_const": (9, "parentheses"),
+    "fork_without_body": (12, "branches"),
+    "header_word_indented": (2, "opens no block"),
 }
 
 

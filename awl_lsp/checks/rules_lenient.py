@@ -53,6 +53,14 @@ def check_item(ctx: ItemContext) -> None:
             "`timeout D` and `retry N every D` or `retry N backoff D..D`",
             "unknown-setting",
         )
+    for node in ctx.descendants("fork_statement"):
+        if field(node, "body") is None:
+            ctx.error(
+                node,
+                "`fork` needs its branches: an indented block under it (one line per branch, or the "
+                "body run for each item of `fork x in list`)",
+                "fork-without-body",
+            )
     for node in ctx.descendants("parenthesized_expression"):
         ctx.error(
             node,

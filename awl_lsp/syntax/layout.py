@@ -123,7 +123,7 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
     lines = _mask(source, opaque).split(b"\n")
 
     out: list[tuple[Range, str, str]] = []
-    prev = 0  # indentation of the code line above
+    prev = 0  # indentation of the code line above (the first code line sits at the left margin)
     prev_row = -1
     depth = 0  # open brackets at the start of the line
     open_indent = 0  # indentation of the line the outermost open bracket opened on
@@ -152,7 +152,7 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
                 spaces = f"{indent} space{'' if indent == 1 else 's'}"
                 message = f"indented {spaces}: indentation goes in levels of two spaces"
                 out.append((span, message, "odd-indent"))
-            elif prev_row >= 0 and indent > prev + 2:
+            elif indent > prev + 2:
                 out.append(
                     (
                         span,
@@ -203,7 +203,7 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
                         "field-indent",
                     )
                 )
-            elif not continuation and prev_row >= 0 and indent == prev + 2:
+            elif not continuation and indent == prev + 2:
                 node = _largest_at(root, row, indent)
                 if node is not None and not (checks_nodes and _in_error(node)) and not _opens_here(node):
                     out.append(
