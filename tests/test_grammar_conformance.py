@@ -50,6 +50,7 @@ LAYOUT_LINES = {
     "paren_const": (9, "parentheses"),
     "fork_without_body": (12, "branches"),
     "header_word_indented": (2, "opens no block"),
+    "action_under_action": (10, "opens no block"),
 }
 
 

@@ -263,7 +263,12 @@ module.exports = grammar({
       optional(field('name', $.identifier)),
       optional(field('parameters', $.parameters)),
       optional(seq('->', field('return_type', $._type))),
-      $._config_tail,
+      choice(
+        $._config_tail,
+        // actions indented under an action (the checker reports the line): kept whole, so the
+        // worker and the lines after it still parse
+        seq($._indent, repeat1($.action_declaration), $._dedent),
+      ),
     ),
 
     _config_tail: $ => choice(
