@@ -46,13 +46,13 @@ _INDENTED_PARTS = frozenset(
 )
 
 
-def _mask(source: bytes, nodes: list[Node]) -> bytes:
-    """The source with the given nodes' text blanked out (line breaks kept)."""
+def _mask(text: bytes, offset: int, nodes: list[Node]) -> bytes:
+    """`text` (which starts at byte `offset`) with the given nodes' text blanked out, line breaks kept."""
     if not nodes:
-        return source
-    out = bytearray(source)
+        return text
+    out = bytearray(text)
     for node in nodes:
-        for i in range(node.start_byte, node.end_byte):
+        for i in range(max(node.start_byte - offset, 0), min(node.end_byte - offset, len(out))):
             if out[i] != 0x0A:
                 out[i] = 0x20
     return bytes(out)
@@ -107,27 +107,60 @@ def _in_error(node: Node) -> bool:
     return False
 
 
+# Problems per top-level declaration, keyed by its text from the start of its first line: a
+# keystroke re-scans only the declaration it touched (rows are stored relative to it).
+_CACHE: dict[bytes, list[tuple[Range, str, str]]] = {}
+_CACHE_LIMIT = 20000
+_TRIVIA = frozenset({"comment", "doc_comment", "narration"})
+
+
 def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
     """(range, message, code) of every layout rule broken, first line first."""
     root = tree.root_node
+    out: list[tuple[Range, str, str]] = []
+    for item in root.children:
+        if item.type in _TRIVIA or item.end_byte <= item.start_byte:
+            continue
+        begin = source.rfind(b"\n", 0, item.start_byte) + 1
+        base = item.start_point.row
+        key = source[begin : item.end_byte]
+        found = None if item.has_error else _CACHE.get(key)
+        if found is None:
+            found = [
+                ((r0 - base, c0, r1 - base, c1), message, code)
+                for (r0, c0, r1, c1), message, code in _item_problems(root, item, source, begin)
+            ]
+            if not item.has_error:
+                if len(_CACHE) >= _CACHE_LIMIT:
+                    _CACHE.clear()
+                _CACHE[key] = found
+        out += [((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found]
+    return out
+
+
+def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tuple[Range, str, str]]:
+    """The layout problems of one top-level declaration (rows are the document's)."""
     checks_nodes = root.has_error
-    opaque = _multiline_opaque(root, source)
+    first_row = item.start_point.row
+    opaque = _multiline_opaque(root, source, begin, item.end_byte)
     free_rows: set[int] = set()
     for node in opaque:
         free_rows.update(range(node.start_point.row + 1, node.end_point.row + 1))
     record_rows: set[int] = set()
-    for item in root.named_children:
-        body = item.child_by_field_name("body") if item.type == "type_declaration" else None
-        if body is not None and body.type == "record_body" and body.end_point.row > body.start_point.row:
-            record_rows.update(range(body.start_point.row + 1, body.end_point.row + 1))
-    lines = _mask(source, opaque).split(b"\n")
+    body = item.child_by_field_name("body") if item.type == "type_declaration" else None
+    if body is not None and body.type == "record_body" and body.end_point.row > body.start_point.row:
+        record_rows.update(range(body.start_point.row + 1, body.end_point.row + 1))
+    text = _mask(source[begin : item.end_byte], begin, opaque)
+    if text.endswith(b"\n"):
+        text = text[:-1]  # the item's range runs to the start of the next line
+    lines = text.split(b"\n")
 
     out: list[tuple[Range, str, str]] = []
     prev = 0  # indentation of the code line above (the first code line sits at the left margin)
     prev_row = -1
     depth = 0  # open brackets at the start of the line
     open_indent = 0  # indentation of the line the outermost open bracket opened on
-    for row, raw in enumerate(lines):
+    for row, raw in enumerate(lines, start=first_row):
         line = raw.rstrip(b"\r")
         body = line.lstrip(b" ")
         indent = len(line) - len(body)
@@ -142,10 +175,10 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
                 # the text says "inside brackets"; the tree decides (a bracket a syntax error left
                 # open closes where the parser closed it)
                 opener = _bracket_opener(root, row, indent)
-                if opener is None:
+                if opener is None or opener < first_row:
                     depth = 0
                 else:
-                    opened = lines[opener].rstrip(b"\r")
+                    opened = lines[opener - first_row].rstrip(b"\r")
                     open_indent = len(opened) - len(opened.lstrip(b" "))
             continuation = depth > 0 or body.startswith(b"|")
             if indent % 2:
@@ -223,11 +256,11 @@ def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
     return out
 
 
-def _multiline_opaque(root: Node, source: bytes) -> list[Node]:
-    """The `json { … }` bodies and raw strings that span lines (their lines' indentation is free)."""
+def _multiline_opaque(root: Node, source: bytes, begin: int, end: int) -> list[Node]:
+    """The `json { … }` bodies and raw strings in `source[begin:end]` that span lines."""
     found: list[Node] = []
     seen: set[int] = set()
-    for match in _OPAQUE_START.finditer(source):
+    for match in _OPAQUE_START.finditer(source, begin, end):
         start = match.start() if match.group().startswith(b'"') else match.end() - 1
         node = root.descendant_for_byte_range(start, start + 1)
         while node is not None and node.type not in ("json_body", "raw_string"):
