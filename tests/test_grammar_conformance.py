@@ -51,6 +51,7 @@ LAYOUT_LINES = {
     "fork_without_body": (12, "branches"),
     "header_word_indented": (2, "opens no block"),
     "action_under_action": (10, "opens no block"),
+    "subflow_under_action": (12, "opens no block"),
 }
 
 
