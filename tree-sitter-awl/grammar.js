@@ -263,7 +263,24 @@ module.exports = grammar({
       optional(field('name', $.identifier)),
       optional(field('parameters', $.parameters)),
       optional(seq('->', field('return_type', $._type))),
-      $._config_tail,
+      choice(
+        $._config_tail,
+        // actions or declarations indented under an action (the syntax layer reports the line):
+        // kept whole, so the worker and the lines after it still parse
+        seq($._indent, repeat1($._misplaced_under_action), $._dedent),
+      ),
+    ),
+
+    _misplaced_under_action: $ => choice(
+      $.action_declaration,
+      $.const_declaration,
+      $.type_declaration,
+      $.worker_declaration,
+      $.child_declaration,
+      $.detached_declaration,
+      $.subflow_declaration,
+      $.step_declaration,
+      $.retire_block,
     ),
 
     _config_tail: $ => choice(

@@ -2,8 +2,8 @@
 
 The grammar accepts a few shapes only to keep a half-typed line from swallowing its neighbours: a
 top-level line starting with an unknown word (`workl`), an unknown word in a call's config line
-(`time`), indented lines under a statement that opens no block (`fo` above a fork body), and an
-`action` without its parameter list.
+(`time`), indented lines under a statement that opens no block (`fo` above a fork body), an
+`action` without its parameter list, and parentheses around an expression (the engine has none).
 """
 
 from __future__ import annotations
@@ -52,16 +52,33 @@ def check_item(ctx: ItemContext) -> None:
             "`timeout D` and `retry N every D` or `retry N backoff D..D`",
             "unknown-setting",
         )
+    for node in ctx.descendants("fork_statement"):
+        if field(node, "body") is None:
+            ctx.error(
+                node,
+                "`fork` needs its branches: an indented block under it (one line per branch, or the "
+                "body run for each item of `fork x in list`)",
+                "fork-without-body",
+            )
+    for node in ctx.descendants("parenthesized_expression"):
+        ctx.error(
+            node,
+            "parentheses do not group expressions in AWL: drop them (`not` binds tighter than `and`, "
+            "`and` tighter than `or`), or bind the inner value to a name first",
+            "parentheses",
+        )
     for node in ctx.descendants("unexpected_block"):
         statement = node.parent
         value = field(statement, "value") if statement is not None else None
         head = ctx.text(value).split("\n", 1)[0].strip() if value is not None else ""
         words = head.split()
         hint = _suggest(words[0], _BLOCK_OPENERS) if words else ""
+        # on the first line indented too deep, where the engine reports it
+        first = next((c for c in node.named_children if "comment" not in c.type), None)
         ctx.error(
-            value or node,
-            f"`{head}` opens no block, but the lines after it are indented under it{hint}: "
-            "indent them like their step's other lines, or start the block with `fork`, `loop` or "
+            first or value or node,
+            f"this line is indented under `{head}`, which opens no block{hint}: "
+            "indent it like its step's other lines, or start a block with `fork`, `loop` or "
             "`on failure`",
             "unexpected-block",
         )

@@ -32,12 +32,21 @@ def findings(snap: Snapshot) -> list[Problem]:
         for p in syntax_problems(doc.tree, doc.source, doc.text, strings)  # type: ignore[arg-type]
         if not any(_overlaps(p.range, b) for b in blanked)
     ]
+    syntax_rows = [p.range[0] for p in out]
     out += [
         Problem(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
         for b, span in zip(skipped, blanked, strict=True)
     ]
     problems = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
-    problems = [p for p in problems if not any(_overlaps(p.range, b) for b in blanked)]
+    # A declaration with a syntax problem is reported by that problem alone: what the checker
+    # finds in a half-parsed declaration are consequences (the engine stops at the syntax error).
+    broken = _broken_items(snap, syntax_rows)
+    problems = [
+        p
+        for p in problems
+        if not any(_overlaps(p.range, b) for b in blanked)
+        and not any(start <= p.range[0] <= end for start, end in broken)
+    ]
     out += annotate(snap.model, doc.tree, doc.source, problems, snap.path)
     out = fold(out, doc.tree, doc.source)
     return sorted(out, key=lambda f: (f.range, f.code))
@@ -45,6 +54,25 @@ def findings(snap: Snapshot) -> list[Problem]:
 
 def _overlaps(a: Range, b: Range) -> bool:
     return (a[0], a[1]) <= (b[2], b[3]) and (b[0], b[1]) <= (a[2], a[3])
+
+
+def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
+    """The row spans of the top-level declarations that hold one of `rows`."""
+    if not rows:
+        return []
+    spans: list[tuple[int, int]] = []
+    previous: tuple[int, int] | None = None
+    for item in snap.doc.tree.root_node.named_children:
+        start, end = item.start_point.row, item.end_point.row
+        if item.end_point.column == 0 and end > start:
+            end -= 1  # the item's range runs to the start of the next line
+        if any(start <= row <= end for row in rows):
+            spans.append((start, end))
+            if item.type == "ERROR" and previous is not None:
+                spans.append(previous)  # lines that broke away from the declaration above
+        if "comment" not in item.type and item.type != "narration":
+            previous = (start, end)
+    return spans
 
 
 def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Diagnostic:

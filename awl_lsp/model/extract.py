@@ -220,11 +220,13 @@ class _Extractor(BodyExtractor):
             return
         sym.detail = f"worker {sym.name}"
         self.facts.symbols.append(sym)
-        for a in node.named_children:
-            if a.type == "action_declaration":
-                child = self.callable(Kind.ACTION, a, container=sym.name)
-                if child is not None:
-                    sym.children.append(child)
+        actions = [a for a in node.named_children if a.type == "action_declaration"]
+        while actions:  # an action indented under another (a syntax problem) is still the worker's
+            a = actions.pop(0)
+            actions[:0] = [n for n in a.named_children if n.type == "action_declaration"]
+            child = self.callable(Kind.ACTION, a, container=sym.name)
+            if child is not None:
+                sym.children.append(child)
 
     def _child_declaration(self, node: Node) -> None:
         sym = self.callable(Kind.CHILD, node)

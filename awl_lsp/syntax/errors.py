@@ -10,6 +10,7 @@ import re
 
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
+from awl_lsp.syntax.layout import layout_problems
 from awl_lsp.syntax.parser import LANGUAGE
 from awl_lsp.syntax.problems import Problem, Range
 
@@ -196,6 +197,7 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | 
     if root.has_error:
         _collect(root, source, out)
     out.extend(_unterminated_strings(root, source, cache))
+    out.extend(SyntaxProblem(span, message, code) for span, message, code in layout_problems(tree, source))
     if text is not None and "\t" in text:
         for row, line in enumerate(re.split(r"\r\n|\r|\n", text)):
             indent = len(line) - len(line.lstrip(" \t"))

@@ -139,7 +139,13 @@ static bool starts_line_word(TSLexer *lexer) {
   }
   if (n == 0) return false;
   while (lexer->lookahead == ' ' && !lexer->eof(lexer)) consume(lexer);
-  return lexer->lookahead != ':';
+  // `name:`, `x,`, `x]`, `x)` continue what the brackets hold; `x.f …`, `x |> …`, `f(…` start a line
+  switch (lexer->lookahead) {
+    case ':': case ',': case ')': case ']': case '}':
+      return false;
+    default:
+      return true;
+  }
 }
 
 static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_line_start) {

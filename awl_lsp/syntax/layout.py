@@ -1,0 +1,274 @@
+"""Line layout: indentation rules the engine's lexer enforces and the tree alone does not show.
+
+The indentation scanner turns indentation into blocks where the grammar expects one and treats it
+as white space elsewhere, so some layouts the engine rejects parse here. This module names them,
+each on the line the engine names:
+
+* a code line indented by an odd number of spaces (a level is two spaces);
+* a line indented more than one level deeper than the code line above it (also inside brackets);
+* a line one level deeper than the line above where that line opens no block (a header clause
+  under another, a statement under a statement — the latter the tree keeps as `unexpected_block`,
+  which the checker reports);
+* inside brackets, a line less indented than the line the brackets opened on;
+* inside a type's `{ … }`, a field line deeper than the field line above it;
+* an enum's `| Variant` on a line of its own (the variants go on the `type` line).
+
+Blank lines, comment lines and the inside of `json { … }` bodies and `\"\"\"raw strings\"\"\"` are
+free. Lines with a tab in their indentation are left to the tab rule (`errors.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node, Tree
+
+Range = tuple[int, int, int, int]
+
+_OPAQUE_START = re.compile(rb'"""|\b(?:json|schema)\s*\{')
+_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"?')
+# Nodes whose first line of content sits one level deeper than their own first line.
+_BLOCKS = frozenset({"header", "step_body", "block", "loop_body"})
+_BRACKETED = frozenset(
+    {
+        "arguments",
+        "parameters",
+        "list",
+        "record_body",
+        "list_type",
+        "index_expression",
+        "parenthesized_expression",
+        "combinator",
+    }
+)
+_INDENTED_PARTS = frozenset(
+    {"worker_declaration", "subflow_declaration", "invariant_clause", "unknown_clause", "unknown_declaration"}
+)
+
+
+def _mask(text: bytes, offset: int, nodes: list[Node]) -> bytes:
+    """`text` (which starts at byte `offset`) with the given nodes' text blanked out, line breaks kept."""
+    if not nodes:
+        return text
+    out = bytearray(text)
+    for node in nodes:
+        for i in range(max(node.start_byte - offset, 0), min(node.end_byte - offset, len(out))):
+            if out[i] != 0x0A:
+                out[i] = 0x20
+    return bytes(out)
+
+
+def _largest_at(root: Node, row: int, col: int) -> Node | None:
+    node = root.descendant_for_point_range((row, col), (row, col))
+    if node is None:
+        return None
+    while node.parent is not None and node.parent.start_point == node.start_point:
+        node = node.parent
+    return node
+
+
+def _opens_here(node: Node) -> bool:
+    """Whether `node` is the first content line of a block its parent opened on an earlier line."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if node.type == "call_config":
+        return True
+    if parent.type == "step_outcome":
+        return node.start_point.row > parent.start_point.row
+    if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
+        return False
+    before = node.prev_named_sibling
+    while before is not None and "comment" in before.type:
+        before = before.prev_named_sibling
+    if parent.type in _BLOCKS:
+        return before is None
+    # worker, subflow, invariant: the lines under the declaration's own line
+    return before is None or before.start_point.row == parent.start_point.row
+
+
+def _bracket_opener(root: Node, row: int, col: int) -> int | None:
+    """The row of the outermost bracket, opened on an earlier row, that holds (row, col)."""
+    node = root.descendant_for_point_range((row, col), (row, col))
+    found: int | None = None
+    while node is not None:
+        if node.type in _BRACKETED and node.start_point.row < row:
+            found = node.start_point.row
+        node = node.parent
+    return found
+
+
+def _in_error(node: Node) -> bool:
+    cur: Node | None = node
+    while cur is not None:
+        if cur.is_error or cur.type == "unexpected_block":
+            return True
+        cur = cur.parent
+    return False
+
+
+# Problems per top-level declaration, keyed by its text from the start of its first line: a
+# keystroke re-scans only the declaration it touched (rows are stored relative to it).
+_CACHE: dict[bytes, list[tuple[Range, str, str]]] = {}
+_CACHE_LIMIT = 20000
+_TRIVIA = frozenset({"comment", "doc_comment", "narration"})
+
+
+def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
+    """(range, message, code) of every layout rule broken, first line first."""
+    root = tree.root_node
+    out: list[tuple[Range, str, str]] = []
+    for item in root.children:
+        if item.type in _TRIVIA or item.end_byte <= item.start_byte:
+            continue
+        begin = source.rfind(b"\n", 0, item.start_byte) + 1
+        base = item.start_point.row
+        key = source[begin : item.end_byte]
+        found = None if item.has_error else _CACHE.get(key)
+        if found is None:
+            found = [
+                ((r0 - base, c0, r1 - base, c1), message, code)
+                for (r0, c0, r1, c1), message, code in _item_problems(root, item, source, begin)
+            ]
+            if not item.has_error:
+                if len(_CACHE) >= _CACHE_LIMIT:
+                    _CACHE.clear()
+                _CACHE[key] = found
+        out += [((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found]
+    return out
+
+
+def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tuple[Range, str, str]]:
+    """The layout problems of one top-level declaration (rows are the document's)."""
+    checks_nodes = root.has_error
+    first_row = item.start_point.row
+    opaque = _multiline_opaque(root, source, begin, item.end_byte)
+    free_rows: set[int] = set()
+    for node in opaque:
+        free_rows.update(range(node.start_point.row + 1, node.end_point.row + 1))
+    record_rows: set[int] = set()
+    body = item.child_by_field_name("body") if item.type == "type_declaration" else None
+    if body is not None and body.type == "record_body" and body.end_point.row > body.start_point.row:
+        record_rows.update(range(body.start_point.row + 1, body.end_point.row + 1))
+    text = _mask(source[begin : item.end_byte], begin, opaque)
+    if text.endswith(b"\n"):
+        text = text[:-1]  # the item's range runs to the start of the next line
+    lines = text.split(b"\n")
+
+    out: list[tuple[Range, str, str]] = []
+    prev = 0  # indentation of the code line above (the first code line sits at the left margin)
+    prev_row = -1
+    depth = 0  # open brackets at the start of the line
+    open_indent = 0  # indentation of the line the outermost open bracket opened on
+    for row, raw in enumerate(lines, start=first_row):
+        line = raw.rstrip(b"\r")
+        body = line.lstrip(b" ")
+        indent = len(line) - len(body)
+        code = _STRING.sub(b'""', body) if b'"' in body else body
+        if b"//" in code:
+            code = code.split(b"//", 1)[0]
+        if row in free_rows or not body or body.startswith(b"//") or body.startswith(b"\t"):
+            pass
+        else:
+            span = (row, indent, row, max(len(line), indent + 1))
+            if depth > 0:
+                # the text says "inside brackets"; the tree decides (a bracket a syntax error left
+                # open closes where the parser closed it)
+                opener = _bracket_opener(root, row, indent)
+                if opener is None or opener < first_row:
+                    depth = 0
+                else:
+                    opened = lines[opener - first_row].rstrip(b"\r")
+                    open_indent = len(opened) - len(opened.lstrip(b" "))
+            continuation = depth > 0 or body.startswith(b"|")
+            if indent % 2:
+                spaces = f"{indent} space{'' if indent == 1 else 's'}"
+                message = f"indented {spaces}: indentation goes in levels of two spaces"
+                out.append((span, message, "odd-indent"))
+            elif indent > prev + 2:
+                out.append(
+                    (
+                        span,
+                        f"indented {(indent - prev) // 2} levels deeper than the line above: a line may sit "
+                        "at most one level (two spaces) deeper than the one before it",
+                        "indent-jump",
+                    )
+                )
+            elif depth == 0 and body.startswith(b"|") and not body.startswith(b"|>"):
+                out.append(
+                    (
+                        span,
+                        "enum variants go on the `type` line (`type Name = A | B | C`), not on lines of "
+                        "their own",
+                        "enum-line",
+                    )
+                )
+            elif depth > 0 and indent < open_indent:
+                out.append(
+                    (
+                        span,
+                        "this line continues the brackets opened above but is less indented than the line "
+                        "that opened them: indent it at least as deep as that line",
+                        "bracket-dedent",
+                    )
+                )
+            elif depth > 0 and row in record_rows and indent <= open_indent and not body.startswith(b"}"):
+                out.append(
+                    (
+                        span,
+                        "this field is not indented under its `type` line: a type's fields sit one level "
+                        "deeper than the `type` line",
+                        "field-indent",
+                    )
+                )
+            elif (
+                depth > 0
+                and row in record_rows
+                and prev_row in record_rows
+                and indent > prev
+                and not body.startswith((b"}", b")", b"]"))
+            ):
+                out.append(
+                    (
+                        span,
+                        "this field is indented deeper than the field above it: the fields of a type's "
+                        "`{ … }` all sit at one level",
+                        "field-indent",
+                    )
+                )
+            elif not continuation and indent == prev + 2:
+                node = _largest_at(root, row, indent)
+                if node is not None and not (checks_nodes and _in_error(node)) and not _opens_here(node):
+                    out.append(
+                        (
+                            span,
+                            "this line is indented one level deeper than the line above, which opens no "
+                            "block: indent it like the line above",
+                            "unexpected-indent",
+                        )
+                    )
+            prev, prev_row = indent, row
+        opens = code.count(b"(") + code.count(b"[") + code.count(b"{")
+        if opens or depth:
+            if depth == 0:
+                open_indent = indent
+            depth = max(0, depth + opens - code.count(b")") - code.count(b"]") - code.count(b"}"))
+    return out
+
+
+def _multiline_opaque(root: Node, source: bytes, begin: int, end: int) -> list[Node]:
+    """The `json { … }` bodies and raw strings in `source[begin:end]` that span lines."""
+    found: list[Node] = []
+    seen: set[int] = set()
+    for match in _OPAQUE_START.finditer(source, begin, end):
+        start = match.start() if match.group().startswith(b'"') else match.end() - 1
+        node = root.descendant_for_byte_range(start, start + 1)
+        while node is not None and node.type not in ("json_body", "raw_string"):
+            node = node.parent
+        if node is not None and node.id not in seen and node.end_point.row > node.start_point.row:
+            seen.add(node.id)
+            found.append(node)
+    return found
+
+
+__all__ = ["layout_problems"]
