@@ -51,7 +51,7 @@ def check(ctx: CheckContext) -> None:
         elif not ctx.model.is_workloop or c.kind == "subflow":
             _dead_ends(ctx, g)
             last = len(steps) - 1
-            ends_open = g.falls[last] or steps[last].open_end
+            ends_open = (g.falls[last] or steps[last].open_end) and not steps[last].broken
             if ends_open and not any(last in a for a in g.after):
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
@@ -73,6 +73,8 @@ def _descendants(root: Node) -> list[Node]:
 
 
 def _outcomes(ctx: ItemContext, step: Node) -> None:
+    if any(_within_node(b, step) for b in ctx.descendants("unexpected_block")):
+        return  # a wrongly indented block: its arms may be hidden in it, and its error comes first
     arms = [i for i in body_items(step) if i.type == "step_outcome"]
     if not arms:
         loops = [i for i in body_items(step) if i.type == "loop_statement"]
@@ -146,6 +148,10 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     variants = [c.name for c in sym.children if c.kind is Kind.VARIANT] if sym else []
     missing = [v for v in variants if v not in names]
     return (enum, missing) if missing else []
+
+
+def _within_node(inner: Node, outer: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
 def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
