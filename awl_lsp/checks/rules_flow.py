@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
-from awl_lsp.checks.rules_support import in_substep
+from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
 from awl_lsp.checks.summary import StepInfo, body_items
 from awl_lsp.model.symbols import Kind
 
@@ -75,7 +75,10 @@ def _descendants(root: Node) -> list[Node]:
 def _outcomes(ctx: ItemContext, step: Node) -> None:
     if any(_within_node(b, step) for b in ctx.descendants("unexpected_block")):
         return  # a wrongly indented block: its arms may be hidden in it, and its error comes first
-    arms = [i for i in body_items(step) if i.type == "step_outcome"]
+    items = body_items(step)
+    arms = [i for i in items if i.type == "step_outcome"]
+    if arms and any(i.type in STATEMENT_TYPES for i in items[items.index(arms[0]) :]):
+        return  # a statement below the arms: that layout error comes first
     if not arms:
         loops = [i for i in body_items(step) if i.type == "loop_statement"]
         items = body_items(step)

@@ -73,13 +73,13 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
             stack.append((i, s.dist))
         if s.coll is not None:
             first, at = s.coll
-            if not first:  # not a region's closing step, so the region stays open
+            if not first:
                 ctx.error(
                     s.at(at),
                     f"`collect` opens its step: make it the first line of step `{g.names[i]}`",
                     "collect-first",
                 )
-            elif stack:
+            if stack:
                 o, _ = stack.pop()
                 regions.append((o, i))
             else:
