@@ -276,13 +276,13 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
     """A step that can finish without routing needs a successor: the next step, or one `after` it."""
     followed = {d for deps in g.after for d in deps}
     for i in range(len(g.steps) - 1):
-        # the next step waits on its `after` list (unknown names aside) instead of following this one
-        if g.falls[i] and g.after[i + 1] and i not in followed:
+        # the next step waits on its `after` list (unknown names aside) or is entered by routes only
+        if g.falls[i] and not g.falls_into[i] and i not in followed:
             s = g.steps[i]
             ctx.error(
                 s.at(s.name_rel),
                 f"step `{g.names[i]}` leads nowhere: it does not route, the next step `{g.names[i + 1]}` "
-                f"waits on its `after` list instead of following it, and no step runs `after "
+                "does not follow it (it waits on `after`, or only routes enter it), and no step runs `after "
                 f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
                 "dead-end-step",
             )

@@ -20,7 +20,8 @@ def check(ctx: CheckContext) -> None:
     for c, g in graphs(ctx):
         if c.kind == "substeps":
             continue
-        _regions(ctx, g)
+        regions = _regions(ctx, g)
+        _single_assignment(ctx, g, c, regions)
         _definite(ctx, g, c)
 
 
@@ -57,7 +58,7 @@ def _read_before_bound(ctx: ItemContext) -> None:
         ctx.row_numbers = True
 
 
-def _regions(ctx: CheckContext, g: StepGraph) -> None:
+def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     stack: list[tuple[int, tuple]] = []
     regions: list[tuple[int, int]] = []
     for i, s in enumerate(g.steps):
@@ -116,6 +117,53 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",
                     )
+    return regions
+
+
+def _single_assignment(
+    ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]
+) -> None:
+    """A name is bound once per scope: not again in a later step, unless that step is re-entered
+    by a route cycle, or the two steps sit in different per-item regions (each has its own names)."""
+    n = len(g.steps)
+    region = [-1] * n  # the innermost region each step's bindings belong to
+    for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
+        for i in range(o, close):
+            region[i] = k
+    loc: Locator | None = None
+    first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
+    cyclic: dict[int, bool] = {}
+    scope = "" if c.kind == "flow" else None
+    for it in c.items:
+        for sym in it.facts.flat:
+            if sym.kind is not Kind.BINDING:
+                continue
+            if scope is None:
+                scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
+            if sym.scope != scope:
+                continue
+            if loc is None:
+                loc = Locator(g.steps)
+            i = loc.step_of(sym.range)
+            if i is None:
+                continue
+            seen = first.get(sym.name)
+            if seen is None:
+                first[sym.name] = (i, sym.range[0])
+                continue
+            j = seen[0]
+            if j == i or region[j] != region[i]:
+                continue
+            if i not in cyclic:
+                cyclic[i] = any(i in g.reach(t) for t in g.succ[i])
+            if cyclic[i]:
+                continue
+            ctx.error(
+                sym.selection,
+                f"`{sym.name}` is already bound in step `{g.names[j]}` (line {seen[1] + 1}): bindings are "
+                "single-assignment — bind this result to a new name",
+                "binding-twice",
+            )
 
 
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
@@ -170,7 +218,7 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:
         for t, _ in rs:
             preds[t].append(u)
     for i in range(1, len(steps)):
-        if g.falls[i - 1] and steps[i].after_rel is None:
+        if g.falls_into[i - 1]:
             preds[i].append(i - 1)
     entry: list[set[str]] = [set() if i == 0 else set(universe) for i in range(len(steps))]
     for _ in range(len(steps) + 5):
