@@ -185,7 +185,7 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                 )
                 break
     name = g.steps[c].collected
-    made = set().union(*(g.steps[k].bound for k in range(o + 1, c)))
+    made = set().union(*(g.steps[k].bound for k in range(o + 1, c))) | {g.steps[o].distributed}
     if name and name not in made and g.steps[c].coll is not None:
         ctx.error(
             g.steps[c].at(g.steps[c].coll[1]),
