@@ -245,8 +245,25 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
             any_after = True
     if not any_after:
         return
+    pure = {frozenset(c) for c in strongly_connected(edges) if len(c) > 1}
+    for i, into in enumerate(g.falls_into):
+        if into:
+            edges[i].add(i + 1)
     for comp in strongly_connected(edges):
         i = min(comp)
+        if len(comp) > 1 and frozenset(comp) not in pure:  # fall-through closes it: a bound is enough
+            if any(g.steps[j].bounded for j in comp):
+                continue
+            members = sorted(comp)
+            chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"
+            step = g.steps[i]
+            ctx.error(
+                step.at(step.after_rel if step.after_rel is not None else step.step_rel),
+                f"steps {chain} start each other again (falling through and waiting `after`) with no "
+                "bound: add `max N visits` to one of them, or reorder the steps",
+                "after-fall-cycle",
+            )
+            continue
         if len(comp) > 1 or i in edges[i]:
             members = sorted(comp)
             chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"

@@ -133,6 +133,7 @@ def _single_assignment(
     loc: Locator | None = None
     first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
     cyclic: dict[int, bool] = {}
+    outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     scope = "" if c.kind == "flow" else None
     for it in c.items:
         for sym in it.facts.flat:
@@ -146,6 +147,14 @@ def _single_assignment(
                 loc = Locator(g.steps)
             i = loc.step_of(sym.range)
             if i is None:
+                continue
+            if sym.name in outer:
+                ctx.error(
+                    sym.selection,
+                    f"`{sym.name}` is an input, already bound when the flow starts: bindings are "
+                    "single-assignment — bind this result to a new name",
+                    "binding-twice",
+                )
                 continue
             seen = first.get(sym.name)
             if seen is None:
