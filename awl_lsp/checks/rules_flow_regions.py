@@ -62,17 +62,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     stack: list[tuple[int, tuple]] = []
     regions: list[tuple[int, int]] = []
     for i, s in enumerate(g.steps):
-        if s.dist is not None:
-            mode, at = s.dist
-            if s.n_items > 1:
-                ctx.error(
-                    s.at(at),
-                    f"`{mode}` is its step's only line: move the other statements of step "
-                    f"`{g.names[i]}` into the steps that follow it",
-                    "distribute-alone",
-                )
-            stack.append((i, s.dist))
-        if s.coll is not None:
+        if s.coll is not None:  # a step that collects closes the open region before opening another
             first, at = s.coll
             if not first:
                 ctx.error(
@@ -89,6 +79,16 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                     "this `collect` closes no region: no `distribute`/`sequence` step above is still open",
                     "collect-no-region",
                 )
+        if s.dist is not None:
+            mode, at = s.dist
+            if s.n_items > 1:
+                ctx.error(
+                    s.at(at),
+                    f"`{mode}` is its step's only line: move the other statements of step "
+                    f"`{g.names[i]}` into the steps that follow it",
+                    "distribute-alone",
+                )
+            stack.append((i, s.dist))
     broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
     for o, (mode, at) in [] if broken else stack:
         ctx.error(
