@@ -42,6 +42,8 @@ def _read_before_bound(ctx: ItemContext) -> None:
         where = target.range  # type: ignore[union-attr]
         if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
             continue
+        if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
+            continue  # the declared value is read here; rebinding it later is its own error
         if loops is None:
             loops = [
                 (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
