@@ -1,4 +1,5 @@
-"""Flow rules: outcome arms, loops, `on failure`, substep routes, route cycles, `after` cycles, reachability.
+"""Flow rules: outcome arms, loops, `on failure`, substep routes and `after`, route cycles, `after`
+cycles (with and without fall-through), reachability, dead-end steps, a flow's last step.
 
 Steps are grouped into containers (the flow's top-level steps, each subflow's steps, each step's
 substeps); `awl_lsp.checks.flow_graph` builds their graphs from the per-item step summaries.

@@ -1,5 +1,6 @@
-"""Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes that enter or
-leave a region, unknown bindings, and bindings not definitely assigned on every path into a step.
+"""Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
+that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
+binds them, single assignment across steps, and bindings not definitely assigned on every path.
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
