@@ -111,7 +111,7 @@ BAD = [
     (
         "decoy",
         'step a\n  work(item: "a") -> x\nstep b\n  outcome again: if x == "", route a\n'
-        "  outcome fine: else, route done(x)\nstep c\n  outcome z: else, route b\n  max 2 visits\n",
+        "  outcome fine: else, route c\nstep c\n  outcome z: else, route done(x)\n  max 2 visits\n",
         3,
         "not a cycle bound",
         "route-cycle",

@@ -67,3 +67,29 @@ def test_expectations_are_the_engines(capsys: pytest.CaptureFixture[str]) -> Non
         shown = ", ".join(f"{f}: {counts[f, True]} valid / {counts[f, False]} invalid" for f in families)
         print(f"\n[rule families] {shown}")
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("path", [p for p in DOCUMENTS if expectation(p) is not None], ids=_id)
+def test_the_rule_holds_when_its_line_is_typed_in_and_out(path: Path) -> None:
+    """Editing the faulty line in and out of an open document finds what a fresh check finds."""
+    from awl_lsp.checks import CheckCache, run_checks
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.model import ModelBuilder
+    from awl_lsp.syntax import SyntaxDocument, TextEdit
+
+    def fresh(text: str) -> list:
+        doc = SyntaxDocument(text)
+        model = ModelBuilder().build(doc.tree, doc.source)
+        return run_checks(model, doc.tree, doc.source, cache=CheckCache())
+
+    text = path.read_text(encoding="utf-8")
+    row = expectation(path) - 1  # type: ignore[operator]
+    lines = text.split("\n")
+    without = "\n".join(lines[:row] + lines[row + 1 :])
+    doc = OpenDocument(without, 1, None, None)
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(without)
+    doc.edit([TextEdit(row, 0, row, 0, lines[row] + "\n")], 2)
+    assert doc.syntax.text == text
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(text)
+    doc.edit([TextEdit(row, 0, row + 1, 0, "")], 3)
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(without)

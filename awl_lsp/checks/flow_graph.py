@@ -26,6 +26,7 @@ class StepGraph:
     falls: list[bool] = field(default_factory=list)
     after: list[list[int]] = field(default_factory=list)
     routes: list[list[tuple[int, Range]]] = field(default_factory=list)  # (target index, route range)
+    falls_into: list[bool] = field(default_factory=list)  # step i finishes into step i + 1
 
     def reach(self, start: int, edges: list[set[int]] | None = None) -> set[int]:
         edges = edges if edges is not None else self.succ
@@ -55,11 +56,13 @@ def build_graph(steps: list[StepInfo]) -> StepGraph:
         g.routes.append(rs)
         for t, _ in rs:
             g.succ[i].add(t)
+    targets = {t for rs in g.routes for t, _ in rs}
+    g.falls_into = [False] * len(steps)
     for i in range(len(steps) - 1):
-        nxt = steps[i + 1]
-        unresolved = nxt.after_rel is not None and len(g.after[i + 1]) < len(nxt.after)
-        if g.falls[i] and (nxt.after_rel is None or unresolved):
+        # control falls into the next step unless it waits on `after` or is entered by routes
+        if g.falls[i] and not g.after[i + 1] and i + 1 not in targets:
             g.succ[i].add(i + 1)
+            g.falls_into[i] = True
     return g
 
 

@@ -1,4 +1,5 @@
-"""Flow rules: outcome arms, loops, `on failure`, substep routes, route cycles, `after` cycles, reachability.
+"""Flow rules: outcome arms, loops, `on failure`, substep routes and `after`, route cycles, `after`
+cycles (with and without fall-through), reachability, dead-end steps, a flow's last step.
 
 Steps are grouped into containers (the flow's top-level steps, each subflow's steps, each step's
 substeps); `awl_lsp.checks.flow_graph` builds their graphs from the per-item step summaries.
@@ -11,7 +12,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
-from awl_lsp.checks.rules_support import in_substep
+from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
 from awl_lsp.checks.summary import StepInfo, body_items
 from awl_lsp.model.symbols import Kind
 
@@ -51,7 +52,7 @@ def check(ctx: CheckContext) -> None:
         elif not ctx.model.is_workloop or c.kind == "subflow":
             _dead_ends(ctx, g)
             last = len(steps) - 1
-            ends_open = g.falls[last] or steps[last].open_end
+            ends_open = (g.falls[last] or steps[last].open_end) and not steps[last].broken
             if ends_open and not any(last in a for a in g.after):
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
@@ -73,7 +74,12 @@ def _descendants(root: Node) -> list[Node]:
 
 
 def _outcomes(ctx: ItemContext, step: Node) -> None:
-    arms = [i for i in body_items(step) if i.type == "step_outcome"]
+    if any(_within_node(b, step) for b in ctx.descendants("unexpected_block")):
+        return  # a wrongly indented block: its arms may be hidden in it, and its error comes first
+    items = body_items(step)
+    arms = [i for i in items if i.type == "step_outcome"]
+    if arms and any(i.type in STATEMENT_TYPES for i in items[items.index(arms[0]) :]):
+        return  # a statement below the arms: that layout error comes first
     if not arms:
         loops = [i for i in body_items(step) if i.type == "loop_statement"]
         items = body_items(step)
@@ -146,6 +152,10 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     variants = [c.name for c in sym.children if c.kind is Kind.VARIANT] if sym else []
     missing = [v for v in variants if v not in names]
     return (enum, missing) if missing else []
+
+
+def _within_node(inner: Node, outer: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
 def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
@@ -236,8 +246,25 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
             any_after = True
     if not any_after:
         return
+    pure = {frozenset(c) for c in strongly_connected(edges) if len(c) > 1}
+    for i, into in enumerate(g.falls_into):
+        if into:
+            edges[i].add(i + 1)
     for comp in strongly_connected(edges):
         i = min(comp)
+        if len(comp) > 1 and frozenset(comp) not in pure:  # fall-through closes it: a bound is enough
+            if any(g.steps[j].bounded for j in comp):
+                continue
+            members = sorted(comp)
+            chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"
+            step = g.steps[i]
+            ctx.error(
+                step.at(step.after_rel if step.after_rel is not None else step.step_rel),
+                f"steps {chain} start each other again (falling through and waiting `after`) with no "
+                "bound: add `max N visits` to one of them, or reorder the steps",
+                "after-fall-cycle",
+            )
+            continue
         if len(comp) > 1 or i in edges[i]:
             members = sorted(comp)
             chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"
@@ -267,14 +294,13 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
     """A step that can finish without routing needs a successor: the next step, or one `after` it."""
     followed = {d for deps in g.after for d in deps}
     for i in range(len(g.steps) - 1):
-        nxt = g.steps[i + 1]
-        known_after = len(g.after[i + 1]) == len(nxt.after)  # an unknown name is reported on its own
-        if g.falls[i] and nxt.after_rel is not None and known_after and i not in followed:
+        # the next step waits on its `after` list (unknown names aside) or is entered by routes only
+        if g.falls[i] and not g.falls_into[i] and i not in followed:
             s = g.steps[i]
             ctx.error(
                 s.at(s.name_rel),
                 f"step `{g.names[i]}` leads nowhere: it does not route, the next step `{g.names[i + 1]}` "
-                f"waits on its `after` list instead of following it, and no step runs `after "
+                "does not follow it (it waits on `after`, or only routes enter it), and no step runs `after "
                 f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
                 "dead-end-step",
             )

@@ -1,5 +1,6 @@
-"""Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes that enter or
-leave a region, unknown bindings, and bindings not definitely assigned on every path into a step.
+"""Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
+that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
+binds them, single assignment across steps, and bindings not definitely assigned on every path.
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
@@ -20,7 +21,8 @@ def check(ctx: CheckContext) -> None:
     for c, g in graphs(ctx):
         if c.kind == "substeps":
             continue
-        _regions(ctx, g)
+        regions = _regions(ctx, g)
+        _single_assignment(ctx, g, c, regions)
         _definite(ctx, g, c)
 
 
@@ -41,6 +43,8 @@ def _read_before_bound(ctx: ItemContext) -> None:
         where = target.range  # type: ignore[union-attr]
         if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
             continue
+        if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
+            continue  # the declared value is read here; rebinding it later is its own error
         if loops is None:
             loops = [
                 (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
@@ -57,10 +61,27 @@ def _read_before_bound(ctx: ItemContext) -> None:
         ctx.row_numbers = True
 
 
-def _regions(ctx: CheckContext, g: StepGraph) -> None:
+def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     stack: list[tuple[int, tuple]] = []
     regions: list[tuple[int, int]] = []
     for i, s in enumerate(g.steps):
+        if s.coll is not None:  # a step that collects closes the open region before opening another
+            first, at = s.coll
+            if not first:
+                ctx.error(
+                    s.at(at),
+                    f"`collect` opens its step: make it the first line of step `{g.names[i]}`",
+                    "collect-first",
+                )
+            if stack:
+                o, _ = stack.pop()
+                regions.append((o, i))
+            else:
+                ctx.error(
+                    s.at(at),
+                    "this `collect` closes no region: no `distribute`/`sequence` step above is still open",
+                    "collect-no-region",
+                )
         if s.dist is not None:
             mode, at = s.dist
             if s.n_items > 1:
@@ -71,23 +92,6 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                     "distribute-alone",
                 )
             stack.append((i, s.dist))
-        if s.coll is not None:
-            first, at = s.coll
-            if not first:  # not a region's closing step, so the region stays open
-                ctx.error(
-                    s.at(at),
-                    f"`collect` opens its step: make it the first line of step `{g.names[i]}`",
-                    "collect-first",
-                )
-            elif stack:
-                o, _ = stack.pop()
-                regions.append((o, i))
-            else:
-                ctx.error(
-                    s.at(at),
-                    "this `collect` closes no region: no `distribute`/`sequence` step above is still open",
-                    "collect-no-region",
-                )
     broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
     for o, (mode, at) in [] if broken else stack:
         ctx.error(
@@ -116,6 +120,62 @@ def _regions(ctx: CheckContext, g: StepGraph) -> None:
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",
                     )
+    return regions
+
+
+def _single_assignment(
+    ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]
+) -> None:
+    """A name is bound once per scope: not again in a later step, unless that step is re-entered
+    by a route cycle, or the two steps sit in different per-item regions (each has its own names)."""
+    n = len(g.steps)
+    region = [-1] * n  # the innermost region each step's bindings belong to
+    for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
+        for i in range(o, close):
+            region[i] = k
+    loc: Locator | None = None
+    first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
+    cyclic: dict[int, bool] = {}
+    outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
+    scope = "" if c.kind == "flow" else None
+    for it in c.items:
+        for sym in it.facts.flat:
+            if sym.kind is not Kind.BINDING:
+                continue
+            if scope is None:
+                scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
+            if sym.scope != scope:
+                continue
+            if loc is None:
+                loc = Locator(g.steps)
+            i = loc.step_of(sym.range)
+            if i is None:
+                continue
+            if sym.name in outer:
+                ctx.error(
+                    sym.selection,
+                    f"`{sym.name}` is an input, already bound when the flow starts: bindings are "
+                    "single-assignment — bind this result to a new name",
+                    "binding-twice",
+                )
+                continue
+            seen = first.get(sym.name)
+            if seen is None:
+                first[sym.name] = (i, sym.range[0])
+                continue
+            j = seen[0]
+            if j == i or region[j] != region[i]:
+                continue
+            if i not in cyclic:
+                cyclic[i] = any(i in g.reach(t) for t in g.succ[i])
+            if cyclic[i]:
+                continue
+            ctx.error(
+                sym.selection,
+                f"`{sym.name}` is already bound in step `{g.names[j]}` (line {seen[1] + 1}): bindings are "
+                "single-assignment — bind this result to a new name",
+                "binding-twice",
+            )
 
 
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
@@ -137,7 +197,7 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                 )
                 break
     name = g.steps[c].collected
-    made = set().union(*(g.steps[k].bound for k in range(o + 1, c)))
+    made = set().union(*(g.steps[k].bound for k in range(o + 1, c))) | {g.steps[o].distributed}
     if name and name not in made and g.steps[c].coll is not None:
         ctx.error(
             g.steps[c].at(g.steps[c].coll[1]),
@@ -170,7 +230,7 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:
         for t, _ in rs:
             preds[t].append(u)
     for i in range(1, len(steps)):
-        if g.falls[i - 1] and steps[i].after_rel is None:
+        if g.falls_into[i - 1]:
             preds[i].append(i - 1)
     entry: list[set[str]] = [set() if i == 0 else set(universe) for i in range(len(steps))]
     for _ in range(len(steps) + 5):

@@ -14,9 +14,59 @@ from awl_lsp.checks.base import ItemContext
 
 def check_item(ctx: ItemContext) -> None:
     for fork in ctx.descendants("fork_statement"):
+        _shape(ctx, fork)
         if fork.child_by_field_name("item") is not None or fork.child_by_field_name("collection") is not None:
             continue
         _named(ctx, fork)
+
+
+def _shape(ctx: ItemContext, fork: Node) -> None:
+    """A fork has its branches indented under it and closes with `join`."""
+    body = fork.child_by_field_name("body")
+    if body is None:
+        ctx.error(
+            fork,
+            "this `fork` has no branches: indent the work it fans out under it (one call per line, "
+            "or the body run for each item), then close it with `join`",
+            "fork-body",
+        )
+        return
+    if fork.child_by_field_name("join") is None:
+        row = _next_line(ctx.source, body.end_byte, fork.end_point.row)
+        ctx.error(
+            (row, 0, row, len(ctx.line_at(_row_start(ctx.source, row)).encode())),
+            "the `fork` above is not closed: add `join` (or `join -> name` for a fork over a collection) "
+            "at the fork's indentation, right after its branches",
+            "fork-join",
+        )
+
+
+def _row_start(source: bytes, row: int) -> int:
+    at = 0
+    for _ in range(row):
+        nl = source.find(b"\n", at)
+        if nl == -1:
+            return len(source)
+        at = nl + 1
+    return at
+
+
+def _next_line(source: bytes, byte: int, fallback: int) -> int:
+    """The row of the first line with code at or after `byte` (blank and comment lines skipped)."""
+    row = source.count(b"\n", 0, byte)
+    at = byte if byte == 0 or source[byte - 1 : byte] == b"\n" else source.find(b"\n", byte) + 1
+    if at <= 0:
+        return fallback
+    row = source.count(b"\n", 0, at)
+    while at < len(source):
+        end = source.find(b"\n", at)
+        line = source[at : len(source) if end == -1 else end].strip()
+        if line and not line.startswith(b"//"):
+            return row
+        if end == -1:
+            break
+        at, row = end + 1, row + 1
+    return fallback
 
 
 def _named(ctx: ItemContext, fork: Node) -> None:

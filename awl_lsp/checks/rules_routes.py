@@ -70,8 +70,8 @@ def _items(body: Node) -> list[Node]:
 
 
 def _after_route(ctx: ItemContext, body: Node) -> None:
-    if in_substep(body):
-        return
+    if body.type != "step_body" and in_substep(body):
+        return  # blocks inside a substep (`on failure`, fork, loop): the engine leaves them free
     items = _items(body)
     routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
     if not routes:
@@ -88,7 +88,7 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
         return
     if body.type == "step_body":
         arms = [n for n in items[first + 1 :] if n.type == "step_outcome"]
-        if arms:
+        if arms and not any(n.type == "step_outcome" for n in items[:first]):
             step = body.parent
             name = ctx.text(step.child_by_field_name("name")) if step is not None else ""
             ctx.error(

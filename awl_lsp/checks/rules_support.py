@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.suggest import close_names, did_you_mean
-from awl_lsp.model import BUILTIN_TYPES, Range
+from awl_lsp.model import BUILTIN_TYPES
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 TITLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -116,31 +116,18 @@ def first_token(node: Node) -> Node:
     return node.children[0] if node.children else node
 
 
-def line_range(ctx: CheckContext, node: Node) -> Range:
-    """The node's first line only (a long block squiggles on its opening line)."""
-    s = node.start_point
-    if node.end_point.row == s.row:
-        return (s.row, s.column, s.row, node.end_point.column)
-    end = ctx.source.find(b"\n", node.start_byte)
-    end = len(ctx.source) if end == -1 else end
-    return (s.row, s.column, s.row, max(s.column + 1, end - (node.start_byte - s.column)))
 
 
 def is_duration(node: Node | None) -> bool:
     return node is not None and node.type == "duration"
 
 
-def type_names(node: Node | None) -> list[Node]:
-    """The `type_identifier` leaves of a type expression."""
-    return [n for n in walk(node) if n.type == "type_identifier"]
 
 
 def is_builtin(name: str) -> bool:
     return name in BUILTIN_TYPES
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def listing(words: list[str]) -> str:

@@ -53,6 +53,8 @@ class StepInfo:
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
     open_end: bool = False  # no outcome arms, and its last statement is not a `route`
     collected: str = ""  # the name its `collect` gathers
+    distributed: str = ""  # the item name its `distribute`/`sequence` binds
+    broken: bool = False  # holds a syntax error or a wrongly indented block (reported where it is)
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -135,6 +137,11 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         for owner in _owners(f, item):
             failures.setdefault(owner, []).append(f)
     loops = {owner for lp in nodes.get("loop_statement", []) for owner in _owners(lp, item)}
+    broken = {
+        owner
+        for bad in (*nodes.get("ERROR", []), *nodes.get("unexpected_block", []))
+        for owner in _owners(bad, item)
+    }
     infos: dict[int, StepInfo] = {}
     for step in reversed(steps):  # innermost first, so substeps exist when their parent is read
         items = body_items(step)
@@ -166,6 +173,8 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
             open_end=_open_end(items),
             collected=_text(source, coll.child_by_field_name("value")) if coll is not None else "",
+            distributed=_text(source, dist.child_by_field_name("item")) if dist is not None else "",
+            broken=step.id in broken or step.has_error,
         )
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
