@@ -552,13 +552,14 @@ class Printer:
         return out
 
     def ends_with_kept_blank(self) -> bool:
-        """Blank lines after an indented or comment last line are kept as one (as the engine does)."""
+        """Blank lines at the end of the document are kept as one when the last code line above them
+        is indented (they close a block, as the engine keeps them); otherwise they go."""
         rows = [i for i, line in enumerate(self.rows) if line.strip()]
         final = len(self.rows) - 1  # the piece after the last line break (empty when there is one)
         if not rows or rows[-1] + 1 >= final:
             return False
-        last = self.rows[rows[-1]]
-        return last.startswith((" ", "\t")) or last.lstrip().startswith("//")
+        code = [i for i in rows if not self.rows[i].lstrip().startswith("//")]
+        return bool(code) and self.rows[code[-1]].startswith((" ", "\t"))
 
     @staticmethod
     def align(out: list[Out]) -> None:
