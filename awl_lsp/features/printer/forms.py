@@ -44,15 +44,16 @@ class Forms(Source):
             text = self.with_trailing(own_toks, one)
             out.append(Out(0, text, align=("type{", head, text[len(head) + 1 :])))
         else:
-            out.append(Out(0, self.with_trailing(own_toks[:3], f"{head} {{")))
+            # an end-of-line comment goes with the line that prints the last token of its row
+            opening = body.children[0]
+            out.append(Out(0, self.with_trailing(self._row_end(opening), f"{head} {{")))
             for child in body.children:
                 if child.type == "field_declaration":
                     text = self.join(self.tokens(child)) + ","
-                    comma_row = child.end_point.row
+                    last = child
                     if child.next_sibling is not None and child.next_sibling.type == ",":
-                        comma_row = child.next_sibling.end_point.row
-                    rows = [Tok("", child.end_point.row, "", ""), Tok("", comma_row, "", "")]
-                    out.append(Out(1, self.with_trailing(rows, text), blank=blanks[child.id]))
+                        last = child.next_sibling
+                    out.append(Out(1, self.with_trailing(self._row_end(last), text), blank=blanks[child.id]))
                 elif child in inside and not self.is_trailing(child):
                     out.append(Out(1, self.comment_text(child), blank=blanks[child.id]))
             close = [c for c in body.children if c.type == "}"]
@@ -63,6 +64,15 @@ class Forms(Source):
         close_row = body.end_point.row
         if close_row - 1 in self.blank_rows and close_row - 1 > node.start_point.row:
             out.append(Out(0, "", marker=True))  # a blank line before `}` goes after the type
+
+    def _row_end(self, node: Node) -> list[Tok]:
+        """A stand-in token for `node`'s row when `node` is the last token there, else none."""
+        after = node.next_sibling
+        while after is not None and after.type in COMMENTS:
+            after = after.next_sibling
+        if after is not None and after.start_point.row == node.end_point.row:
+            return []
+        return [Tok("", node.end_point.row, "", "")]
 
     def step_outcome(self, node: Node, depth: int, out: list[Out]) -> None:
         route = node.child_by_field_name("route")
