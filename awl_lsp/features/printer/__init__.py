@@ -86,20 +86,24 @@ def _print(text: str) -> tuple[str, list[Out], str] | None:
 
 
 def _leaves(doc: SyntaxDocument) -> list[tuple[str, str]]:
+    """Every token and comment of the document (commas aside), sorted: what printing must keep."""
     found: list[tuple[str, str]] = []
-    stack = [doc.root]
-    while stack:
-        node = stack.pop()
-        if node.child_count == 0 or node.type in VERBATIM:
-            text = doc.source[node.start_byte : node.end_byte].decode("utf-8").rstrip()
-            kind = node.type
+    source = doc.source
+    cursor = doc.tree.walk()
+    while True:
+        node = cursor.node
+        kind = node.type if node is not None else ""
+        if node is not None and (node.child_count == 0 or kind in VERBATIM):
+            text = source[node.start_byte : node.end_byte].decode("utf-8").rstrip()
             if kind in COMMENTS:  # the printer may add a space after `//`, or make a `///` a comment
                 kind, text = "comment", "".join(text.split())
             if text and text != ",":
                 found.append((kind, text))
+        elif cursor.goto_first_child():
             continue
-        stack.extend(node.children)
-    return sorted(found)
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return sorted(found)
 
 
 def _same_content(before: SyntaxDocument, after: SyntaxDocument) -> bool:
