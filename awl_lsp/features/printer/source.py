@@ -68,10 +68,12 @@ class Source:
         return self.src[node.start_byte : node.end_byte].decode("utf-8")
 
     def comment_text(self, node: Node, plain: bool = False) -> str:
-        """A comment line's text as printed: `//x` becomes `// x`; doc and narration lines stay."""
+        """A comment line's text as printed: `//` then one space and the text after the slashes (less
+        one space); `//x` becomes `// x`, `// ` becomes `//`. Doc and narration lines stay as written."""
         text = self.text(node).rstrip("\n")
-        if (plain or node.type == "comment") and len(text) > 2 and text[2] not in " \t":
-            text = "// " + text[2:]
+        if plain or node.type == "comment":
+            body = text[2:].removeprefix(" ")
+            text = "// " + body if body else "//"
         return text
 
     def is_trailing(self, node: Node) -> bool:
