@@ -11,7 +11,10 @@ from awl_lsp.features.printer.source import COMMENTS, Source, Tok, Unprintable
 
 
 class Forms(Source):
+    """Printing of the forms whose line breaks the printer decides."""
+
     def type_declaration(self, node: Node, out: list[Out]) -> None:
+        """`type N { … }` on one line or one field per line; `type N = …` on one line."""
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name is None or body is None:
@@ -19,7 +22,7 @@ class Forms(Source):
         head = f"type {self.text(name)}"
         if body.type != "record_body":
             toks = self.tokens(node)
-            rest = self.join([t for t in toks][2:])
+            rest = self.join(toks[2:])  # after `type` and the name
             text = self.with_trailing(toks, f"{head} {rest}")
             out.append(Out(0, text, align=("type=", head, text[len(head) + 1 :])))
             return
@@ -75,6 +78,7 @@ class Forms(Source):
         return [Tok("", node.end_point.row, "", "")]
 
     def step_outcome(self, node: Node, depth: int, out: list[Out]) -> None:
+        """`outcome n: guard, route …` on one line, or broken after the comma (payload wrapped)."""
         route = node.child_by_field_name("route")
         if route is None:
             raise Unprintable("outcome without a route")
@@ -148,6 +152,7 @@ class Forms(Source):
         return lines
 
     def outcome_cells(self, node: Node) -> tuple | None:
+        """The alignment cells of a header/subflow outcome clause: `outcome n:`, `type T,`, `route …`."""
         name = node.child_by_field_name("name")
         if name is None:
             return None
