@@ -36,33 +36,39 @@ class Source:
         self.doc = doc
         self.src = doc.source
         self.rows = doc.text.split("\n")
-        self.blank_rows = self._blank_rows()
         self.trailing: dict[int, str] = {}  # row -> the comment that ends that row after code
         self.used_trailing: set[int] = set()
-        self._find_trailing(doc.root, doc)
+        inside = self._survey()
+        self.blank_rows = {i for i, line in enumerate(self.rows) if not line.strip() and i not in inside}
 
-    def _find_trailing(self, node: Node, doc: SyntaxDocument) -> None:
-        for child in node.children:
-            if child.type in COMMENTS and self.is_trailing(child):
-                # a `///` after code is an ordinary comment there
-                self.trailing[child.start_point.row] = self.comment_text(child, plain=True)
-            elif child.type == "narration" and node != doc.root:
-                raise Unprintable("narration inside a declaration")
-            elif child.child_count and child.type not in VERBATIM:
-                self._find_trailing(child, doc)
-
-    def _blank_rows(self) -> set[int]:
+    def _survey(self) -> set[int]:
+        """One walk over the tree: end-of-line comments (a `///` after code is an ordinary comment
+        there), narration out of place, and the rows inside multi-line raw strings/JSON bodies."""
         inside: set[int] = set()
-        stack = [self.doc.root]
-        while stack:
-            node = stack.pop()
-            if node.start_point.row == node.end_point.row:
-                continue
-            if node.type in ("raw_string", "json_body"):
+        root = self.doc.root
+        cursor = self.doc.tree.walk()
+        while True:
+            node = cursor.node
+            if node is None:
+                break
+            kind = node.type
+            descend = False
+            if kind in COMMENTS:
+                if self.is_trailing(node):
+                    self.trailing[node.start_point.row] = self.comment_text(node, plain=True)
+            elif kind == "narration":
+                if node.parent != root:
+                    raise Unprintable("narration inside a declaration")
+            elif kind in ("raw_string", "json_body"):
                 inside.update(range(node.start_point.row + 1, node.end_point.row + 1))
+            else:
+                descend = node.child_count > 0
+            if descend and cursor.goto_first_child():
                 continue
-            stack.extend(node.children)
-        return {i for i, line in enumerate(self.rows) if not line.strip() and i not in inside}
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    return inside
+        return inside
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8")
