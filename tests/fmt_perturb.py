@@ -42,7 +42,7 @@ def broken_alignment(text: str) -> str:
 
 
 def wrong_indentation(text: str) -> str:
-    """Comment lines indented at random, blank lines doubled, trailing white space."""
+    """Comment lines indented at random, blank lines doubled."""
     rng = random.Random(len(text) + 1)
     out: list[str] = []
     lines = text.split("\n")
@@ -51,6 +51,19 @@ def wrong_indentation(text: str) -> str:
             line = " " * (2 * rng.randint(0, 3) + rng.randint(0, 1)) + line.lstrip()
         elif not line.strip() and i < len(lines) - 1:
             out.append("   ")
+        out.append(line)
+    return "\n".join(out)
+
+
+def shifted_continuations(text: str) -> str:
+    """Continuation lines inside parentheses (after a line that leaves a `(` open, other than an
+    outcome's) pulled back to the depth of the line they continue."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        prev = out[-1] if out else ""
+        opened = prev.count("(") > prev.count(")") and not prev.lstrip().startswith("outcome ")
+        if line.strip() and opened and not _COMMENT.match(prev) and not line.lstrip().startswith(")"):
+            line = prev[: len(prev) - len(prev.lstrip())] + line.lstrip()
         out.append(line)
     return "\n".join(out)
 
@@ -81,6 +94,7 @@ PERTURBATIONS: dict[str, Callable[[str], str]] = {
     "extra-spaces": extra_spaces,
     "broken-alignment": broken_alignment,
     "wrong-indentation": wrong_indentation,
+    "shifted-continuations": shifted_continuations,
     "joined": joined_lines,
 }
 

@@ -204,3 +204,10 @@ def test_line_breaks_byte_order_mark_and_empty_documents_survive() -> None:
     assert apply_edits(bom, format_range(snap_of(bom), whole)).startswith("\ufeff//! Orders in")
     for nothing in ("", "\n\n", "   "):
         assert canonical_text(nothing) is None and format_document(snap_of(nothing)) == []
+
+
+def test_comments_are_spelt_as_the_engine_spells_them() -> None:
+    head = "//! n\nworkflow w\n  input a: String\n  outcome done: type R, route success\n"
+    text = head + "//tight\n//   wide\n// \n//\ntype R { a: String } /// after code\n"
+    printed = "// tight\n//   wide\n//\n//\ntype R { a: String } // / after code\n"
+    assert canonical_text(text) == head + printed

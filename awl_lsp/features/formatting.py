@@ -36,11 +36,19 @@ def line_edits(snap: Snapshot, new_text: str) -> list[lsp.TextEdit]:
     """Edits that turn the snapshot's text into `new_text`, one per changed run of lines."""
     old = _pieces(snap.doc.text)
     new = _pieces(new_text)
+    head = 0  # lines the same at the start and at the end need no diffing
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
     edits: list[lsp.TextEdit] = []
-    matcher = SequenceMatcher(a=old, b=new, autojunk=False)
+    # autojunk keeps large diffs fast (blank lines are "popular"); the edits stay exact either way
+    matcher = SequenceMatcher(a=old[head : len(old) - tail], b=new[head : len(new) - tail])
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
+        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
         start = _end(snap, i1)
         end = _end(snap, i2) if i2 < len(old) else _end(snap, len(old))
         edits.append(lsp.TextEdit(lsp.Range(start, end), "".join(new[j1:j2])))
