@@ -247,11 +247,12 @@ def encode(items: list[Token]) -> list[int]:
 
 
 # Full-document tokens per top-level item, per document (`Snapshot.shared`), keyed by the item's
-# bytes (and its tree when broken: error recovery can read the same text differently), the position
-# encoding and what the item's references resolve to (by kind): those are everything an item's
-# classification reads, so a declaration added elsewhere (`pick() -> x` above a step reading `x`)
-# re-classifies exactly the items whose references now resolve differently. Rows are relative to the
-# item, so a keystroke re-classifies only the item it touched.
+# bytes from the start of its first line (columns are absolute), its tree when broken (error
+# recovery can read the same text differently), the position encoding and what the item's
+# references resolve to (by kind): everything an item's classification reads. So a declaration
+# added elsewhere (`pick() -> x` above a step reading `x`) re-classifies exactly the items whose
+# references now resolve differently. Rows are relative to the item, so a keystroke re-classifies
+# only the item it touched.
 def _resolution(facts: ItemFacts | None) -> tuple:
     if facts is None:
         return ()
@@ -277,7 +278,7 @@ def _full_tokens(snap: Snapshot) -> list[Token]:
     for item in snap.doc.root.children:
         facts = next(items, None) if item.is_named and item.type not in NOT_ITEMS else None
         first = item.start_point.row
-        text = source[item.start_byte : item.end_byte]
+        text = source[source.rfind(b"\n", 0, item.start_byte) + 1 : item.end_byte]  # its first line whole
         key = (text, str(item) if item.has_error else "", encoding, _resolution(facts))
         cached = kept.get(key)
         if cached is None:
