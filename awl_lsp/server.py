@@ -29,8 +29,11 @@ from awl_lsp.syntax import Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
 
-# how long after the last edit diagnostics are published (a burst of keys publishes once)
+# how long after the last edit diagnostics are published (a burst of keys publishes once); an edit
+# that came hard on the heels of the previous one (within the debounce: keys sent without waiting,
+# a replayed macro) waits a little longer, so a burst whose messages trickle in publishes once too
 DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
+BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -43,6 +46,7 @@ class AwlServer(LanguageServer):
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
         self._due: dict[str, asyncio.TimerHandle] = {}
+        self._last_edit: dict[str, float] = {}
 
     # ---- helpers
     @property
@@ -92,7 +96,11 @@ class AwlServer(LanguageServer):
         except RuntimeError:
             self.publish(uri)
             return
-        self._due[uri] = loop.call_later(DEBOUNCE, self._due_now, uri, doc.version)
+        now = loop.time()
+        burst = now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
+        self._last_edit[uri] = now
+        delay = BURST_DEBOUNCE if burst else DEBOUNCE
+        self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
 
     def _due_now(self, uri: str, version: int | None) -> None:
         doc = self.documents.get(uri)
@@ -145,6 +153,7 @@ def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
 def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.documents.pop(uri, None)
+    ls._last_edit.pop(uri, None)
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()
