@@ -33,7 +33,7 @@ from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Tally, resolved, tally
 from awl_lsp.model import Kind
-from awl_lsp.model.builder import NOT_ITEMS, common_ends, item_keys
+from awl_lsp.model.builder import NOT_ITEMS, common_ends, export_key, item_keys
 from awl_lsp.model.facts import ItemFacts, plain_scope
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
@@ -108,7 +108,7 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
             tuple((c.kind, c.name, c.type) for c in s.children),
             meaning,
         )
-        out.setdefault(s.name, []).append((s.kind, hash(d)))  # kept per item: a hash is enough
+        out.setdefault(export_key(s), []).append((s.kind, hash(d)))  # kept per item: a hash is enough
     return {name: tuple(ds) for name, ds in out.items()}
 
 
