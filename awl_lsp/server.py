@@ -69,7 +69,9 @@ class AwlServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             return
-        self._due.pop(uri, None)
+        timer = self._due.pop(uri, None)
+        if timer is not None:  # (published now: a pending debounce has nothing left to do)
+            timer.cancel()
         try:
             items = doc.snapshot.derived("diagnostics", diagnostics)
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
