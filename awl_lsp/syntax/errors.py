@@ -180,6 +180,8 @@ def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list
     out: list[SyntaxProblem] = []
     kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
     for item in root.children:
+        if source.find(b'"', item.start_byte, item.end_byte) == -1:
+            continue  # no string starts here
         start = source.rfind(b"\n", 0, item.start_byte) + 1  # from its line's start: columns are absolute
         key = (source[start : item.end_byte], str(item) if item.has_error else "")
         row0 = item.start_point.row
