@@ -31,8 +31,11 @@ from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
 
-# how long after the last edit diagnostics are published (a burst of keys publishes once)
+# how long after the last edit diagnostics are published (a burst of keys publishes once); an edit
+# that came hard on the heels of the previous one (within the debounce: keys sent without waiting,
+# a replayed macro) waits a little longer, so a burst whose messages trickle in publishes once too
 DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
+BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -46,6 +49,7 @@ class AwlServer(RobustLanguageServer):
         self.documents: dict[str, OpenDocument] = {}
         self._due: dict[str, asyncio.TimerHandle] = {}
         self.session = WorkspaceSession()
+        self._last_edit: dict[str, float] = {}
 
     # ---- helpers
     @property
@@ -68,7 +72,9 @@ class AwlServer(RobustLanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             return
-        self._due.pop(uri, None)
+        timer = self._due.pop(uri, None)
+        if timer is not None:  # (published now: a pending debounce has nothing left to do)
+            timer.cancel()
         try:
             items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri))
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
@@ -141,7 +147,11 @@ class AwlServer(RobustLanguageServer):
         except RuntimeError:
             self.publish(uri)
             return
-        self._due[uri] = loop.call_later(DEBOUNCE, self._due_now, uri, doc.version)
+        now = loop.time()
+        burst = now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
+        self._last_edit[uri] = now
+        delay = BURST_DEBOUNCE if burst else DEBOUNCE
+        self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
 
     def _due_now(self, uri: str, version: int | None) -> None:
         doc = self.documents.get(uri)
@@ -225,6 +235,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if doc is None:
         ls.log_message(f"ignored closing {uri}: the document is not open")
         return
+    ls._last_edit.pop(uri, None)
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()

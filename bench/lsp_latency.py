@@ -283,6 +283,74 @@ async def measure(lines: int) -> Result:
     return res
 
 
+def cpu_costs(lines: int) -> dict[str, float]:
+    """The server's own work per edit, in CPU time of this process (what a loaded machine cannot
+    inflate): the same edits, applied to an `OpenDocument`, each followed by its diagnostics."""
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.features.hover import hover
+    from awl_lsp.features.semantic_tokens import semantic_tokens_full
+    from awl_lsp.syntax import TextEdit
+
+    text = document(lines)
+    rows = text.split("\n")
+    steps = [i for i, line in enumerate(rows) if line.startswith("step stage_")]
+    step = steps[len(steps) // 2]
+    row, col = step + STEP_LINE, len("  answer board(seen: ")
+    line = rows[row]
+    t0 = time.process_time()
+    doc = OpenDocument(text, 1, None, None)
+    diagnostics(doc.snapshot)
+    out = {"open": time.process_time() - t0}
+    paste = "\n".join(PASTE).format(j=0) + "\n"
+    edits = {
+        "char": [(row, col, row, col, "7"), (row, col, row, col + 1, "")],
+        "enter": [(row, len(line), row, len(line), "\n  "), (row, len(line), row + 1, 2, "")],
+        "delete line": [(row, 0, row + 1, 0, ""), (row, 0, row, 0, line + "\n")],
+        "paste step": [(step, 0, step, 0, paste), (step, 0, step + len(PASTE), 0, "")],
+    }
+    for name, pair in edits.items():
+        spent = []
+        for i in range(RUNS * 2):
+            t0 = time.process_time()
+            doc.edit([TextEdit(*pair[i % 2])], (doc.version or 0) + 1)
+            diagnostics(doc.snapshot)
+            spent.append(time.process_time() - t0)
+        out[name] = statistics.median(spent[::2])
+    for name, ask in (
+        ("tokens full", lambda snap: semantic_tokens_full(snap)),
+        ("hover", lambda snap: hover(snap, lsp.Position(step + 3, 3), True)),
+    ):
+        spent = []
+        for i in range(RUNS * 2):
+            doc.edit([TextEdit(*edits["char"][i % 2])], (doc.version or 0) + 1)
+            t0 = time.process_time()
+            ask(doc.snapshot)
+            spent.append(time.process_time() - t0)
+        out[name] = statistics.median(spent)
+    return out
+
+
+def cpu_table(costs: dict[int, dict[str, float]]) -> str:
+    sizes = sorted(costs)
+    rows = [
+        ["CPU ms in-process (p50)"] + [f"{n:,} lines" for n in sizes],
+        ["---"] * (len(sizes) + 1),
+    ]
+    labels = {
+        "char": "a character typed in a step → diagnostics",
+        "enter": "Enter in a step → diagnostics",
+        "delete line": "deleting a line of a step → diagnostics",
+        "paste step": "pasting a 10-line step → diagnostics",
+        "open": "open → first diagnostics",
+        "hover": "hover right after a key (model for the new version included)",
+        "tokens full": "semantic tokens full right after a key (model included)",
+    }
+    for key, label in labels.items():
+        rows.append([label] + [f"{costs[n][key] * 1000:.1f}" for n in sizes])
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
 async def memory() -> float:
     bench = Bench()
     await bench.start()
@@ -325,25 +393,29 @@ def cell(values: list[float] | None, key: str) -> str:
 
 
 def table(results: list[Result], rss: float | None) -> str:
-    debounce = os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS")
+    from awl_lsp.server import DEBOUNCE
+
+    debounce = os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS") or f"{DEBOUNCE * 1000:g}"
     head = ["ms (edits: p50 / p90)"] + [f"{r.lines:,} lines" for r in results] + ["target"]
     rows = [head, ["---"] * len(head)]
     for label, key, target in ROWS:
         rows.append([label] + [cell(r.numbers.get(key), key) for r in results] + [target])
     stale = [r.notes.get("stale publishes", "?") for r in results]
     rows.append(["diagnostics published for stale burst versions", *stale, "0"])
-    if len(results) >= 2:
-        small = next((r for r in results if r.lines <= 400), None)
-        big = next((r for r in results if 4000 <= r.lines <= 6000), None)
-        if small and big and small.numbers.get("char") and big.numbers.get("char"):
-            ratio = pct(big.numbers["char"], 0.5) / max(pct(small.numbers["char"], 0.5), 1e-6)
-            rows.append(["5k / 300 ratio (char p50)"] + [""] * (len(results) - 1) + [f"{ratio:.2f}", "≤ 2"])
     lines = ["| " + " | ".join(r) + " |" for r in rows]
+    small = next((r for r in results if r.lines <= 400 and r.numbers.get("char")), None)
+    big = next((r for r in results if 4000 <= r.lines <= 6000 and r.numbers.get("char")), None)
+    if small and big:
+        ratio = pct(big.numbers["char"], 0.5) / max(pct(small.numbers["char"], 0.5), 1e-6)
+        lines += ["", f"5k / 300 lines, a character typed (p50): ratio {ratio:.2f} (target ≤ 2)"]
     if rss is not None:
         lines.append("")
         lines.append(f"100 open 300-line documents: server RSS {rss:.0f} MB (target ≤ 150 MB)")
-    said = f"{debounce} ms (AWL_DIAGNOSTICS_DEBOUNCE_MS)" if debounce else "the server's default"
-    lines.append(f"diagnostics debounce: {said}; runs per size: {RUNS}")
+    load = os.getloadavg()[0]
+    lines.append(
+        f"diagnostics debounce: {debounce} ms (AWL_DIAGNOSTICS_DEBOUNCE_MS); runs per size: {RUNS}; "
+        f"machine: {os.cpu_count()} cores, load average {load:.1f} when the table was printed"
+    )
     return "\n".join(lines)
 
 
@@ -355,6 +427,8 @@ async def main_async() -> None:
         print(f"  measured {results[-1].lines} lines in {time.perf_counter() - t0:.0f} s", flush=True)
     rss = None if os.environ.get("AWL_BENCH_NO_MEMORY") else await memory()
     print(table(results, rss))
+    print()
+    print(cpu_table({size: cpu_costs(size) for size in SIZES}))
 
 
 def main() -> None:

@@ -151,3 +151,19 @@ def test_semantic_tokens_delta_rebuilds_the_new_tokens_from_the_old() -> None:
     # an unknown previous id gets every token again
     again = semantic_tokens_delta(doc.snapshot, "no such id")
     assert getattr(again, "data", None) == have
+
+
+def test_a_consts_new_value_rechecks_the_steps_that_read_it() -> None:
+    """`const limit = 3` passed where a String is expected; made a string, the step's error goes."""
+    board = "type Board { seen: Int }\n"
+    text = document(120).replace(board, board + "\nconst limit = 3\n")
+    text = text.replace("  split(item_id: checked_2.id)", "  split(item_id: limit)")
+    doc = OpenDocument(text, 1, None, None)
+    before = [d.message for d in diagnostics(doc.snapshot)]
+    row = text.split("\n").index("const limit = 3")
+    doc.edit([TextEdit(row, len("const limit = "), row, len("const limit = 3"), '"three"')], 2)
+    after = [d.message for d in diagnostics(doc.snapshot)]
+    fresh = [d.message for d in diagnostics(OpenDocument(doc.syntax.text, 2, None, None).snapshot)]
+    assert after == fresh
+    assert any("limit" in m for m in before), before
+    assert not any("limit" in m for m in after), after

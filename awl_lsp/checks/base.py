@@ -178,11 +178,20 @@ class ItemContext(CheckContext):
 
 
 def _walk_for(root: Node | None, node_type: str) -> list[Node]:
+    """The nodes of one type under `root` (itself included), in document order.
+
+    Walked with a cursor: `Node.children` would cache a child list in every node it visits, and
+    the item's node lives as long as its cached check results.
+    """
     out: list[Node] = []
-    stack = [root] if root is not None else []
-    while stack:
-        n = stack.pop()
-        if n.type == node_type:
-            out.append(n)
-        stack.extend(reversed(n.children))
-    return out
+    if root is None:
+        return out
+    cursor = root.walk()
+    while True:
+        if cursor.node.type == node_type:  # type: ignore[union-attr]
+            out.append(cursor.node)  # type: ignore[arg-type]
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return out

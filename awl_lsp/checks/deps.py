@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from awl_lsp.checks.base import MODEL_FLOW, kind_token
 from awl_lsp.model import Kind, SemanticModel, Symbol
+from awl_lsp.model.builder import LOCAL
 
 
 class RecordingModel:
@@ -29,12 +30,17 @@ class RecordingModel:
         self.deps.add(MODEL_FLOW)
         return self._model.flow
 
-    def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:
+    def _named(self, kind: Kind, name: str) -> None:
         self.deps.add(name)
+        if kind is Kind.BINDING:  # a look-up by kind alone sees fork-local bindings too
+            self.deps.add(LOCAL + name)
+
+    def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:
+        self._named(kind, name)
         return self._model.first(kind, name, scope)
 
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
-        self.deps.add(name)
+        self._named(kind, name)
         return self._model.lookup(kind, name)
 
     def names(self, kind: Kind) -> list[str]:

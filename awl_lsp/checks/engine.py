@@ -33,7 +33,7 @@ from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Tally, resolved, tally
 from awl_lsp.model import Kind
-from awl_lsp.model.builder import NOT_ITEMS, common_ends, item_keys
+from awl_lsp.model.builder import NOT_ITEMS, common_ends, export_key, item_keys
 from awl_lsp.model.facts import ItemFacts, plain_scope
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
@@ -86,7 +86,7 @@ def item_nodes(item: Node) -> dict[str, list[Node]]:
 
 
 def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
-    """What an item declares, as other items' rules can see it: name -> digests, in order.
+    """What an item declares, as other items' rules can see it: name -> (kind, digest hash), in order.
 
     Digested by meaning — kind, scope, declared type and, for a binding, its inferred type (with
     `env`, whose look-ups are recorded as the item's dependencies) — not by the item's text, so
@@ -109,7 +109,7 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
             tuple((c.kind, c.name, c.type) for c in s.children),
             meaning,
         )
-        out.setdefault(s.name, []).append(d)
+        out.setdefault(export_key(s), []).append((s.kind, hash(d)))  # kept per item: a hash is enough
     return {name: tuple(ds) for name, ds in out.items()}
 
 
@@ -214,8 +214,8 @@ class CheckCache:
         entries: list[_Entry | None] = [None] * count
         for i, prev in enumerate(previous):
             if prev is None or prev.volatile:
-                entry = self._check_item(ctx, rules=item_rules, node=nodes[i], index=i, doc=doc, env=env)
-                entry.key, entry.types = keys[i], types[i]
+                entry = self._check_item(ctx, item_rules, nodes[i], i, keys[i], doc, env)
+                entry.types = types[i]
                 entries[i] = entry
         checked = sum(e is not None for e in entries)
         if old:
@@ -247,8 +247,8 @@ class CheckCache:
                     prev.row = prev.summary.anchor.row = row
                 entries[i] = prev
                 continue
-            entry = self._check_item(ctx, rules=item_rules, node=n, index=i, doc=doc, env=env)
-            entry.key, entry.types = keys[i], types[i]
+            entry = self._check_item(ctx, item_rules, n, i, keys[i], doc, env)
+            entry.types = types[i]
             entries[i] = entry
             checked += 1
         env.reset(None)
@@ -270,7 +270,7 @@ class CheckCache:
                 check(ctx)
 
     def _check_item(
-        self, ctx: CheckContext, *, rules: list, node: Node, index: int, doc: DocFacts, env: TypeEnv
+        self, ctx: CheckContext, rules: list, node: Node, index: int, key: bytes, doc: DocFacts, env: TypeEnv
     ) -> _Entry:
         deps: set[str] = set()
         found = item_nodes(node)
@@ -292,9 +292,9 @@ class CheckCache:
         for rule in rules:
             rule.check_item(ictx)
         facts = ctx.model.items[index]
-        exported = exports(facts, b"", env)  # the inference it needs is recorded in `deps` too
+        exported = exports(facts, key, env)  # the inference it needs is recorded in `deps` too
         return _Entry(
-            key=b"",
+            key=key,
             row=node.start_point.row,
             problems=ictx.problems,
             deps=frozenset(deps),

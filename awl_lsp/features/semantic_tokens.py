@@ -10,6 +10,7 @@ LSP deltas in the document's negotiated position encoding (UTF-16 by default), o
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 
 from lsprotocol import types as lsp
@@ -113,15 +114,18 @@ def _encode(token_type: str, modifiers: tuple[str, ...]) -> tuple[int, int]:
 
 
 class _Classifier:
-    def __init__(self, snap: Snapshot) -> None:
+    """Classifies the leaves of some top-level items, from those items' facts (declarations and
+    resolved references are all within the item that holds them)."""
+
+    def __init__(self, snap: Snapshot, facts: list[ItemFacts]) -> None:
         self.snap = snap
-        model = snap.model
         self.decls: dict[tuple[int, int], Symbol] = {}
-        for s in model.all_symbols:
-            self.decls.setdefault((s.selection[0], s.selection[1]), s)
         self.refs: dict[tuple[int, int], Reference] = {}
-        for r in model.references:
-            self.refs.setdefault((r.range[0], r.range[1]), r)
+        for f in facts:
+            for s in f.flat:
+                self.decls.setdefault((s.selection[0], s.selection[1]), s)
+            for r in f.references:
+                self.refs.setdefault((r.range[0], r.range[1]), r)
 
     def classify(self, leaf: Node) -> tuple[str, tuple[str, ...]] | None:
         t = leaf.type
@@ -228,23 +232,33 @@ class _Lines:
                 yield line_no, a, b - a
 
 
+def _items(snap: Snapshot) -> Iterator[tuple[Node, ItemFacts | None]]:
+    """The root's children, each with its facts (None for comments and other non-items)."""
+    facts = iter(snap.model.items)
+    for child in snap.doc.root.children:
+        yield child, next(facts, None) if child.is_named and child.type not in NOT_ITEMS else None
+
+
 def tokens(snap: Snapshot, first_row: int = 0, last_row: int | None = None) -> list[Token]:
     """Absolute tokens (line, character, length, type, modifiers) in document order."""
     if last_row is None:
         last_row = snap.doc.lines.line_count
-    classifier = _Classifier(snap)
     lines = _Lines(snap)
     out: list[Token] = []
-    for leaf in _leaves(snap.doc.root, first_row, last_row):
-        if leaf.start_byte == leaf.end_byte:
+    for item, facts in _items(snap):
+        if item.end_point.row < first_row or item.start_point.row > last_row:
             continue
-        kind = classifier.classify(leaf)
-        if kind is None:
-            continue
-        type_index, bits = _encode(*kind)
-        for line, char, length in lines.segments(leaf):
-            if first_row <= line <= last_row:
-                out.append((line, char, length, type_index, bits))
+        classifier = _Classifier(snap, [facts] if facts is not None else [])
+        for leaf in _leaves(item, first_row, last_row):
+            if leaf.start_byte == leaf.end_byte:
+                continue
+            kind = classifier.classify(leaf)
+            if kind is None:
+                continue
+            type_index, bits = _encode(*kind)
+            for line, char, length in lines.segments(leaf):
+                if first_row <= line <= last_row:
+                    out.append((line, char, length, type_index, bits))
     out.sort(key=lambda t: (t[0], t[1]))
     return out
 
@@ -262,11 +276,12 @@ def encode(items: list[Token]) -> list[int]:
 
 
 # Full-document tokens per top-level item, per document (`Snapshot.shared`), keyed by the item's
-# bytes (and its tree when broken: error recovery can read the same text differently), the position
-# encoding and what the item's references resolve to (by kind): those are everything an item's
-# classification reads, so a declaration added elsewhere (`pick() -> x` above a step reading `x`)
-# re-classifies exactly the items whose references now resolve differently. Rows are relative to the
-# item, so a keystroke re-classifies only the item it touched.
+# bytes from the start of its first line (columns are absolute), its tree when broken (error
+# recovery can read the same text differently), the position encoding and what the item's
+# references resolve to (by kind): everything an item's classification reads. So a declaration
+# added elsewhere (`pick() -> x` above a step reading `x`) re-classifies exactly the items whose
+# references now resolve differently. Rows are relative to the item, so a keystroke re-classifies
+# only the item it touched.
 def _resolution(facts: ItemFacts | None) -> tuple:
     if facts is None:
         return ()
@@ -277,37 +292,83 @@ def _resolution(facts: ItemFacts | None) -> tuple:
     )
 
 
-def full_tokens(snap: Snapshot) -> list[Token]:
-    """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
-    return snap.derived("semantic-tokens", _full_tokens)
+@dataclass(frozen=True, slots=True)
+class _ItemTokens:
+    """One item's tokens, rows relative to the item, and their wire form (the first token's line
+    relative to the item's first row, its character absolute): joining items only fixes the first."""
+
+    tokens: list[Token]
+    wire: list[int]
 
 
-def _full_tokens(snap: Snapshot) -> list[Token]:
+def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
+    first = item.start_point.row
+    toks = [(line - first, *rest) for line, *rest in _item_tokens(snap, item, facts)]
+    return _ItemTokens(toks, encode(toks))  # type: ignore[arg-type]
+
+
+def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
+    """(first row, tokens) per top-level item of this version, reusing what the last version had."""
     source = snap.doc.source
     encoding = str(snap.doc.encoding)
-    previous: dict[tuple, list[Token]] = snap.shared.get("semantic-tokens", {})  # type: ignore[assignment]
-    kept: dict[tuple, list[Token]] = {}
-    items = iter(snap.model.items)
-    out: list[Token] = []
-    for item in snap.doc.root.children:
-        facts = next(items, None) if item.is_named and item.type not in NOT_ITEMS else None
-        first = item.start_point.row
-        text = source[item.start_byte : item.end_byte]
-        key = (text, str(item) if item.has_error else "", encoding, _resolution(facts))
-        cached = kept.get(key)
-        if cached is None:
-            cached = previous.get(key)
-        if cached is None:
-            cached = [(line - first, *rest) for line, *rest in _item_tokens(snap, item)]
-        kept[key] = cached
-        out.extend((line + first, *rest) for line, *rest in cached)
+    previous: dict[tuple, _ItemTokens] = snap.shared.get("semantic-tokens", {})  # type: ignore[assignment]
+    seen: dict[int, tuple] = snap.shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
+    kept: dict[tuple, _ItemTokens] = {}
+    resolutions: dict[int, tuple] = {}
+    deps = snap.model.item_deps
+    out: list[tuple[int, _ItemTokens]] = []
+    index = 0
+    for item, facts in _items(snap):
+        resolution: tuple = ()
+        if facts is not None:
+            # an item's resolution is re-computed only when the model re-resolved it (new deps)
+            by = deps[index] if index < len(deps) else None
+            index += 1
+            known = seen.get(id(facts))
+            if known is not None and known[0] is facts and known[1] is by and by is not None:
+                resolution = known[2]
+            else:
+                resolution = _resolution(facts)
+            resolutions[id(facts)] = (facts, by, resolution)
+        text = source[source.rfind(b"\n", 0, item.start_byte) + 1 : item.end_byte]  # its first line whole
+        key = (text, str(item) if item.has_error else "", encoding, resolution)
+        entry = kept.get(key) or previous.get(key)
+        if entry is None:
+            entry = _item_entry(snap, item, facts)
+        kept[key] = entry
+        out.append((item.start_point.row, entry))
     snap.shared["semantic-tokens"] = kept
-    out.sort(key=lambda t: (t[0], t[1]))
+    snap.shared["semantic-tokens-resolutions"] = resolutions
     return out
 
 
-def _item_tokens(snap: Snapshot, item: Node) -> list[Token]:
-    classifier = _classifier(snap)
+def full_tokens(snap: Snapshot) -> list[Token]:
+    """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
+    out: list[Token] = []
+    for first, entry in snap.derived("semantic-tokens", _item_tables):
+        out.extend((line + first, *rest) for line, *rest in entry.tokens)
+    return out
+
+
+def _full_wire(snap: Snapshot) -> list[int]:
+    """The whole document's tokens in wire form, joined from the items' (only first tokens change)."""
+    data: list[int] = []
+    prev_line = prev_char = 0
+    for first, entry in snap.derived("semantic-tokens", _item_tables):
+        toks = entry.tokens
+        if not toks:
+            continue
+        line, char = toks[0][0] + first, toks[0][1]
+        delta = line - prev_line
+        data.append(delta)
+        data.append(char - prev_char if delta == 0 else char)
+        data.extend(entry.wire[2:])
+        prev_line, prev_char = toks[-1][0] + first, toks[-1][1]
+    return data
+
+
+def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[Token]:
+    classifier = _Classifier(snap, [facts] if facts is not None else [])
     lines = _Lines(snap)
     out: list[Token] = []
     for leaf in _leaves(item, item.start_point.row, item.end_point.row):
@@ -318,23 +379,19 @@ def _item_tokens(snap: Snapshot, item: Node) -> list[Token]:
             continue
         type_index, bits = _encode(*kind)
         out.extend((line, char, length, type_index, bits) for line, char, length in lines.segments(leaf))
+    out.sort(key=lambda t: (t[0], t[1]))
     return out
 
 
-def _classifier(snap: Snapshot) -> _Classifier:
-    """One classifier per snapshot (building its position indexes is the costly part)."""
-    return snap.derived("token-classifier", _Classifier)
-
-
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
-    data = snap.derived("semantic-tokens-data", lambda sn: encode(full_tokens(sn)))
+    data = snap.derived("semantic-tokens-data", _full_wire)
     return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
     """The edit from the tokens last sent as `previous` to this version's (all of them if unknown)."""
     before = snap.shared.get("semantic-tokens-sent")
-    data = snap.derived("semantic-tokens-data", lambda sn: encode(full_tokens(sn)))
+    data = snap.derived("semantic-tokens-data", _full_wire)
     if not (isinstance(before, tuple) and before[0] == previous):
         return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
     old: list[int] = before[1]

@@ -13,7 +13,33 @@ def _env(snap: Snapshot):  # noqa: ANN202 — a TypeEnv, or None when inference 
         from awl_lsp.model.types import TypeEnv
     except ImportError:  # pragma: no cover
         return None
-    return TypeEnv(snap.model, snap.doc.tree, snap.doc.source, snap.path, workspace=snap.workspace)
+    return snap.derived(
+        "type-env", lambda s: TypeEnv(s.model, s.doc.tree, s.doc.source, s.path, _type_table(s), s.workspace)
+    )
+
+
+def _type_table(snap: Snapshot):  # noqa: ANN202 — a TypeTable
+    """The document's declared types, from each type item's own types — kept per document between
+    versions by the item's text (an item importing a schema file is read again every time)."""
+    from awl_lsp.model.schema_types import TypeTable, item_types
+
+    source = snap.doc.source
+    previous: dict = snap.shared.get("item-types", {})  # type: ignore[assignment]
+    kept: dict = {}
+    parts = []
+    for node in snap.doc.root.named_children:
+        if node.type != "type_declaration":
+            continue
+        text = source[node.start_byte : node.end_byte]
+        key = (text, str(node) if node.has_error else "", snap.path)
+        if b"schema" in text:
+            parts.append(item_types(node, source, snap.path, snap.workspace))
+            continue
+        if key not in kept:
+            kept[key] = previous[key] if key in previous else item_types(node, source, snap.path, snap.workspace)
+        parts.append(kept[key])
+    snap.shared["item-types"] = kept
+    return TypeTable.assemble(parts)
 
 
 def binding_type(snap: Snapshot, sym: Symbol) -> str | None:

@@ -19,7 +19,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from awl_lsp.model.extract import ItemFacts, extract_item
 from awl_lsp.model.facts import plain_scope
 from awl_lsp.model.index import Reuse, SemanticModel
-from awl_lsp.model.symbols import Symbol
+from awl_lsp.model.symbols import Kind, Symbol
 from awl_lsp.syntax.parser import LANGUAGE
 
 _DOC_QUERY = Query(LANGUAGE, "(doc_comment) @doc")
@@ -112,11 +112,26 @@ def _digest(sym: Symbol) -> tuple:
     )
 
 
+LOCAL = "\0local:"
+
+
+def export_key(sym: Symbol) -> str:
+    """The name under which a declaration can change what other items see.
+
+    A binding inside a fork body is visible only there (scope-aware resolution never reaches it
+    from another item), so it goes under its own key: a fork's `part` in a pasted step does not
+    re-resolve every other step's `part`. Scope-agnostic look-ups of bindings record both keys.
+    """
+    if sym.kind is Kind.BINDING and "fork@" in sym.scope:
+        return LOCAL + sym.name
+    return sym.name
+
+
 def _by_name(items: list[ItemFacts]) -> dict[str, list[Symbol]]:
     out: dict[str, list[Symbol]] = {}
     for facts in items:
         for s in facts.flat:
-            out.setdefault(s.name, []).append(s)
+            out.setdefault(export_key(s), []).append(s)
     return out
 
 
@@ -209,4 +224,12 @@ class ModelBuilder:
         return model
 
 
-__all__ = ["ModelBuilder", "changed_declarations", "common_ends", "gc_paused", "item_keys"]
+__all__ = [
+    "LOCAL",
+    "ModelBuilder",
+    "changed_declarations",
+    "common_ends",
+    "export_key",
+    "gc_paused",
+    "item_keys",
+]

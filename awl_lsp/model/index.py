@@ -61,7 +61,6 @@ class SemanticModel(Resolution):
         self.is_workloop = self.flow is not None and self.flow.kind is Kind.WORKLOOP
         self._kind_lists: dict[Kind, list[Symbol]] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
-        self._ref_sorted: tuple[list[tuple[int, int]], list[Reference]] | None = None
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
         self._item_starts = [item.start_row for item in items]
         self.item_deps: list[frozenset[str]] = []
@@ -193,29 +192,39 @@ class SemanticModel(Resolution):
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
         return [c for c in sym.children if c.kind is Kind.PARAMETER] if sym else []
 
-    def symbol_at(self, row: int, col: int) -> Symbol | None:
-        for s in self.all_symbols:
-            if contains(s.selection, row, col):
-                return s
-        return None
+    def _items_at(self, row: int) -> list[int]:
+        """The items whose rows include `row` (usually one), in document order — found by bisection,
+        so a request at a position reads one item, not the whole document."""
+        out: list[int] = []
+        j = bisect_right(self._item_starts, row) - 1
+        while j >= 0:
+            item = self.items[j]
+            if item.end_row >= row:
+                out.append(j)
+            if item.start_row < row:
+                break  # the items above end before this row
+            j -= 1
+        out.reverse()
+        return out
 
-    def _sorted_refs(self) -> tuple[list[tuple[int, int]], list[Reference]]:
-        if self._ref_sorted is None:
-            refs = sorted(self.references, key=lambda r: r.range[:2])
-            self._ref_sorted = ([r.range[:2] for r in refs], refs)
-        return self._ref_sorted
+    def symbol_at(self, row: int, col: int) -> Symbol | None:
+        for j in self._items_at(row):
+            for s in self.items[j].flat:
+                if contains(s.selection, row, col):
+                    return s
+        return None
 
     def reference_at(self, row: int, col: int) -> Reference | None:
-        starts, refs = self._sorted_refs()
-        i = bisect_right(starts, (row, col)) - 1
-        while i >= 0:
-            ref = refs[i]
-            if contains(ref.range, row, col):
-                return ref
-            if ref.range[0] < row - 1:
-                break
-            i -= 1
-        return None
+        """The reference at a position (of nested ones, the one starting last)."""
+        best: Reference | None = None
+        best_key: tuple[int, int, int, int] | None = None
+        for j in self._items_at(row):
+            for k, ref in enumerate(self.items[j].references):
+                if ref.range[0] >= row - 1 and contains(ref.range, row, col):
+                    key = (ref.range[0], ref.range[1], j, k)
+                    if best_key is None or key > best_key:
+                        best, best_key = ref, key
+        return best
 
     def reference_with(self, r: Range, kind: RefKind) -> Reference | None:
         """The reference of `kind` with exactly the range `r` (indexed per item, on demand)."""

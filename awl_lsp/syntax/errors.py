@@ -213,13 +213,17 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | 
 
 
 def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list[SyntaxProblem]:
-    """Strings without their closing quote, per top-level item: with a `cache`, keyed by the item's
-    bytes (and its tree when broken: error recovery can read the same text differently), rows
-    relative to the item; the cache keeps only the items of this version."""
+    """Strings without their closing quote, per top-level item. With a `cache`, keyed by the item's
+    bytes from the start of its first line (columns are absolute) and its tree when broken (error
+    recovery can read the same text differently); rows relative to the item; the cache keeps only
+    the items of this version."""
     out: list[SyntaxProblem] = []
     kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
     for item in root.children:
-        key = (source[item.start_byte : item.end_byte], str(item) if item.has_error else "")
+        if source.find(b'"', item.start_byte, item.end_byte) == -1:
+            continue  # no string starts here
+        start = source.rfind(b"\n", 0, item.start_byte) + 1  # from its line's start: columns are absolute
+        key = (source[start : item.end_byte], str(item) if item.has_error else "")
         row0 = item.start_point.row
         found = kept.get(key)
         if found is None and cache is not None:

@@ -63,7 +63,7 @@ def _units(ch: str, encoding: Encoding) -> int:
 
 def _starts(lines: list) -> list[int]:
     """Where each of `lines` (a text split at its newlines) starts."""
-    return list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    return list(accumulate(map((1).__add__, map(len, lines[:-1])), initial=0))
 
 
 class LineIndex:
