@@ -9,7 +9,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp import __version__
+from awl_lsp import __version__, memory
 from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens
@@ -39,6 +39,7 @@ class AwlServer(RobustLanguageServer):
         super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, OpenDocument] = {}
         self._pending: dict[str, asyncio.Task] = {}
+        self._release: asyncio.TimerHandle | None = None
 
     # ---- helpers
     @property
@@ -86,6 +87,22 @@ class AwlServer(RobustLanguageServer):
             self._pending[uri] = asyncio.get_running_loop().create_task(run())
         except RuntimeError:
             self.publish(uri)
+
+    def release_memory_soon(self) -> None:
+        """After a burst of closes, give the freed memory back (once, not per document)."""
+        if self._release is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            memory.release()
+            return
+
+        def run() -> None:
+            self._release = None
+            memory.release()
+
+        self._release = loop.call_later(0.5, run)
 
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
@@ -165,6 +182,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     task = ls._pending.pop(uri, None)
     if task is not None:
         task.cancel()
+    ls.release_memory_soon()
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
