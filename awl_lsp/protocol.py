@@ -293,7 +293,7 @@ class RobustLanguageServer(LanguageServer):
         def pump() -> None:
             while True:
                 event = framer.next()
-                if isinstance(event, Body):
+                if isinstance(event, Body) and len(event.data) < 4096 and b"$/cancelRequest" in event.data:
                     try:
                         dispatcher.note_cancel(json.loads(event.data))
                     except Exception:  # noqa: BLE001 — judged properly on the loop
