@@ -332,7 +332,8 @@ def test_a_failing_handler_is_answered_internal_error_and_logged() -> None:
     )
     out = io.BytesIO()
     status = server.serve(lambda n, timeout: stream.read(n), out)
-    replies = [json.loads(chunk.split(b"Content-Length")[0]) for chunk in out.getvalue().split(b"\r\n\r\n")[1:]]
+    chunks = out.getvalue().split(b"\r\n\r\n")[1:]
+    replies = [json.loads(chunk.split(b"Content-Length")[0]) for chunk in chunks]
     by_id = {r.get("id"): r for r in replies if "id" in r and "method" not in r}
     assert status == 0 and calls == ["boom"]
     assert by_id[2]["error"]["code"] == -32603
