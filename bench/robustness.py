@@ -231,7 +231,8 @@ def sizes(timeout: float) -> None:
             typed = time.monotonic() - started
             seen = {d.get("code") for d in found["diagnostics"]}
             codes = sorted(seen & {"line-too-long", "too-large", "too-deep"})
-            print(f"| {name} | {len(text) / 1e6:.2f} MB | {opened:.2f} s | {typed:.2f} s | {hovered:.0f} ms | "
+            size = f"{len(text) / 1e6:.2f} MB"
+            print(f"| {name} | {size} | {opened:.2f} s | {typed:.2f} s | {hovered:.0f} ms | "
                   f"{peak_mb(server.proc.pid)} MB | {', '.join(codes)} |")
         except AssertionError:
             print(f"| {name} | {len(text) / 1e6:.2f} MB | no diagnostics in {timeout:.0f} s | | | "
