@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tree_sitter import Node, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.parser import LANGUAGE
 
@@ -94,9 +94,16 @@ def _previous_leaf(node: Node) -> Node | None:
     return None
 
 
-def expected_tokens(after: Node | None) -> list[str]:
-    """Human names of the tokens the grammar accepts right after the leaf `after`."""
-    state = after.next_parse_state if after is not None else 0
+def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str]:
+    """Human names of the tokens the grammar accepts right after the leaf `after`.
+
+    With `source`, the parse state is read from a fresh parse of the top-level item holding
+    `after`: in and around error recovery the states of an incrementally re-parsed tree depend on
+    the edit history, and the message must not change with how the text was typed.
+    """
+    state = _fresh_state(after, source) if after is not None and source is not None else (
+        after.next_parse_state if after is not None else 0
+    )
     try:
         iterator = LANGUAGE.lookahead_iterator(state)
         symbols = iterator.names() if iterator is not None else []
@@ -116,6 +123,27 @@ def expected_tokens(after: Node | None) -> list[str]:
         if name not in names:
             names.append(name)
     return names
+
+
+_ITEM_TREES: dict[bytes, Tree] = {}
+_ITEM_TREES_LIMIT = 256
+
+
+def _fresh_state(after: Node, source: bytes) -> int:
+    """`after.next_parse_state` as a fresh parse of its top-level item alone has it."""
+    item = after
+    while item.parent is not None and item.parent.parent is not None:
+        item = item.parent
+    text = source[item.start_byte : item.end_byte]
+    tree = _ITEM_TREES.get(text)
+    if tree is None:
+        if len(_ITEM_TREES) >= _ITEM_TREES_LIMIT:
+            _ITEM_TREES.clear()
+        tree = _ITEM_TREES[text] = Parser(LANGUAGE).parse(text)
+    leaf = tree.root_node.descendant_for_byte_range(
+        after.start_byte - item.start_byte, after.end_byte - item.start_byte
+    )
+    return leaf.next_parse_state if leaf is not None else 0
 
 
 def _describe(names: list[str]) -> str:
@@ -285,7 +313,7 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
             message += f" — the form is `{hint}`"
         end_col = col + len(source[culprit.start_byte : stop].rstrip())
         return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
-    expected = _describe(expected_tokens(before))
+    expected = _describe(expected_tokens(before, source))
     after = f" after `{_snippet(source, before)}`" if before is not None else ""
     message = f"unexpected `{_snippet(source, culprit)}`{after}"
     if expected:
