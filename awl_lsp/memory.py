@@ -34,10 +34,11 @@ def prefer_system_allocator(argv: list[str]) -> None:
     CPython's own small-object allocator keeps an arena while any object in it lives, so a
     server that opened and closed many documents would hold its peak memory for good; with the
     C allocator and `release()` it returns to its baseline. Same speed on our workloads. Does
-    nothing when the variable is already set (or the re-run fails: serving matters more).
+    nothing off POSIX, when the variable is already set, or when `AWL_KEEP_ALLOCATOR` is set (and
+    if the re-run fails, it serves as it is).
     """
-    if os.environ.get("PYTHONMALLOC") or os.environ.get("AWL_KEEP_ALLOCATOR"):
-        return
+    if os.name != "posix" or os.environ.get("PYTHONMALLOC") or os.environ.get("AWL_KEEP_ALLOCATOR"):
+        return  # (elsewhere exec starts a new process and the client would lose its pipe)
     env = dict(os.environ, PYTHONMALLOC="malloc")
     try:
         os.execve(sys.executable, [sys.executable, "-m", "awl_lsp", *argv], env)
