@@ -122,6 +122,12 @@ def test_every_request_type_answers_null_params(shared: RawServer, method: str) 
     assert shared.popups() == []
 
 
+def test_a_malformed_response_from_the_client_is_logged(shared: RawServer) -> None:
+    shared.send({"jsonrpc": "2.0", "id": "not-ours", "error": "not an error object"})
+    shared.send({"jsonrpc": "2.0", "id": 12345, "result": {"unasked": True}})
+    still_serves(shared)
+
+
 def test_unknown_method_and_notification(shared: RawServer) -> None:
     assert error_of(shared.request("awl/noSuchThing", {})) == -32601
     shared.notify("awl/noSuchNotification", {})
