@@ -232,6 +232,9 @@ def cmd_guide(args: argparse.Namespace) -> int:
 
 
 def cmd_lsp(_: argparse.Namespace) -> int:
+    from awl_lsp.memory import prefer_system_allocator
+
+    prefer_system_allocator(["lsp"])
     from awl_lsp.server import run_stdio
 
     return run_stdio()

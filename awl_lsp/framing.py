@@ -133,8 +133,8 @@ class Framer:
                 continue
             if self._fill(STALL_SECONDS):
                 continue
-            if self._eof or _is_json(self._buf):  # a stalled, already complete body: the length was too long
-                break
+            if self._eof or (n - len(self._buf) <= 64 and _is_json(self._buf)):
+                break  # a stalled body a few bytes short that is complete already: the length was too long
             if not self._fill():
                 break
         data = bytes(self._buf[:n])

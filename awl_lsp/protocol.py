@@ -179,6 +179,7 @@ class Dispatcher:
     # ---- loop side
     def handle(self, body: bytes) -> None:
         """Handle one body; every request gets exactly one answer."""
+        value: Any = None
         try:
             value = envelope(decode(body))
             self._dispatch(value)
@@ -186,6 +187,12 @@ class Dispatcher:
             if rej.msg_id is not None or rej.code in (PARSE_ERROR, INVALID_REQUEST):
                 self.reply_error(rej.msg_id, rej.code, rej.message)
             self.log(f"refused a message: {rej.message}")
+        except Exception as exc:  # noqa: BLE001 — whatever goes wrong, the connection keeps serving
+            log.exception("failed to handle a message")
+            msg_id = value.get("id") if isinstance(value, dict) else None
+            if isinstance(msg_id, (int, str)) and "method" in value:
+                self.reply_error(msg_id, INTERNAL_ERROR, f"internal error: {exc}")
+            self.log(f"failed to handle a message: {exc}", lsp.MessageType.Error)
 
     def _dispatch(self, value: dict[str, Any]) -> None:
         method = value.get("method")
@@ -293,7 +300,7 @@ class RobustLanguageServer(LanguageServer):
         def pump() -> None:
             while True:
                 event = framer.next()
-                if isinstance(event, Body):
+                if isinstance(event, Body) and len(event.data) < 4096 and b"$/cancelRequest" in event.data:
                     try:
                         dispatcher.note_cancel(json.loads(event.data))
                     except Exception:  # noqa: BLE001 — judged properly on the loop

@@ -11,7 +11,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 
-from awl_lsp import __version__
+from awl_lsp import __version__, memory
 from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
@@ -50,6 +50,7 @@ class AwlServer(RobustLanguageServer):
         self._due: dict[str, asyncio.TimerHandle] = {}
         self.session = WorkspaceSession()
         self._last_edit: dict[str, float] = {}
+        self._release: asyncio.TimerHandle | None = None
 
     # ---- helpers
     @property
@@ -158,6 +159,22 @@ class AwlServer(RobustLanguageServer):
         if doc is not None and doc.version == version:  # a newer edit re-armed its own timer
             self.publish(uri)
 
+    def release_memory_soon(self) -> None:
+        """After a burst of closes, give the freed memory back (once, not per document)."""
+        if self._release is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            memory.release()
+            return
+
+        def run() -> None:
+            self._release = None
+            memory.release()
+
+        self._release = loop.call_later(0.5, run)
+
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
         return doc.snapshot if doc is not None else None
@@ -239,6 +256,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()
+    ls.release_memory_soon()
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     if ls.session.ready and doc.path is not None:
         names = ls.session.closed(doc.path)

@@ -122,6 +122,12 @@ def test_every_request_type_answers_null_params(shared: RawServer, method: str) 
     assert shared.popups() == []
 
 
+def test_a_malformed_response_from_the_client_is_logged(shared: RawServer) -> None:
+    shared.send({"jsonrpc": "2.0", "id": "not-ours", "error": "not an error object"})
+    shared.send({"jsonrpc": "2.0", "id": 12345, "result": {"unasked": True}})
+    still_serves(shared)
+
+
 def test_unknown_method_and_notification(shared: RawServer) -> None:
     assert error_of(shared.request("awl/noSuchThing", {})) == -32601
     shared.notify("awl/noSuchNotification", {})
@@ -290,3 +296,61 @@ def test_no_feature_shows_a_file_outside_the_workspace(tmp_path: Path) -> None:
                 assert any("outside the workspace" in d["message"] for d in diags)
     finally:
         server.close()
+
+
+# ---- crash isolation, in process
+
+
+def test_a_failing_handler_is_answered_internal_error_and_logged() -> None:
+    import io
+
+    from awl_lsp.protocol import RobustLanguageServer
+
+    server = RobustLanguageServer("crash-test", "0")
+    calls: list[str] = []
+
+    @server.feature("awl/boom")
+    def boom(ls: object, params: object) -> None:
+        calls.append("boom")
+        raise RuntimeError("feature exploded")
+
+    @server.feature("awl/notifyBoom")
+    def notify_boom(ls: object, params: object) -> None:
+        raise RuntimeError("notification exploded")
+
+    @server.feature("awl/fine")
+    def fine(ls: object, params: object) -> str:
+        return "still here"
+
+    def msg(msg_id: int | None, method: str, params: object) -> bytes:
+        body: dict = {"jsonrpc": "2.0", "method": method, "params": params}
+        if msg_id is not None:
+            body["id"] = msg_id
+        return frame(body)
+
+    stream = io.BytesIO(
+        msg(1, "initialize", {"processId": None, "capabilities": {}})
+        + msg(2, "awl/boom", {})
+        + msg(None, "awl/notifyBoom", {})
+        + msg(3, "awl/fine", {})
+        + msg(4, "shutdown", None)
+        + msg(None, "exit", None)
+    )
+    out = io.BytesIO()
+    status = server.serve(lambda n, timeout: stream.read(n), out)
+    chunks = out.getvalue().split(b"\r\n\r\n")[1:]
+    replies = [json.loads(chunk.split(b"Content-Length")[0]) for chunk in chunks]
+    by_id = {r.get("id"): r for r in replies if "id" in r and "method" not in r}
+    assert status == 0 and calls == ["boom"]
+    assert by_id[2]["error"]["code"] == -32603
+    assert by_id[3]["result"] == "still here"
+    logs = [r["params"]["message"] for r in replies if r.get("method") == "window/logMessage"]
+    assert any("feature exploded" in line for line in logs)
+    assert any("notification exploded" in line for line in logs)
+    assert not any(r.get("method") == "window/showMessage" for r in replies)
+
+
+def test_a_notification_with_bad_params_is_logged_not_popped_up(shared: RawServer) -> None:
+    shared.notify("textDocument/didChange", {"textDocument": {"uri": URI}})  # no version, no changes
+    still_serves(shared)
+    assert any("invalid params for textDocument/didChange" in line for line in shared.logs())

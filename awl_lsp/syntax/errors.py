@@ -90,51 +90,16 @@ def _previous_leaf(node: Node) -> Node | None:
     return None
 
 
-_STATES: dict[tuple[bytes, int, int], int | None] = {}  # (item bytes, leaf span) -> parse state
-
-
-def _stable_state(after: Node, source: bytes) -> int | None:
-    """The parse state after `after`, read from a fresh parse of its top-level item alone.
-
-    A node's recorded state depends on how the tree was reached (an incremental re-parse may reuse
-    it from an older tree), so the same text could be described differently before and after an
-    edit; a fresh parse of the item (small, cached by its bytes) always gives the same answer.
-    """
-    item = after
-    while item.parent is not None and item.parent.parent is not None:
-        item = item.parent
-    start = item.start_byte
-    key = (source[start : item.end_byte], after.start_byte - start, after.end_byte - start)
-    if key in _STATES:
-        return _STATES[key]
-    if len(_STATES) > 256:
-        _STATES.clear()
-    leaf = _parser().parse(key[0]).root_node.descendant_for_byte_range(key[1], key[2])
-    same = leaf is not None and (leaf.start_byte, leaf.end_byte) == key[1:]
-    state = leaf.next_parse_state if same else None
-    _STATES[key] = state
-    return state
-
-
-_PARSERS: list[Parser] = []
-
-
-def _parser() -> Parser:
-    if not _PARSERS:
-        _PARSERS.append(Parser(LANGUAGE))
-    return _PARSERS[0]
-
-
 def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str]:
-    """Human names of the tokens the grammar accepts right after the leaf `after`."""
-    if after is None:
-        state: int | None = 0
-    elif source is not None:
-        state = _stable_state(after, source)
-    else:
-        state = after.next_parse_state
-    if state is None:
-        return []
+    """Human names of the tokens the grammar accepts right after the leaf `after`.
+
+    With `source`, the parse state is read from a fresh parse of the top-level item holding
+    `after`: in and around error recovery the states of an incrementally re-parsed tree depend on
+    the edit history, and the message must not change with how the text was typed.
+    """
+    state = _fresh_state(after, source) if after is not None and source is not None else (
+        after.next_parse_state if after is not None else 0
+    )
     try:
         iterator = LANGUAGE.lookahead_iterator(state)
         symbols = iterator.names() if iterator is not None else []
@@ -154,6 +119,27 @@ def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str
         if name not in names:
             names.append(name)
     return names
+
+
+_ITEM_TREES: dict[bytes, Tree] = {}
+_ITEM_TREES_LIMIT = 256
+
+
+def _fresh_state(after: Node, source: bytes) -> int:
+    """`after.next_parse_state` as a fresh parse of its top-level item alone has it."""
+    item = after
+    while item.parent is not None and item.parent.parent is not None:
+        item = item.parent
+    text = source[item.start_byte : item.end_byte]
+    tree = _ITEM_TREES.get(text)
+    if tree is None:
+        if len(_ITEM_TREES) >= _ITEM_TREES_LIMIT:
+            _ITEM_TREES.clear()
+        tree = _ITEM_TREES[text] = Parser(LANGUAGE).parse(text)
+    leaf = tree.root_node.descendant_for_byte_range(
+        after.start_byte - item.start_byte, after.end_byte - item.start_byte
+    )
+    return leaf.next_parse_state if leaf is not None else 0
 
 
 def _describe(names: list[str]) -> str:
