@@ -233,10 +233,14 @@ def test_worker_and_action_config() -> None:
 # ---------------------------------------------------------------------- step bodies
 def test_workloop_step_body_statements_callables_values() -> None:
     got = wl("  answer board(swept: found.swept)", "  ‸")
-    assert STEP_BODY <= got
+    # this workloop declares no child: `spawn` would name nothing, so it is not offered
+    assert STEP_BODY - {"spawn"} == got & STEP_BODY
     assert {"sweep", "queue_dir", "seen", "found"} <= got
     assert not got & {"every", "on_", "input", "carry", "retention", "tolerance", "workflow", "const", "join"}
     assert got - STEP_BODY == {"sweep", "queue_dir", "seen", "found"}
+    child = "child notify(text: String) -> Nil\n\n"
+    with_child = WORKLOOP.replace("detached process_task", child + "detached process_task")
+    assert "spawn" in labels(with_child, "  answer board(swept: found.swept)", "  ‸")
 
 
 def test_workflow_step_body_has_no_workloop_words() -> None:
@@ -516,7 +520,7 @@ def test_half_typed_last_item_of_the_document() -> None:
     assert wl(None, "step extra\n  route ‸") == {"start", "sweep_queue", "dispatch", "extra"}
     assert wl(None, "step extra\n  hatch ‸") == {"process_task"}
     assert wl(None, "step extra\n  found.‸") == {"tasks", "seen", "swept"}
-    assert STEP_BODY <= wl(None, "step extra\n  ‸")
+    assert STEP_BODY - {"spawn"} <= wl(None, "step extra\n  ‸")
 
 
 def test_substep_routes_to_parent_outcome_and_positional_payloads() -> None:

@@ -123,3 +123,12 @@ def test_step_hover_says_what_it_runs_after() -> None:
     value = hover(snap_of(text), pos(text, "step ship", 6)).contents.value
     assert "runs after `review`" in value
     assert "calls `publish`" in value and "routes to `published`" in value
+
+
+def test_binding_hover_says_what_binds_it() -> None:
+    text = example("inbox_sweep.awl")
+    snap = snap_of(text)
+    value = hover(snap, pos(text, "batch.messages |> count", 1)).contents.value
+    assert "batch: Batch" in value and "bound by `list_new(inbox: inbox, after: last_seen)`" in value
+    value = hover(snap, pos(text, "fork message", 6)).contents.value
+    assert "bound by `fork message in batch.messages`" in value

@@ -163,6 +163,8 @@ class _Items:
 
 
 _HEADER_SLOTS = frozenset({"workflow-header", "workloop-header", "invariant-body"})
+# statements that name a declaration of this kind: offered once one is declared
+_NEEDS = {"spawn": Kind.CHILD, "hatch": Kind.DETACHED, "answer": Kind.REPORT, "wait": Kind.SIGNAL}
 _LINE_SLOTS = frozenset({"step-body", "loop-body", "fork-body", "workflow-header", "workloop-header"})
 
 
@@ -245,6 +247,8 @@ def complete(
         for s in model.of_kind(Kind.TYPE):
             if s.extra.get("form") == "record_body":
                 out.call(s, [(n, t) for n, t, _ in out.fields(s.name)])
+    if any(slot in _LINE_SLOTS for slot in p.slots):  # statements about nothing declared: not yet
+        p.drop |= {word for word, kind in _NEEDS.items() if not model.of_kind(kind)}
     for slot in p.slots:
         # words that also serve elsewhere (`every`, `on`, `timeout`) read as what they are here
         form = "header-clause" if slot in _HEADER_SLOTS else ""

@@ -148,6 +148,9 @@ def facts(sym: Symbol, model: SemanticModel, tree_text: TreeText | None = None) 
             if text:
                 out.append(f"`{text}`")
         return out
+    if k is Kind.BINDING and tree_text is not None:
+        source = tree_text.binder(sym.selection)
+        return [f"bound by `{source}`"] if source else []
     if k is Kind.REPORT:
         answers = [r for r in model.references_to(sym)]
         return [f"answered in {_count(len(answers), 'place')}"] if answers else ["never answered"]
@@ -191,6 +194,12 @@ def _within(inner: tuple[int, int, int, int], outer: tuple[int, int, int, int]) 
     return outer[:2] <= inner[:2] and inner[2:] <= outer[2:]
 
 
+_BINDERS = frozenset(
+    {"expression_statement", "wait_statement", "fork_statement", "join_clause", "loop_statement"}
+    | {"distribute_statement", "sequence_statement", "collect_statement"}
+)
+
+
 class TreeText:
     """Reads a declaration's parts from the syntax tree (config lines, defaults, clauses)."""
 
@@ -223,6 +232,24 @@ class TreeText:
                 return True
             stack.extend(n.children)
         return False
+
+    def binder(self, rng: tuple[int, int, int, int]) -> str:
+        """The statement that binds the name at `rng`, as written up to its `->` (first line only)."""
+        node = self.root.descendant_for_point_range(rng[:2], rng[2:])
+        while node is not None and node.type not in _BINDERS:
+            node = node.parent
+        if node is None:
+            return ""
+        binding = node.child_by_field_name("binding")
+        end = node.end_byte
+        if binding is not None and binding.start_byte > node.start_byte:
+            end = binding.start_byte
+        line_end = self.source.find(b"\n", node.start_byte)
+        if line_end != -1:
+            end = min(end, line_end)
+        text = " ".join(self.source[node.start_byte : end].decode("utf-8", errors="replace").split())
+        text = text.removesuffix("->").strip()
+        return text if len(text) <= 60 else text[:59] + "…"
 
     def child_text(self, rng: tuple[int, int, int, int], node_type: str, child_type: str) -> str:
         node = self._node(rng, node_type)
