@@ -10,6 +10,7 @@ that only explain another problem (a step unreachable because a route is misspel
 from __future__ import annotations
 
 from lsprotocol import types as lsp
+from tree_sitter import Node
 
 from awl_lsp.checks import Problem, Severity, run_checks
 from awl_lsp.checks.cascades import fold
@@ -56,6 +57,12 @@ def _overlaps(a: Range, b: Range) -> bool:
     return (a[0], a[1]) <= (b[2], b[3]) and (b[0], b[1]) <= (a[2], a[3])
 
 
+def _indented(snap: Snapshot, item: Node) -> bool:
+    """Does the item's first line start indented (a continuation, not a declaration of its own)?"""
+    line_start = snap.doc.source.rfind(b"\n", 0, item.start_byte) + 1
+    return item.start_byte > line_start or snap.doc.source[line_start:line_start + 1] in (b" ", b"\t")
+
+
 def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
     """The row spans of the top-level declarations that hold one of `rows`."""
     if not rows:
@@ -68,7 +75,7 @@ def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
             end -= 1  # the item's range runs to the start of the next line
         if any(start <= row <= end for row in rows):
             spans.append((start, end))
-            if item.type == "ERROR" and previous is not None:
+            if item.type == "ERROR" and previous is not None and _indented(snap, item):
                 spans.append(previous)  # lines that broke away from the declaration above
         if "comment" not in item.type and item.type != "narration":
             previous = (start, end)
