@@ -43,13 +43,22 @@ def _read(path: Path) -> str:
 
 
 def _workspace_index(paths: Iterable[str], workspace: Path | None):  # noqa: ANN202
-    """The documents `awl check` sees together: the folders given (or the files' folders)."""
+    """The documents `awl check` sees together: every `*.awl` below the folders given (or below
+    `--workspace`), and the files given by name."""
     from awl_lsp.workspace import WorkspaceIndex
 
-    roots = [workspace] if workspace else sorted({(p if p.is_dir() else p.parent).resolve()
-                                                  for p in map(Path, paths) if p.exists()})
+    given = [Path(p) for p in paths if Path(p).exists()]
+    folders = [p.resolve() for p in given if p.is_dir()]
+    files = [p.resolve() for p in given if p.is_file()]
+    roots = [workspace] if workspace else folders + sorted({f.parent for f in files})
     index = WorkspaceIndex(roots)
-    index.scan()
+    if workspace:
+        index.scan()
+    else:
+        for folder in folders:
+            WorkspaceIndex.scan_into(index, folder)
+        for f in files:
+            index.load(f)
     return index
 
 

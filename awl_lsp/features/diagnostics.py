@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks import Problem, Severity, run_checks
 from awl_lsp.checks.cascades import fold
-from awl_lsp.checks.suggest import annotate
+from awl_lsp.checks.suggest import KEYWORD_CODES, annotate
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
 from awl_lsp.syntax.errors import syntax_problems
@@ -46,7 +46,7 @@ def findings(snap: Snapshot) -> list[Problem]:
         p
         for p in problems
         if not any(_overlaps(p.range, b) for b in blanked)
-        and not any(start <= p.range[0] <= end for start, end in broken)
+        and (p.code in KEYWORD_CODES or not any(start <= p.range[0] <= end for start, end in broken))
     ]
     out += annotate(snap.model, doc.tree, doc.source, problems, snap.path)
     out = fold(out, doc.tree, doc.source)

@@ -77,6 +77,14 @@ class WorkspaceIndex:
             self.load(key)
         return count
 
+    def scan_into(self, folder: Path) -> int:
+        """Read every document under one folder (which must lie inside the roots)."""
+        count = 0
+        for path in awl_files([folder]):
+            count += 1
+            self.load(path)
+        return count
+
     def load(self, path: Path) -> Entry | None:
         """(Re-)read one file from disk; None when it is missing, outside, too large or binary."""
         key = path.resolve()
