@@ -12,7 +12,8 @@
 // Ctrl+Space on a new line of the workloop header offers `carry` (not the `every` already
 // written); after the server is killed, the extension starts a new one and hover answers again; a
 // wrong awl.server.path typed into the User settings restarts the server at once (no reload) and
-// gives an error message whose "Open Setting" button opens that setting.
+// gives an error message whose "Open Setting" button opens that setting; "AWL: Show Flow Graph"
+// draws the document's graph in a webview, and clicking a step's node moves the cursor to it.
 // Screenshots go to artifacts/vscode-*.png. Every wait is bounded; code-server is always killed.
 
 import { spawn, spawnSync } from "node:child_process";
@@ -467,6 +468,27 @@ async function main() {
   await shot(page, "completion");
   await page.keyboard.press("Escape");
 
+  await check("AWL: Show Flow Graph draws the document and reveals a clicked step", page, async () => {
+    await editor.locator(".view-line", { hasText: "workloop inbox_watch" }).first().click();
+    await page.keyboard.press("F1");
+    await page.keyboard.type("AWL: Show Flow Graph");
+    await page.keyboard.press("Enter");
+    // the webview: an outer iframe holding the page's own frame
+    const view = page.frameLocator("iframe.webview").frameLocator("iframe#active-frame");
+    const step = view.locator('#graph .node.step[data-id="hand_out"]');
+    await step.waitFor({ state: "visible", timeout: 30000 });
+    const nodes = await view.locator("#graph .node").count();
+    const edges = await view.locator("#graph path.edge").count();
+    const hatch = await view.locator("#graph path.edge.hatch").count();
+    if (hatch < 1) throw new Error(`no hatch edge drawn (${edges} edges)`);
+    await shot(page, "flow-graph");
+    await step.click();
+    const cursor = page.locator('[id="status.editor.selection"]');
+    const want = "Ln " + (fs.readFileSync(path.join(workspace, DOC), "utf8").split("\n").indexOf("step hand_out") + 1);
+    await waitFor(`the cursor to move to ${want}`, async () => (await cursor.innerText()).includes(want), 20000);
+    return `${nodes} nodes, ${edges} edges (${hatch} hatch); clicking hand_out moved the cursor to ${want}`;
+  });
+
   await check("server restarts after a crash", page, async () => {
     const before = serverPids();
     if (before.length !== 1) throw new Error(`expected one running \`awl lsp\`, found pids [${before}]`);
@@ -529,6 +551,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 9;
+const expected = 10;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);
