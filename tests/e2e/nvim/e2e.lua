@@ -532,6 +532,30 @@ if got_client then
     )
   end)
 
+  guarded(":AwlGraph", function()
+    local cmd_ok = vim.fn.exists(":AwlGraph") == 2
+    local got
+    require("awl.graph").show(buf, "mermaid", nil, function(gbuf, err)
+      got = { buf = gbuf, err = err }
+    end)
+    vim.wait(WAIT, function()
+      return got ~= nil
+    end, 50)
+    local lines = got and got.buf and vim.api.nvim_buf_get_lines(got.buf, 0, -1, false) or {}
+    local text = table.concat(lines, "\n")
+    check(
+      ":AwlGraph shows the flow graph as Mermaid in a scratch buffer",
+      cmd_ok and lines[1] == "flowchart TD" and text:find('"sort_out"', 1, true) ~= nil
+        and vim.bo[got.buf].buftype == "nofile",
+      #lines .. " lines, filetype " .. (got and got.buf and vim.bo[got.buf].filetype or "?"),
+      "error " .. tostring(got and got.err) .. "; text: " .. text:sub(1, 300)
+    )
+    if got and got.buf then
+      vim.cmd("close")
+      vim.api.nvim_set_current_buf(buf)
+    end
+  end)
+
   guarded(":AwlRestart", function()
     local old = vim.lsp.get_clients({ bufnr = buf, name = "awl" })[1]
     local old_id = old and old.id
