@@ -2,7 +2,7 @@
 
 - A step's outcome clauses close it: no statement, `on failure` or substep after the first one
   (only `max N visits` and more outcomes may follow).
-- A step has at most one `on failure` block.
+- A step has at most one `on failure` block and at most one `max N visits` bound.
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
@@ -82,6 +82,15 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
 
 
 def _one_on_failure(ctx: ItemContext, body: Node) -> None:
+    bounds = [st for st in body.named_children if st.type == "visits_bound"]
+    for extra in bounds[1:]:
+        ctx.error(
+            extra,
+            f"a second `max … visits` bound (the first is on line {bounds[0].start_point.row + 1}): a step "
+            "declares its visit bound once; keep one",
+            "visits-twice",
+        )
+        ctx.row_numbers = True
     blocks = [st for st in body.named_children if st.type == "on_failure"]
     for extra in blocks[1:]:
         ctx.error(

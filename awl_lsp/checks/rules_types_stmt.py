@@ -68,7 +68,13 @@ def _step(ec: ExprChecker, step: Node) -> None:
             if route is not None:
                 _route(ec, route, route_facts)
         elif st.type == "visits_bound":
-            ec.walk(st.child_by_field_name("limit"))
+            limit = st.child_by_field_name("limit")
+            ec.walk(limit)
+            lt = ec.env.infer(limit)
+            if limit is not None and ec.known(lt) and lt != INT:
+                ec.ctx.error(
+                    limit, f"`max … visits` takes an Int, but `{ec.show(limit)}` is {lt}", "visits-type"
+                )
         else:
             _statement(ec, st)
 
