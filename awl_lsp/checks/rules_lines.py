@@ -7,7 +7,8 @@
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) names each key once.
-- A workflow's `timeout` is a positive duration.
+- A workflow has at most one `timeout`, and it is a positive duration.
+- A step's outcome clauses start at one indentation (a deeper one is not a continuation).
 """
 
 from __future__ import annotations
@@ -70,6 +71,14 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
     first = None
     for st in body.named_children:
         if st.type == "step_outcome":
+            if first is not None and st.start_point.column > first.start_point.column:
+                ctx.error(
+                    st,
+                    f"outcome `{ctx.text(field(st, 'name'))}` is indented deeper than the outcome above it: "
+                    "a step's outcome clauses all start at its body's indentation",
+                    "outcome-indent",
+                )
+                return
             first = first or st
         elif first is not None and st.type not in _AFTER_OUTCOMES:
             ctx.error(
@@ -169,7 +178,17 @@ def _workflow_timeout(ctx: ItemContext) -> None:
     if node is None or node.type != "workflow_declaration":
         return
     header = field(node, "header")
-    for clause in header.named_children if header is not None else []:
+    clauses = header.named_children if header is not None else []
+    timeouts = [c for c in clauses if c.type == "timeout_clause"]
+    for extra in timeouts[1:]:
+        ctx.error(
+            extra,
+            f"a second workflow `timeout` (the first is on line {timeouts[0].start_point.row + 1}): "
+            "a workflow has one timeout; keep one",
+            "timeout-twice",
+        )
+        ctx.row_numbers = True
+    for clause in clauses:
         duration = field(clause, "duration") if clause.type == "timeout_clause" else None
         if duration is not None and duration.type == "duration" and _is_zero(ctx.text(duration)):
             ctx.error(
