@@ -8,7 +8,8 @@
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) names each key once.
 - A workflow has at most one `timeout`, and it is a positive duration.
-- A step's outcome clauses start at one indentation (a deeper one is not a continuation).
+- Header clauses all start at one indentation; a step's outcome clauses too (a deeper one is not
+  a continuation).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ _WHAT = {
     "visits_bound": "a `max … visits` bound",
 }
 _CONFIG_KEYS = {"node_setting": "node", "timeout_setting": "timeout", "retry_setting": "retry"}
+_FLOWS = ("workflow_declaration", "workloop_declaration")
+_TRIVIA = ("comment", "doc_comment", "ERROR")
 _ZERO_UNITS = ("s", "m", "h", "d", "ms")
 
 
@@ -41,6 +44,7 @@ def check_item(ctx: ItemContext) -> None:
         _outcomes_close(ctx, body)
         _one_on_failure(ctx, body)
     _config_keys(ctx)
+    _header_indent(ctx)
     _workflow_timeout(ctx)
     found = QueryCursor(_QUERY).captures(ctx.node)
     for node in found.get("string", []):
@@ -171,6 +175,21 @@ def _config_keys(ctx: ItemContext) -> None:
                 )
                 break
             seen.add(key)
+
+
+def _header_indent(ctx: ItemContext) -> None:
+    node = ctx.node
+    header = field(node, "header") if node is not None and node.type in _FLOWS else None
+    clauses = [c for c in (header.named_children if header is not None else []) if c.type not in _TRIVIA]
+    for clause in clauses[1:]:
+        if clause.start_point.column > clauses[0].start_point.column:
+            ctx.error(
+                clause,
+                "this header clause is indented deeper than the clauses above it: every header clause "
+                "starts at the same indentation (two spaces)",
+                "header-indent",
+            )
+            return
 
 
 def _workflow_timeout(ctx: ItemContext) -> None:
