@@ -115,6 +115,13 @@ class ExprChecker:
         t = self.env.infer(node, item)
         if self.known(t) and t.strip() != BOOL:
             self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool")
+        elif self.known(t) and t.is_optional:
+            self.ctx.error(
+                node,
+                f"{what} must be Bool, but `{self.show(node)}` is {t} and may be absent: make it required, "
+                "or test it with `is present` / `is absent`",
+                "type-bool",
+            )
 
     def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
@@ -256,6 +263,15 @@ class ExprChecker:
         if op in _COMPARE:
             self.comparison(node, op, left, right, lt, rt)
             return
+        for side, t in ((left, lt), (right, rt)):
+            if t.is_optional:
+                self.ctx.error(
+                    side,
+                    f"`{self.show(side)}` is optional ({t}) and may be absent, so `+` cannot join it: "
+                    "make it required, or join only values that are always there",
+                    "plus-mismatch",
+                )
+                return
         ls, rs = lt.strip(), rt.strip()
         ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
         if not ok:
