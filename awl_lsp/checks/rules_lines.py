@@ -8,7 +8,8 @@
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) names each key once.
 - A workflow has at most one `timeout`, and it is a positive duration.
-- Header clauses all start at one indentation; a step's outcome clauses too (a deeper one is not
+- Header clauses all start at one indentation; so do a type body's field lines and a step's
+  outcome clauses (a deeper one is not
   a continuation).
 """
 
@@ -45,6 +46,7 @@ def check_item(ctx: ItemContext) -> None:
         _one_on_failure(ctx, body)
     _config_keys(ctx)
     _header_indent(ctx)
+    _field_lines(ctx)
     _workflow_timeout(ctx)
     found = QueryCursor(_QUERY).captures(ctx.node)
     for node in found.get("string", []):
@@ -188,6 +190,34 @@ def _header_indent(ctx: ItemContext) -> None:
                 "this header clause is indented deeper than the clauses above it: every header clause "
                 "starts at the same indentation (two spaces)",
                 "header-indent",
+            )
+            return
+
+
+def _field_lines(ctx: ItemContext) -> None:
+    """The field lines of a multi-line record type body all start at one column."""
+    node = ctx.node
+    body = field(node, "body") if node is not None and node.type == "type_declaration" else None
+    if body is None or body.type != "record_body":
+        return
+    column = None
+    last_row = node.start_point.row
+    for f in body.named_children:
+        if f.type != "field_declaration":
+            continue
+        if f.start_point.row == last_row:  # a second field on one line
+            last_row = f.end_point.row
+            continue
+        last_row = f.end_point.row
+        if column is None:
+            column = f.start_point.column
+        elif f.start_point.column != column:
+            how = "deeper than" if f.start_point.column > column else "to the left of"
+            ctx.error(
+                f,
+                f"field `{ctx.text(field(f, 'name'))}` is indented {how} the field lines above it: every "
+                "field line of a type body starts at the same indentation",
+                "field-indent",
             )
             return
 
