@@ -11,7 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
-from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
+from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
 
 _PURE_STAGES = ("relative_field", "combinator")
 
@@ -245,6 +245,14 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     fields = ec.table.fields(out_t)
     if fields is None:
         return
+    if out_t.is_optional:
+        ec.ctx.error(
+            payload,
+            f"{what} carries {out_t}, an optional: a payload built from fields needs a record type — "
+            f"declare the outcome as `type {out_t.strip()}`, or route a bound value",
+            "route-optional-record",
+        )
+        return
     given = set()
     for a in args:
         fname = env.text(a.child_by_field_name("name"))
@@ -271,7 +279,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
 
 
 def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: Facts) -> None:
-    if out_t.strip() == NIL or not ec.known(out_t):
+    if not ec.known(out_t):
         return
     row = route.start_point.row
     ref_scope = next(
