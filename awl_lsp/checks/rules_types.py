@@ -273,11 +273,11 @@ class ExprChecker:
                 )
                 return
         ls, rs = lt.strip(), rt.strip()
-        ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
-        if not ok:
+        if not (ls == STRING and rs == STRING):
             self.ctx.error(
                 node,
-                f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
+                f"`+` joins two Strings (AWL has no arithmetic and no list concatenation), but here it is "
+                f"{lt} + {rt}",
                 "plus-mismatch",
             )
 
