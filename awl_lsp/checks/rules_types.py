@@ -13,6 +13,7 @@ from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
 from awl_lsp.model.types import (
     BOOL,
+    DIR,
     DURATION,
     FLOAT,
     INT,
@@ -304,7 +305,7 @@ class ExprChecker:
                 return
 
     def comparison(self, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType) -> None:
-        """`==`/`!=` take two values of one plain type (String, Int, Float, Bool or one enum);
+        """`==`/`!=` take two values of one plain type (String, Int, Float, Bool, Dir or one enum);
         `<`, `<=`, `>`, `>=` two Ints or two Floats. Optionals, lists and records do not compare."""
         for side, t in ((left, lt), (right, rt)):
             if t.is_optional:
@@ -324,12 +325,12 @@ class ExprChecker:
                     "compare-mismatch",
                 )
             return
-        plain = ls in (STRING, INT, FLOAT, BOOL) or self.table.variants(ls) is not None
+        plain = ls in (STRING, INT, FLOAT, BOOL, DIR) or self.table.variants(ls) is not None
         if ls != rs or not plain:
             why = "both sides must have the same type" if ls != rs else "only plain values compare"
             self.ctx.error(
                 node,
-                f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool or one enum)",
+                f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool, Dir or one enum)",
                 "compare-mismatch",
             )
 
