@@ -243,15 +243,18 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         ec.check_value(args[0].child_by_field_name("value"), out_t, facts, f"the payload of {what}")
         return
     fields = ec.table.fields(out_t)
-    if fields is None:
-        return
-    if out_t.is_optional:
-        ec.ctx.error(
-            payload,
-            f"{what} carries {out_t}, an optional: a payload built from fields needs a record type — "
-            f"declare the outcome as `type {out_t.strip()}`, or route a bound value",
-            "route-optional-record",
-        )
+    if fields is None or out_t.is_optional:
+        if ec.known(out_t):
+            if fields is not None:
+                hint = f"declare the outcome as `type {out_t.strip()}`"
+            else:
+                hint = f"pass one value, e.g. `route {name}(value)`"
+            ec.ctx.error(
+                payload,
+                f"{what} carries {out_t}, not a record: a payload built from named fields needs a "
+                f"record-typed outcome — {hint}",
+                "route-not-record",
+            )
         return
     given = set()
     for a in args:
