@@ -1,5 +1,6 @@
 """Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`,
-and the workloop's typed values: carry defaults, `route start(carry: …)` and `answer` fields.
+and the workloop's typed values: carry defaults, `route start(carry: …)`, `answer` fields and
+`hatch` arguments.
 
 `walk_statements` drives the expression walker of `rules_types` over every body of one item,
 giving each outcome's route the facts its guard (and the arms before it) establish.
@@ -156,6 +157,10 @@ def _statement(ec: ExprChecker, st: Node) -> None:
     if t == "answer_statement":
         _answer(ec, st)
         return
+    if t == "hatch_statement":
+        _hatch(ec, st)
+        ec.walk(st.child_by_field_name("key"))
+        return
     for field in ("call", "key"):
         ec.walk(st.child_by_field_name(field))
 
@@ -178,6 +183,26 @@ def _answer(ec: ExprChecker, st: Node) -> None:
         fname = ec.env.text(a.child_by_field_name("name"))
         if fields is not None and fname in fields:
             ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
+
+
+def _hatch(ec: ExprChecker, st: Node) -> None:
+    """`hatch detached(p: value, …) key …`: each value fits the detached's parameter."""
+    call = st.child_by_field_name("call")
+    if call is None or call.type != "call_expression":
+        ec.walk(call)
+        return
+    name = ec.env.text(call.child_by_field_name("function"))
+    target = ec.ctx.model.first(Kind.DETACHED, name)
+    params = {p.name: parse_type_text(p.type) for p in ec.ctx.model.parameters_of(target)}
+    args = call.child_by_field_name("arguments")
+    for a in args.named_children if args is not None else []:
+        if a.type != "argument":
+            continue
+        value = a.child_by_field_name("value")
+        ec.walk(value)
+        pname = ec.env.text(a.child_by_field_name("name"))
+        if pname in params:
+            ec.check_value(value, params[pname], frozenset(), f"`{pname}` of detached `{name}`")
 
 
 def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
