@@ -6,7 +6,8 @@
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
-- A config line (`node …, timeout …, retry …`) names each key once.
+- A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
+  each key once.
 - A workflow has at most one `timeout`, and it is a positive duration.
 - Header clauses all start at one indentation; so do a type body's field lines and a step's
   outcome clauses (a deeper one is not
@@ -164,6 +165,17 @@ def _escapes(ctx: ItemContext, node: Node) -> None:
 
 def _config_keys(ctx: ItemContext) -> None:
     for config in ctx.descendants("call_config"):
+        owner = config.parent
+        if owner is not None and owner.type in ("action_declaration", "expression_statement"):
+            want = owner.start_point.column + 2
+            if config.start_point.row > owner.start_point.row and config.start_point.column > want:
+                ctx.error(
+                    config,
+                    f"this config line is indented {config.start_point.column - want + 2} spaces under its "
+                    "line: a config line sits exactly one level (two spaces) deeper than the action or "
+                    "call it sets",
+                    "config-indent",
+                )
         seen: set[str] = set()
         for setting in config.named_children:
             key = _CONFIG_KEYS.get(setting.type)
