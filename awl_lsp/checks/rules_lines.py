@@ -2,12 +2,16 @@
 
 - A step's outcome clauses close it: no statement, `on failure` or substep after the first one
   (only `max N visits` and more outcomes may follow).
-- A step has at most one `on failure` block.
+- A step has at most one `on failure` block and at most one `max N visits` bound.
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
-- A config line (`node …, timeout …, retry …`) names each key once.
-- A workflow's `timeout` is a positive duration.
+- A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
+  each key once.
+- A workflow has at most one `timeout`, and it is a positive duration.
+- Header clauses all start at one indentation; so do a type body's field lines and a step's
+  outcome clauses (a deeper one is not
+  a continuation).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ _WHAT = {
     "visits_bound": "a `max … visits` bound",
 }
 _CONFIG_KEYS = {"node_setting": "node", "timeout_setting": "timeout", "retry_setting": "retry"}
+_FLOWS = ("workflow_declaration", "workloop_declaration")
+_TRIVIA = ("comment", "doc_comment", "ERROR")
 _ZERO_UNITS = ("s", "m", "h", "d", "ms")
 
 
@@ -40,6 +46,8 @@ def check_item(ctx: ItemContext) -> None:
         _outcomes_close(ctx, body)
         _one_on_failure(ctx, body)
     _config_keys(ctx)
+    _header_indent(ctx)
+    _field_lines(ctx)
     _workflow_timeout(ctx)
     found = QueryCursor(_QUERY).captures(ctx.node)
     for node in found.get("string", []):
@@ -70,6 +78,14 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
     first = None
     for st in body.named_children:
         if st.type == "step_outcome":
+            if first is not None and st.start_point.column > first.start_point.column:
+                ctx.error(
+                    st,
+                    f"outcome `{ctx.text(field(st, 'name'))}` is indented deeper than the outcome above it: "
+                    "a step's outcome clauses all start at its body's indentation",
+                    "outcome-indent",
+                )
+                return
             first = first or st
         elif first is not None and st.type not in _AFTER_OUTCOMES:
             ctx.error(
@@ -82,6 +98,15 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
 
 
 def _one_on_failure(ctx: ItemContext, body: Node) -> None:
+    bounds = [st for st in body.named_children if st.type == "visits_bound"]
+    for extra in bounds[1:]:
+        ctx.error(
+            extra,
+            f"a second `max … visits` bound (the first is on line {bounds[0].start_point.row + 1}): a step "
+            "declares its visit bound once; keep one",
+            "visits-twice",
+        )
+        ctx.row_numbers = True
     blocks = [st for st in body.named_children if st.type == "on_failure"]
     for extra in blocks[1:]:
         ctx.error(
@@ -140,6 +165,17 @@ def _escapes(ctx: ItemContext, node: Node) -> None:
 
 def _config_keys(ctx: ItemContext) -> None:
     for config in ctx.descendants("call_config"):
+        owner = config.parent
+        if owner is not None and owner.type in ("action_declaration", "expression_statement"):
+            want = owner.start_point.column + 2
+            if config.start_point.row > owner.start_point.row and config.start_point.column > want:
+                ctx.error(
+                    config,
+                    f"this config line is indented {config.start_point.column - want + 2} spaces under its "
+                    "line: a config line sits exactly one level (two spaces) deeper than the action or "
+                    "call it sets",
+                    "config-indent",
+                )
         seen: set[str] = set()
         for setting in config.named_children:
             key = _CONFIG_KEYS.get(setting.type)
@@ -155,12 +191,65 @@ def _config_keys(ctx: ItemContext) -> None:
             seen.add(key)
 
 
+def _header_indent(ctx: ItemContext) -> None:
+    node = ctx.node
+    header = field(node, "header") if node is not None and node.type in _FLOWS else None
+    clauses = [c for c in (header.named_children if header is not None else []) if c.type not in _TRIVIA]
+    for clause in clauses[1:]:
+        if clause.start_point.column > clauses[0].start_point.column:
+            ctx.error(
+                clause,
+                "this header clause is indented deeper than the clauses above it: every header clause "
+                "starts at the same indentation (two spaces)",
+                "header-indent",
+            )
+            return
+
+
+def _field_lines(ctx: ItemContext) -> None:
+    """The field lines of a multi-line record type body all start at one column."""
+    node = ctx.node
+    body = field(node, "body") if node is not None and node.type == "type_declaration" else None
+    if body is None or body.type != "record_body":
+        return
+    column = None
+    last_row = node.start_point.row
+    for f in body.named_children:
+        if f.type != "field_declaration":
+            continue
+        if f.start_point.row == last_row:  # a second field on one line
+            last_row = f.end_point.row
+            continue
+        last_row = f.end_point.row
+        if column is None:
+            column = f.start_point.column
+        elif f.start_point.column != column:
+            how = "deeper than" if f.start_point.column > column else "to the left of"
+            ctx.error(
+                f,
+                f"field `{ctx.text(field(f, 'name'))}` is indented {how} the field lines above it: every "
+                "field line of a type body starts at the same indentation",
+                "field-indent",
+            )
+            return
+
+
 def _workflow_timeout(ctx: ItemContext) -> None:
     node = ctx.node
     if node is None or node.type != "workflow_declaration":
         return
     header = field(node, "header")
-    for clause in header.named_children if header is not None else []:
+    clauses = header.named_children if header is not None else []
+    timeouts = [c for c in clauses if c.type == "timeout_clause"]
+    for extra in timeouts[1:]:
+        ctx.error(
+            extra,
+            f"a second workflow `timeout` (the first is on line {timeouts[0].start_point.row + 1}): "
+            "a workflow has one timeout; keep one",
+            "timeout-twice",
+        )
+        ctx.row_numbers = True
+    for clause in clauses:
         duration = field(clause, "duration") if clause.type == "timeout_clause" else None
         if duration is not None and duration.type == "duration" and _is_zero(ctx.text(duration)):
             ctx.error(

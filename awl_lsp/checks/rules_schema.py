@@ -2,9 +2,9 @@
 JSON Schema; inline `schema { … }` and `json { … }` bodies are valid JSON (schema bodies also keep to
 the supported keywords).
 
-Unsupported: `anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, a `$ref` other than
-`#/$defs/Name` or to a `$defs` entry that does not exist, and the `null` type (absence is spelled
-by leaving a field out).
+Unsupported: `type` words other than string/integer/number/boolean/object/array, `type` lists,
+`anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, a `$ref` other than `#/$defs/Name` or to a
+`$defs` entry that does not exist, and the `null` type (absence is spelled by leaving a field out).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.symbols import Range
 from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
+_JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
 _UNSUPPORTED = ("anyOf", "oneOf", "allOf", "not", "patternProperties")
 SCHEMA_NODES = ("schema_import", "schema_body", "json_literal")
 
@@ -69,6 +70,21 @@ def schema_problems(doc: object, root: object = None) -> list[tuple[str, str]]:
                         r'"type"\s*:\s*(\[[^\]]*)?"null"',
                         "declares a `null` type: AWL has no null — leave the field out of "
                         "`required` to make it optional",
+                    )
+                )
+            elif key == "type" and isinstance(value, list):
+                out.append(
+                    (
+                        r'"type"\s*:\s*\[',
+                        "gives `type` a list of types: an AWL value has one type, so pick one",
+                    )
+                )
+            elif key == "type" and isinstance(value, str) and value not in _JSON_TYPES:
+                out.append(
+                    (
+                        r'"type"\s*:\s*' + re.escape(json.dumps(value)),
+                        f"uses the unknown `type` {json.dumps(value)}: a schema type is one of "
+                        + ", ".join(f"`{t}`" for t in _JSON_TYPES),
                     )
                 )
             if key in ("properties", "$defs", "definitions") and isinstance(value, dict):

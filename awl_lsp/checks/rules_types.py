@@ -2,7 +2,9 @@
 
 One walker visits every expression of every step body, outcome guard and route, carrying the
 facts the surrounding guards establish (`x is present and x.f`, `x is absent or x.f`, the route of
-an arm guarded by `x is present`). Types come from `awl_lsp.model.types`; UNKNOWN never reports.
+an arm guarded by a plain `x is present`). Types come from `awl_lsp.model.types`; UNKNOWN never
+reports. What operators accept lives in `operators`, where bare enum variants may stand in
+`variants`; an optional value fits a plain slot only as a name its outcome guard proved present.
 """
 
 from __future__ import annotations
@@ -10,13 +12,12 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
-from awl_lsp.checks.variants import bare_variant, loose_variant, variant_comparison, variant_value
+from awl_lsp.checks.operators import list_items, operands
+from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
     BOOL,
     DURATION,
-    FLOAT,
     INT,
-    STRING,
     AwlType,
     TypeEnv,
     assignable,
@@ -25,8 +26,6 @@ from awl_lsp.model.types import (
 )
 
 Facts = frozenset[str]
-_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
-_ORDERING = {"<", "<=", ">", ">="}
 _ACCESSOR_ONLY = ("filter", "map", "sort")  # `any`/`all` take a predicate expression
 _BODY_EXPRS = (
     "value",
@@ -115,6 +114,13 @@ class ExprChecker:
         t = self.env.infer(node, item)
         if self.known(t) and t.strip() != BOOL:
             self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool")
+        elif self.known(t) and t.is_optional:
+            self.ctx.error(
+                node,
+                f"{what} must be Bool, but `{self.show(node)}` is {t} and may be absent: make it required, "
+                "or test it with `is present` / `is absent`",
+                "type-bool",
+            )
 
     def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
@@ -176,7 +182,7 @@ class ExprChecker:
         if t == "list":
             for child in node.named_children:
                 self.walk(child, facts, item)
-            self.list_items(node, item)
+            list_items(self, node, item)
             return
         if t == "not_expression":
             self.walk(node.child_by_field_name("operand"), facts, item)
@@ -251,74 +257,7 @@ class ExprChecker:
             self.expect_bool(left, f"each operand of `{op}`", facts, item)
             self.expect_bool(right, f"each operand of `{op}`", facts, item)
             return
-        if op in _COMPARE and variant_comparison(self, node, op, left, right, item):
-            return
-        lt, rt = self.env.infer(left, item), self.env.infer(right, item)
-        if not (self.known(lt) and self.known(rt)):
-            return
-        if op in _COMPARE:
-            self.comparison(node, op, left, right, lt, rt)
-            return
-        ls, rs = lt.strip(), rt.strip()
-        ok = (ls == STRING and rs == STRING) or (ls.is_list and rs.is_list and assignable(rs, ls, self.table))
-        if not ok:
-            self.ctx.error(
-                node,
-                f"`+` joins two Strings (AWL has no arithmetic), but here it is {lt} + {rt}",
-                "plus-mismatch",
-            )
-
-    def list_items(self, node: Node, item: AwlType | None) -> None:
-        """`[a, b, …]`: every item has the first item's type (no Int/Float or optional mixing)."""
-        first: tuple[Node, AwlType] | None = None
-        for child in node.named_children:
-            if child.type in ("comment", "ERROR") or bare_variant(self, child) is not None:
-                continue
-            ct = self.env.infer(child, item)
-            if not self.known(ct) and not ct.is_list:
-                continue
-            if first is None:
-                first = (child, ct)
-                continue
-            lists = ct.is_list and first[1].is_list
-            if ct != first[1] and not (lists and assignable(ct, first[1], self.table)):
-                self.ctx.error(
-                    child,
-                    f"list items must all have one type: `{self.show(first[0])}` is {first[1]}, but "
-                    f"`{self.show(child)}` is {ct}",
-                    "list-item-type",
-                )
-                return
-
-    def comparison(self, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType) -> None:
-        """`==`/`!=` take two values of one plain type (String, Int, Float, Bool or one enum);
-        `<`, `<=`, `>`, `>=` two Ints or two Floats. Optionals, lists and records do not compare."""
-        for side, t in ((left, lt), (right, rt)):
-            if t.is_optional:
-                self.ctx.error(
-                    side,
-                    f"`{self.show(side)}` is optional ({t}), and `{op}` compares only plain values: "
-                    f"test it with `{self.show(side)} is present` / `is absent` instead",
-                    "compare-optional",
-                )
-                return
-        ls, rs = lt.strip(), rt.strip()
-        if op in _ORDERING:
-            if not (ls == rs and ls in (INT, FLOAT)):
-                self.ctx.error(
-                    node,
-                    f"`{op}` orders two Ints or two Floats, but here it is {lt} {op} {rt}",
-                    "compare-mismatch",
-                )
-            return
-        plain = ls in (STRING, INT, FLOAT, BOOL) or self.table.variants(ls) is not None
-        if ls != rs or not plain:
-            why = "both sides must have the same type" if ls != rs else "only plain values compare"
-            self.ctx.error(
-                node,
-                f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool or one enum)",
-                "compare-mismatch",
-            )
+        operands(self, node, op, left, right, item)
 
     def field(
         self, node: Node, base: AwlType, fname: Node | None, base_node: Node | None, facts: Facts

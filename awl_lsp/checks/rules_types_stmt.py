@@ -1,5 +1,6 @@
 """Type rules for statements: route payloads, guards, pipes left dangling, sleeps, fork collections, `[T?]`,
-and the workloop's typed values: carry defaults, `route start(carry: …)` and `answer` fields.
+and the workloop's typed values: carry defaults, `route start(carry: …)`, `answer` fields and
+`hatch` arguments.
 
 `walk_statements` drives the expression walker of `rules_types` over every body of one item,
 giving each outcome's route the facts its guard (and the arms before it) establish.
@@ -13,7 +14,7 @@ from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
-from awl_lsp.model.types import INT, NIL, AwlType, assignable, parse_type_text
+from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
 
 _PURE_STAGES = ("relative_field", "combinator")
 
@@ -75,7 +76,13 @@ def _step(ec: ExprChecker, step: Node) -> None:
             if route is not None:
                 _route(ec, route, route_facts)
         elif st.type == "visits_bound":
-            ec.walk(st.child_by_field_name("limit"))
+            limit = st.child_by_field_name("limit")
+            ec.walk(limit)
+            lt = ec.env.infer(limit)
+            if limit is not None and ec.known(lt) and lt != INT:
+                ec.ctx.error(
+                    limit, f"`max … visits` takes an Int, but `{ec.show(limit)}` is {lt}", "visits-type"
+                )
         else:
             _statement(ec, st)
 
@@ -157,6 +164,10 @@ def _statement(ec: ExprChecker, st: Node) -> None:
     if t == "answer_statement":
         _answer(ec, st)
         return
+    if t == "hatch_statement":
+        _hatch(ec, st)
+        ec.walk(st.child_by_field_name("key"))
+        return
     for field in ("call", "key"):
         ec.walk(st.child_by_field_name(field))
 
@@ -179,6 +190,26 @@ def _answer(ec: ExprChecker, st: Node) -> None:
         fname = ec.env.text(a.child_by_field_name("name"))
         if fields is not None and fname in fields:
             ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
+
+
+def _hatch(ec: ExprChecker, st: Node) -> None:
+    """`hatch detached(p: value, …) key …`: each value fits the detached's parameter."""
+    call = st.child_by_field_name("call")
+    if call is None or call.type != "call_expression":
+        ec.walk(call)
+        return
+    name = ec.env.text(call.child_by_field_name("function"))
+    target = ec.ctx.model.first(Kind.DETACHED, name)
+    params = {p.name: parse_type_text(p.type) for p in ec.ctx.model.parameters_of(target)}
+    args = call.child_by_field_name("arguments")
+    for a in args.named_children if args is not None else []:
+        if a.type != "argument":
+            continue
+        value = a.child_by_field_name("value")
+        ec.walk(value)
+        pname = ec.env.text(a.child_by_field_name("name"))
+        if pname in params:
+            ec.check_value(value, params[pname], frozenset(), f"`{pname}` of detached `{name}`")
 
 
 def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
@@ -244,7 +275,18 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         ec.check_value(args[0].child_by_field_name("value"), out_t, facts, f"the payload of {what}")
         return
     fields = ec.table.fields(out_t)
-    if fields is None:
+    if fields is None or out_t.is_optional:
+        if ec.known(out_t):
+            if fields is not None:
+                hint = f"declare the outcome as `type {out_t.strip()}`"
+            else:
+                hint = f"pass one value, e.g. `route {name}(value)`"
+            ec.ctx.error(
+                payload,
+                f"{what} carries {out_t}, not a record: a payload built from named fields needs a "
+                f"record-typed outcome — {hint}",
+                "route-not-record",
+            )
         return
     given = {env.text(a.child_by_field_name("name")) for a in args}
     meant: set[str] = set()  # missing fields a misspelt one stands for: one error, not two
@@ -278,7 +320,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
 
 
 def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: Facts) -> None:
-    if out_t.strip() == NIL or not ec.known(out_t):
+    if not ec.known(out_t):
         return
     row = route.start_point.row
     ref_scope = next(

@@ -306,9 +306,7 @@ def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
         if not (dst.is_list and src.is_list) or src.element is None or dst.element is None:
             return False
         return src.element.unknown or assignable(src.element, dst.element, table)
-    if src == dst or (src == INT and dst == FLOAT):
-        return True
-    return False
+    return src == dst  # no widening: the engine refuses an Int where a Float goes
 
 
 def type_of_symbol(sym: Symbol, env: TypeEnv) -> AwlType:
