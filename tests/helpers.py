@@ -64,11 +64,14 @@ async def open_doc(client, name: str, text: str) -> str:  # noqa: ANN001 — a p
     return uri
 
 
-async def published(client, uri: str):  # noqa: ANN001, ANN201 — a pytest-lsp LanguageClient; its params
-    """Wait for the next diagnostics of `uri` (the server also publishes for other workspace files)."""
+async def published(client, uri: str, version: int | None = None):  # noqa: ANN001, ANN201
+    """Wait for the next diagnostics of `uri` — of that `version`, when given (the server also
+    publishes for other workspace files, and again when the workspace index comes in)."""
     while True:
         params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params is None or getattr(params, "uri", uri) == uri:
+        if params is None:
+            return params
+        if getattr(params, "uri", uri) == uri and (version is None or getattr(params, "version", None) == version):
             return params
 
 

@@ -74,7 +74,7 @@ async def test_diagnostics_follow_incremental_edits_and_clear_on_close(client: L
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, end), text="")],
         )
     )
-    await published(client, uri)
+    await published(client, uri, 2)
     assert any(d.range.start.line == start.line for d in client.diagnostics[uri])
     # put it back
     client.text_document_did_change(
@@ -83,7 +83,7 @@ async def test_diagnostics_follow_incremental_edits_and_clear_on_close(client: L
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(start, start), text=") -> batch")],
         )
     )
-    await published(client, uri)
+    await published(client, uri, 3)
     assert not [d for d in client.diagnostics[uri] if d.severity == lsp.DiagnosticSeverity.Error]
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
     await published(client, uri)
@@ -126,7 +126,7 @@ async def test_incremental_edit_sequence_matches_a_full_parse(client: LanguageCl
         )
     )
     text = text.replace('""', '"☕🚀"""', 1)
-    await published(client, uri)
+    await published(client, uri, version + 1)
     result = await client.protocol.send_request_async("awl/syntaxTree", {"textDocument": {"uri": uri}})
     assert result.text == text
     assert result.tree == str(SyntaxDocument(text).root)
@@ -271,7 +271,7 @@ async def test_utf8_position_encoding_is_negotiated_and_used(utf8_client: Langua
             [lsp.TextDocumentContentChangePartial(range=lsp.Range(position, position), text=' + "!"')],
         )
     )
-    await published(utf8_client, uri)
+    await published(utf8_client, uri, 2)
     expected = text.replace('"café ☕"', '"café ☕" + "!"')
     result = await utf8_client.protocol.send_request_async("awl/syntaxTree", {"textDocument": {"uri": uri}})
     assert result.text == expected

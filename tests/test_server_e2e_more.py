@@ -126,7 +126,7 @@ async def test_quick_fix_for_hatch_without_key(client: LanguageClient) -> None:
             [lsp.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)],
         )
     )
-    await published(client, uri)
+    await published(client, uri, 2)
     assert not [d for d in client.diagnostics[uri] if d.code == "hatch-key"]
 
 

@@ -7,15 +7,10 @@ widening, no list concatenation. These helpers serve `rules_types.ExprChecker`; 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tree_sitter import Node
 
-from awl_lsp.checks.variants import bare_variant, variant_comparison
+from awl_lsp.checks.variants import ExprChecker, bare_variant, variant_comparison
 from awl_lsp.model.types import BOOL, DIR, FLOAT, INT, STRING, AwlType, assignable
-
-if TYPE_CHECKING:
-    from awl_lsp.checks.rules_types import ExprChecker
 
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _ORDERING = {"<", "<=", ">", ">="}
