@@ -2,7 +2,7 @@
 
 `pre-commit try-repo <a git snapshot of this project>` installs the package the way a user's
 pre-commit does (a fresh environment, the C extension built from the checkout) and runs the hook on
-the files of a throwaway repository. The `awl-fmt` hook is checked for shape only until `awl fmt` exists.
+the files of a throwaway repository. The `awl-fmt` hook rewrites an unformatted file (and so stops the commit) and leaves a formatted one.
 """
 
 from __future__ import annotations
@@ -73,3 +73,34 @@ def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
     assert "awl check" in out and "Failed" in out
     assert "flows/broken.awl:13:" in out and "nowhere" in out
     assert "clean.awl" not in out.split("hook id: awl-check", 1)[1]
+
+
+def test_awl_fmt_hook_rewrites_an_unformatted_file_and_passes_a_formatted_one(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed (pre-commit needs it)")
+    pytest.importorskip("pre_commit", reason="pre-commit (test extra) is not installed")
+    from awl_lsp.features.printer import canonical_text
+
+    clean = (DATA / "clean.awl").read_text(encoding="utf-8")
+    canonical = canonical_text(clean)
+    assert canonical is not None
+    messy = canonical.replace("type Pong {", "type  Pong   {", 1).replace("pong(who: who)", "pong( who:who )", 1)
+    assert messy != canonical and canonical_text(messy) == canonical
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "good.awl").write_text(canonical, encoding="utf-8")
+    (repo / "messy.awl").write_text(messy, encoding="utf-8")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(_project_as_git_repo(tmp_path, env)),
+         "awl-fmt", "--all-files", "--color=never"],
+        cwd=repo, capture_output=True, text=True, timeout=600, env=env,
+    )
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out  # it changed a file: the commit stops so the change can be staged
+    assert "files were modified by this hook" in out
+    assert (repo / "messy.awl").read_text(encoding="utf-8") == canonical
+    assert (repo / "good.awl").read_text(encoding="utf-8") == canonical
