@@ -71,7 +71,8 @@ async def published(client, uri: str, version: int | None = None):  # noqa: ANN0
         params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         if params is None:
             return params
-        if getattr(params, "uri", uri) == uri and (version is None or getattr(params, "version", None) == version):
+        same = version is None or getattr(params, "version", None) == version
+        if getattr(params, "uri", uri) == uri and same:
             return params
 
 

@@ -2,7 +2,8 @@
 
 `pre-commit try-repo <a git snapshot of this project>` installs the package the way a user's
 pre-commit does (a fresh environment, the C extension built from the checkout) and runs the hook on
-the files of a throwaway repository. The `awl-fmt` hook rewrites an unformatted file (and so stops the commit) and leaves a formatted one.
+the files of a throwaway repository. The `awl-fmt` hook rewrites an unformatted file (and so stops
+the commit) and leaves a formatted one.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def test_awl_fmt_hook_rewrites_an_unformatted_file_and_passes_a_formatted_one(tm
     clean = (DATA / "clean.awl").read_text(encoding="utf-8")
     canonical = canonical_text(clean)
     assert canonical is not None
-    messy = canonical.replace("type Pong {", "type  Pong   {", 1).replace("pong(who: who)", "pong( who:who )", 1)
+    messy = canonical.replace("type Pong {", "type  Pong   {", 1)
+    messy = messy.replace("pong(who: who)", "pong( who:who )", 1)
     assert messy != canonical and canonical_text(messy) == canonical
     repo = tmp_path / "repo"
     repo.mkdir()
