@@ -208,7 +208,7 @@ check(
 local tmp = vim.fn.tempname()
 vim.fn.mkdir(tmp, "p")
 tmp = uv.fs_realpath(tmp) or tmp
-for _, name in ipairs({ "inbox_watch.awl", "bell_loop.awl" }) do
+for _, name in ipairs({ "inbox_watch.awl", "bell_loop.awl", "stash_watch.awl", "stash_object.awl" }) do
   uv.fs_copyfile(here .. "/fixtures/" .. name, tmp .. "/" .. name)
 end
 
@@ -592,6 +592,51 @@ if got_client then
     )
   end)
 end
+
+-- ------------------------------------------------------------------ the workspace is one program
+guarded("workspace", function()
+  if not got_client then
+    skip("a contract diagnostic in a document nobody opened", "no server")
+    return
+  end
+  local wuri = vim.uri_from_fname(tmp .. "/stash_watch.awl")
+  local function contract_messages()
+    local out = {}
+    for _, d in ipairs(vim.diagnostic.get(vim.uri_to_bufnr(wuri))) do
+      if tostring(d.code or ""):find("contract", 1, true) then
+        table.insert(out, d.message)
+      end
+    end
+    return out
+  end
+  local seen = vim.wait(WAIT, function()
+    return #contract_messages() > 0
+  end, 50)
+  check(
+    "a contract diagnostic in a document nobody opened",
+    seen and contract_messages()[1]:find("takes `input size: String`", 1, true) ~= nil,
+    seen and contract_messages()[1] or nil,
+    "no contract diagnostic for stash_watch.awl"
+  )
+  vim.cmd("edit " .. vim.fn.fnameescape(tmp .. "/stash_watch.awl"))
+  local wbuf = vim.api.nvim_get_current_buf()
+  vim.wait(WAIT, function()
+    return attached[wbuf] ~= nil
+  end, 50)
+  local row, col = find(wbuf, "^detached stash_object", "stash_object")
+  vim.api.nvim_win_set_cursor(0, { row + 1, col + 1 })
+  vim.lsp.buf.definition()
+  local target = tmp .. "/stash_object.awl"
+  local landed = vim.wait(WAIT, function()
+    return vim.api.nvim_buf_get_name(0) == target
+  end, 50)
+  check(
+    "go to definition on a detached declaration opens the workflow's document",
+    landed and vim.api.nvim_win_get_cursor(0)[1] == 2,
+    vim.api.nvim_buf_get_name(0) .. ":" .. vim.api.nvim_win_get_cursor(0)[1],
+    "now in " .. vim.api.nvim_buf_get_name(0)
+  )
+end)
 
 -- ------------------------------------------------------------------ a valid document
 guarded("valid document", function()
