@@ -34,7 +34,7 @@ AWL_CODE_SERVER ?=
 E2E_CODE_SERVER_DIR := .e2e/code-server
 SHARED_CODE_SERVER_INSTALLER := ../shared/bin/install-code-server
 
-.PHONY: vsix tmgrammar-test vscode-unit-test e2e-vscode
+.PHONY: vsix tmgrammar-test vscode-unit-test mermaid-test e2e-vscode
 
 $(VSCODE_NPM): $(VSCODE_DIR)/package.json $(VSCODE_DIR)/package-lock.json
 	cd $(VSCODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
@@ -62,7 +62,11 @@ tmgrammar-test: $(VSCODE_NPM)
 vscode-unit-test: $(VSCODE_NPM)
 	cd $(VSCODE_DIR) && npm run --silent test:unit
 
-test-extra:: tmgrammar-test vscode-unit-test
+# Mermaid's own parser (npm) must accept `awl graph --format mermaid` for every document we have.
+mermaid-test: $(STAMP) $(VSCODE_NPM)
+	cd $(VSCODE_DIR) && AWL="$(CURDIR)/$(VENV)/bin/awl" node --test --test-reporter=dot test/mermaid/parse.test.mjs
+
+test-extra:: tmgrammar-test vscode-unit-test mermaid-test
 
 e2e:: e2e-vscode
 
