@@ -212,12 +212,14 @@ def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | 
 
 def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list[SyntaxProblem]:
     """Strings without their closing quote, per top-level item: with a `cache`, keyed by the item's
-    bytes (and its tree when broken: error recovery can read the same text differently), rows
-    relative to the item; the cache keeps only the items of this version."""
+    bytes (and its tree when broken: error recovery can read the same text differently) and its
+    start column (columns are kept as they are), rows relative to the item; the cache keeps only
+    the items of this version."""
     out: list[SyntaxProblem] = []
-    kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
+    kept: dict[tuple[bytes, str, int], list[tuple[int, int, int, int]]] = {}
     for item in root.children:
-        key = (source[item.start_byte : item.end_byte], str(item) if item.has_error else "")
+        broken = str(item) if item.has_error else ""
+        key = (source[item.start_byte : item.end_byte], broken, item.start_point.column)
         row0 = item.start_point.row
         found = kept.get(key)
         if found is None and cache is not None:
