@@ -146,13 +146,12 @@ def test_lone_surrogates_keep_positions() -> None:
     assert doc.lines.position(len(doc.text) - 4, Encoding.UTF16) == (1, 19)
 
 
-def _edited_matches_fresh(steps: list[tuple[float, float, str]]) -> None:
-    """Apply (start fraction, end fraction, inserted text) edits; after each the open document must
-    equal a fresh open of its text: tree, diagnostics (message, place, code)."""
+def _edited_matches_fresh(steps: list[tuple[int, int, str]]) -> None:
+    """Apply (start, end, inserted text) edits, offsets in the text of the moment, to BASE; after
+    each the open document must equal a fresh open of its text: tree, diagnostics."""
     text = BASE
     doc = OpenDocument(text, 1, None, None)
-    for version, (a, b, insert) in enumerate(steps, start=2):
-        lo, hi = sorted((int(a * len(text)), int(b * len(text))))
+    for version, (lo, hi, insert) in enumerate(steps, start=2):
         (sl, sc), (el, ec) = lsp_position(text, lo), lsp_position(text, hi)
         text = text[:lo] + insert + text[hi:]
         doc.edit([TextEdit(sl, sc, el, ec, insert)], version)
@@ -164,11 +163,18 @@ def _edited_matches_fresh(steps: list[tuple[float, float, str]]) -> None:
 def test_tokens_pushed_past_a_long_line_bound_parse_as_fresh() -> None:
     # the second insertion makes line 4 longer than the scanner's long-line bound; the tokens after
     # it are reused from the old tree and must parse exactly as in a fresh parse (issue 10)
-    _edited_matches_fresh(
-        [(0.421875, 0.421875, "type T { x: Int }"), (0.421875, 0.421875, "step stype T { x: Int }")]
-    )
+    first, second = "type T { x: Int }", "step stype T { x: Int }"
+    at1 = int(0.421875 * len(BASE))
+    at2 = int(0.421875 * (len(BASE) + len(first)))
+    _edited_matches_fresh([(at1, at1, first), (at2, at2, second)])
 
 
 def test_an_unterminated_string_moved_to_another_column_is_reported_where_it_is() -> None:
     # the same broken item text first at column 2, then at column 0: its string diagnostic moves too
-    _edited_matches_fresh([(0.0, 0.984375, '\r\n  "'), (0.0, 0.5, "")])
+    _edited_matches_fresh([(0, int(0.984375 * len(BASE)), '\r\n  "'), (0, 4, "")])
+
+
+def test_a_reused_broken_header_recovers_as_in_a_fresh_parse() -> None:
+    # a header with an error in it, then an unterminated string on the first line: the re-parse
+    # would keep the old header (error and all) where a fresh parse recovers differently
+    _edited_matches_fresh([(79, 79, "{step s"), (1, 1, 'outcome"')])
