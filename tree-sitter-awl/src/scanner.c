@@ -70,6 +70,12 @@ typedef struct {
   bool line_start;  // the last token this scanner produced ended at the start of a line
   bool settled;     // ... and the structure of that line start is already decided
   bool long_line;   // ... and the line there is long (see long_line_ahead)
+  // Per scan, never serialized: no token of ours precedes (the start of the input); `long_line`
+  // is already decided for the token being produced; a scan that still asks for the column
+  // crossed into a line that continues the one before (brackets, `|`): its indentation + 1.
+  bool initial;
+  bool classified;
+  uint32_t continuation;
   uint16_t indents[MAX_DEPTH];
 } Scanner;
 
@@ -148,17 +154,21 @@ static bool starts_line_word(TSLexer *lexer) {
 // its lookahead, and an edit there re-scans it) at the next line with code: is it LONG_LINE columns
 // or more? Then the first scan after code on it records "mid-line" with a LINE_SCAN. This depends
 // on nothing but the text it reads, so an edit can never leave it stale.
+static bool long_rest(TSLexer *lexer, uint32_t column) {
+  while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+    if (++column >= LONG_LINE) return true;
+    consume(lexer);
+  }
+  return false;
+}
+
 static bool long_line_ahead(TSLexer *lexer) {
   uint32_t column = lexer->get_column(lexer);
   while ((is_blank(lexer->lookahead) || lexer->lookahead == '\n') && !lexer->eof(lexer)) {
     column = lexer->lookahead == '\n' ? 0 : column + 1;
     consume(lexer);
   }
-  while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
-    if (++column >= LONG_LINE) return true;
-    consume(lexer);
-  }
-  return false;
+  return long_rest(lexer, column);
 }
 
 static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_line_start) {
@@ -172,7 +182,16 @@ static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_
 // produce a token (the comments are its own, see "Line starts" in the header); otherwise the
 // internal lexer goes on.
 static bool no_structure(Scanner *s, TSLexer *lexer, bool passed_comment, bool ends_at_line_start) {
-  if (!passed_comment) return false;
+  if (!passed_comment) {
+    // The line goes on over the next, whose columns would still be asked for: if that line is
+    // long, an extra over the line break says "mid-line" now (decided on its text, not a column).
+    if (s->continuation == 0 || !long_rest(lexer, s->continuation - 1)) return false;
+    s->line_start = false;
+    s->settled = false;
+    s->classified = true;
+    lexer->result_symbol = LINE_SCAN;
+    return true;
+  }
   s->line_start = ends_at_line_start;
   s->settled = true;
   lexer->result_symbol = LINE_SCAN;
@@ -187,6 +206,15 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   // Where does this scan start? Mid-line unless the last token of ours ended at a line start and
   // no token has been read since (then the column is 0, and asking for it costs nothing).
   bool mid_line = true;
+  bool asked_column = s->line_start;
+  s->continuation = 0;
+  if (s->initial) {
+    // No token of ours yet: an empty one at the start of the input looks at the first line, as the
+    // tokens that end at a line start look at theirs (see long_line_ahead).
+    lexer->mark_end(lexer);
+    lexer->result_symbol = LINE_SCAN;
+    return true;
+  }
   if (s->line_start) {
     uint32_t column = lexer->get_column(lexer);
     mid_line = column > 0;
@@ -275,6 +303,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   if (!end_of_line) return false;
   bool at_line_start = marked_line_break || !mid_line;
 
+  if (asked_column && mid_line && marked_line_break) s->continuation = indent + 1;
   uint16_t current = current_indent(s);
   if (!structural && !recovering) {
     // Nothing here may end the line. Inside brackets, or before a `|…` continuation, the line
@@ -314,7 +343,10 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
 
 void *tree_sitter_awl_external_scanner_create(void) {
   Scanner *s = (Scanner *)ts_calloc(1, sizeof(Scanner));
-  if (s != NULL) s->line_start = true;
+  if (s != NULL) {
+    s->line_start = true;
+    s->initial = true;
+  }
   return s;
 }
 
@@ -339,6 +371,7 @@ void tree_sitter_awl_external_scanner_deserialize(void *payload, const char *buf
   s->line_start = true;  // the start of the input
   s->settled = false;
   s->long_line = false;
+  s->initial = length < 3;
   if (length < 3) return;
   s->line_start = (buffer[0] & 1) != 0;
   s->settled = (buffer[0] & 2) != 0;
@@ -353,7 +386,8 @@ void tree_sitter_awl_external_scanner_deserialize(void *payload, const char *buf
 
 bool tree_sitter_awl_external_scanner_scan(void *payload, TSLexer *lexer, const bool *valid_symbols) {
   Scanner *s = (Scanner *)payload;
+  s->classified = false;
   if (!scan(s, lexer, valid_symbols)) return false;
-  s->long_line = s->line_start && long_line_ahead(lexer);
+  if (!s->classified) s->long_line = s->line_start && long_line_ahead(lexer);
   return true;
 }
