@@ -266,7 +266,8 @@ def encode(items: list[Token]) -> list[int]:
 # encoding and what the item's references resolve to (by kind): those are everything an item's
 # classification reads, so a declaration added elsewhere (`pick() -> x` above a step reading `x`)
 # re-classifies exactly the items whose references now resolve differently. Rows are relative to the
-# item, so a keystroke re-classifies only the item it touched.
+# item, so a keystroke re-classifies only the item it touched; columns are not, so the item's start
+# column is part of the key (an item sharing a line with the one before moves with it).
 def _resolution(facts: ItemFacts | None) -> tuple:
     if facts is None:
         return ()
@@ -293,7 +294,8 @@ def _full_tokens(snap: Snapshot) -> list[Token]:
         facts = next(items, None) if item.is_named and item.type not in NOT_ITEMS else None
         first = item.start_point.row
         text = source[item.start_byte : item.end_byte]
-        key = (text, str(item) if item.has_error else "", encoding, _resolution(facts))
+        broken = str(item) if item.has_error else ""
+        key = (text, broken, item.start_point.column, encoding, _resolution(facts))
         cached = kept.get(key)
         if cached is None:
             cached = previous.get(key)
