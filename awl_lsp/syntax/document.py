@@ -116,7 +116,13 @@ class SyntaxDocument:
             rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
             rows.append((start_row, new_end.row))
         had_skips = bool(self.skipped)
-        new_tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(self.text), tree)
+        source = tree_source(self.text)
+        new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree)
+        if new_tree.root_node.has_error:
+            # Error recovery depends on history: a re-parse may keep a reused subtree (errors and
+            # all) where a fresh parse recovers differently. Broken text is parsed afresh, so an
+            # edited document always has the tree (and diagnostics) of a fresh open.
+            new_tree, self.source, self.skipped = bounded_parse(self._parser, source)
         for r in tree.changed_ranges(new_tree):
             rows.append((r.start_point.row, r.end_point.row))
         self.tree = new_tree

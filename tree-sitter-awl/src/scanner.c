@@ -19,11 +19,14 @@
  * line, but `get_column` re-reads the line from its start, so asking at every token made a long
  * line quadratic. The state records whether the last token the scanner produced ended at a line
  * start (`line_start`); only then is the column asked, and it is 0 (free) unless the internal
- * lexer has read tokens on the line since. On a long line the scanner then produces a LINE_SCAN
- * (over the blanks after a token from FLIP_COLUMN on, anywhere from LONG_LINE_COLUMN on) that
- * records "mid-line", so no later scan on that line asks again. Every token that can end at a line
- * start is the scanner's own (the structure tokens and the comments, which is why comments are
- * external), so a state that says "mid-line" is never wrong. `settled` says that the structure at
+ * lexer has read tokens on the line since. A token that ends at a line start also looks ahead at
+ * the next code line (`long_line`); on a long one the first scan after code produces an empty
+ * LINE_SCAN that records "mid-line", so no later scan on that line asks again. Incremental parses
+ * equal fresh ones only if no "no token" answer depends on the column's value (tree-sitter marks
+ * only the scanner's own tokens as depending on the column): so only "column 0 or not" is ever
+ * decided on it, and "long" comes from text a token's lookahead covers. Every token that can end
+ * at a line start is the scanner's own (the structure tokens and the comments, which is why
+ * comments are external), so a state that says "mid-line" is never wrong. `settled` says that the structure at
  * this line start is decided and only comment lines lie before the code line it was decided for.
  *
  * Depth: at most MAX_DEPTH nested blocks. A line deeper than that gets no INDENT and no NEWLINE,
@@ -59,15 +62,20 @@ enum TokenType {
 // well inside TREE_SITTER_SERIALIZATION_BUFFER_SIZE.
 #define MAX_DEPTH 200
 
-// Column look-ups per line are bounded (see "Line starts" in the header): from FLIP_COLUMN on, the
-// first blank after a token gets a LINE_SCAN; from LONG_LINE_COLUMN on, the next token boundary.
-#define FLIP_COLUMN 64
-#define LONG_LINE_COLUMN 256
+// A line this long (in columns) records "mid-line" at its first scan after code (see "Line starts").
+#define LONG_LINE 64
 
 typedef struct {
   uint16_t depth;
   bool line_start;  // the last token this scanner produced ended at the start of a line
   bool settled;     // ... and the structure of that line start is already decided
+  bool long_line;   // ... and the line there is long (see long_line_ahead)
+  // Per scan, never serialized: no token of ours precedes (the start of the input); `long_line`
+  // is already decided for the token being produced; a scan that still asks for the column
+  // crossed into a line that continues the one before (brackets, `|`): its indentation + 1.
+  bool initial;
+  bool classified;
+  uint32_t continuation;
   uint16_t indents[MAX_DEPTH];
 } Scanner;
 
@@ -148,6 +156,27 @@ static bool starts_line_word(TSLexer *lexer) {
   }
 }
 
+// Looks past the end of a token that ends at a line start (its end is marked, so this only extends
+// its lookahead, and an edit there re-scans it) at the next line with code: is it LONG_LINE columns
+// or more? Then the first scan after code on it records "mid-line" with a LINE_SCAN. This depends
+// on nothing but the text it reads, so an edit can never leave it stale.
+static bool long_rest(TSLexer *lexer, uint32_t column) {
+  while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+    if (++column >= LONG_LINE) return true;
+    consume(lexer);
+  }
+  return false;
+}
+
+static bool long_line_ahead(TSLexer *lexer) {
+  uint32_t column = lexer->get_column(lexer);
+  while ((is_blank(lexer->lookahead) || lexer->lookahead == '\n') && !lexer->eof(lexer)) {
+    column = lexer->lookahead == '\n' ? 0 : column + 1;
+    consume(lexer);
+  }
+  return long_rest(lexer, column);
+}
+
 static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_line_start) {
   s->line_start = ends_at_line_start;
   s->settled = false;
@@ -159,7 +188,16 @@ static bool emit(Scanner *s, TSLexer *lexer, enum TokenType token, bool ends_at_
 // produce a token (the comments are its own, see "Line starts" in the header); otherwise the
 // internal lexer goes on.
 static bool no_structure(Scanner *s, TSLexer *lexer, bool passed_comment, bool ends_at_line_start) {
-  if (!passed_comment) return false;
+  if (!passed_comment) {
+    // The line goes on over the next, whose columns would still be asked for: if that line is
+    // long, an extra over the line break says "mid-line" now (decided on its text, not a column).
+    if (s->continuation == 0 || !long_rest(lexer, s->continuation - 1)) return false;
+    s->line_start = false;
+    s->settled = false;
+    s->classified = true;
+    lexer->result_symbol = LINE_SCAN;
+    return true;
+  }
   s->line_start = ends_at_line_start;
   s->settled = true;
   lexer->result_symbol = LINE_SCAN;
@@ -174,6 +212,15 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   // Where does this scan start? Mid-line unless the last token of ours ended at a line start and
   // no token has been read since (then the column is 0, and asking for it costs nothing).
   bool mid_line = true;
+  bool asked_column = s->line_start;
+  s->continuation = 0;
+  if (s->initial) {
+    // No token of ours yet: an empty one at the start of the input looks at the first line, as the
+    // tokens that end at a line start look at theirs (see long_line_ahead).
+    lexer->mark_end(lexer);
+    lexer->result_symbol = LINE_SCAN;
+    return true;
+  }
   if (s->line_start) {
     uint32_t column = lexer->get_column(lexer);
     mid_line = column > 0;
@@ -182,13 +229,13 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
       // state after it says "mid-line" unless the token itself ends at a line start.
       s->line_start = false;
       s->settled = false;
-      // Past the first columns, record that with a token of our own, so that later scans on a
-      // long line do not ask for the column again: over blanks where there are some (nothing
-      // starts there), else an empty one.
-      int32_t c = lexer->lookahead;
-      bool blank = is_blank(c);
-      if ((blank && column >= FLIP_COLUMN) || (column >= LONG_LINE_COLUMN && !lexer->eof(lexer) && c != '\n' && c != '/')) {
-        while (is_blank(lexer->lookahead)) consume(lexer);
+      // On a long line, record that at once with an empty token of our own, so that later scans
+      // on the line do not ask for the column again. Whether the line is long was decided by
+      // looking ahead from the token that ended at its start, never by this column's value:
+      // tree-sitter marks a token as depending on the column only when the scanner produced it,
+      // so a "no token" decided on the column would go stale when an edit shifts the internal
+      // token that followed (incremental parses then differed from fresh ones).
+      if (s->long_line) {
         lexer->mark_end(lexer);
         lexer->result_symbol = LINE_SCAN;
         return true;
@@ -262,6 +309,7 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
   if (!end_of_line) return false;
   bool at_line_start = marked_line_break || !mid_line;
 
+  if (asked_column && mid_line && marked_line_break) s->continuation = indent + 1;
   uint16_t current = current_indent(s);
   if (!structural && !recovering) {
     // Nothing here may end the line. Inside brackets, or before a `|…` continuation, the line
@@ -301,19 +349,22 @@ static bool scan(Scanner *s, TSLexer *lexer, const bool *valid) {
 
 void *tree_sitter_awl_external_scanner_create(void) {
   Scanner *s = (Scanner *)ts_calloc(1, sizeof(Scanner));
-  if (s != NULL) s->line_start = true;
+  if (s != NULL) {
+    s->line_start = true;
+    s->initial = true;
+  }
   return s;
 }
 
 void tree_sitter_awl_external_scanner_destroy(void *payload) { ts_free(payload); }
 
-// Layout: flags (bit 0 line_start, bit 1 settled), depth (2 bytes), then `depth` indents.
+// Layout: flags (bit 0 line_start, bit 1 settled, bit 2 long_line), depth (2 bytes), then `depth` indents.
 unsigned tree_sitter_awl_external_scanner_serialize(void *payload, char *buffer) {
   Scanner *s = (Scanner *)payload;
   unsigned depth = s->depth;
   unsigned max = (TREE_SITTER_SERIALIZATION_BUFFER_SIZE - 3) / sizeof(uint16_t);
   if (depth > max) depth = max;
-  buffer[0] = (char)((s->line_start ? 1 : 0) | (s->settled ? 2 : 0));
+  buffer[0] = (char)((s->line_start ? 1 : 0) | (s->settled ? 2 : 0) | (s->long_line ? 4 : 0));
   buffer[1] = (char)(depth & 0xFF);
   buffer[2] = (char)(depth >> 8);
   memcpy(buffer + 3, s->indents, depth * sizeof(uint16_t));
@@ -325,9 +376,12 @@ void tree_sitter_awl_external_scanner_deserialize(void *payload, const char *buf
   s->depth = 0;
   s->line_start = true;  // the start of the input
   s->settled = false;
+  s->long_line = false;
+  s->initial = length < 3;
   if (length < 3) return;
   s->line_start = (buffer[0] & 1) != 0;
   s->settled = (buffer[0] & 2) != 0;
+  s->long_line = (buffer[0] & 4) != 0;
   unsigned depth = (unsigned)(unsigned char)buffer[1] | ((unsigned)(unsigned char)buffer[2] << 8);
   unsigned fits = (length - 3) / sizeof(uint16_t);
   if (depth > fits) depth = fits;            // a short buffer
@@ -337,5 +391,9 @@ void tree_sitter_awl_external_scanner_deserialize(void *payload, const char *buf
 }
 
 bool tree_sitter_awl_external_scanner_scan(void *payload, TSLexer *lexer, const bool *valid_symbols) {
-  return scan((Scanner *)payload, lexer, valid_symbols);
+  Scanner *s = (Scanner *)payload;
+  s->classified = false;
+  if (!scan(s, lexer, valid_symbols)) return false;
+  if (!s->classified) s->long_line = s->line_start && long_line_ahead(lexer);
+  return true;
 }
