@@ -61,7 +61,8 @@ async def test_an_unopened_document_with_a_broken_contract_shows_its_problem(fol
         # opening it reports the same problem once, for the open document (no duplicate)
         uri = open_doc(client, folder / "bucket_watch.awl")
         params = await published(client, uri)
-        assert [d.code for d in params.diagnostics if d.code.startswith("contract")] == ["contract-input-type"]
+        contract = [d.code for d in params.diagnostics if d.code.startswith("contract")]
+        assert contract == ["contract-input-type"]
     finally:
         await client.shutdown_session()
         await client.stop()
