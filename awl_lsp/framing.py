@@ -126,10 +126,11 @@ class Framer:
                 return line
 
     def _exact(self, n: int) -> bytes:
+        """Up to `n` bytes of body (fewer when the stream ends or stalls a few bytes short)."""
         while len(self._buf) < n:
             if not self._buf:  # idle between messages: block until the client writes
                 if not self._fill():
-                    return None
+                    break  # the stream ended right after the header: an empty, short body
                 continue
             if self._fill(STALL_SECONDS):
                 continue

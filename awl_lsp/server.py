@@ -127,7 +127,8 @@ class AwlServer(RobustLanguageServer):
             folders = list(self.workspace.folders.values())
         except Exception:  # noqa: BLE001 — before initialize
             folders = []
-        paths = [Path(to_fs_path(f.uri)) for f in folders if f.uri.startswith("file:")]
+        local = [to_fs_path(f.uri) for f in folders if f.uri.startswith("file:")]
+        paths = [Path(p) for p in local if p is not None]
         root = self.workspace_root()
         return paths or ([root] if root is not None else [])
 
@@ -269,7 +270,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
 def _wants_markdown(ls: AwlServer) -> bool:
     caps = ls.client_capabilities.text_document
     formats = caps.hover.content_format if caps and caps.hover else None
-    return bool(formats) and lsp.MarkupKind.Markdown in formats  # plain text unless Markdown is listed
+    return formats is not None and lsp.MarkupKind.Markdown in formats  # plain text unless Markdown is listed
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
@@ -292,7 +293,7 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
     item = caps.completion.completion_item if caps and caps.completion else None
     snippet_ok = bool(item and item.snippet_support)
     formats = item.documentation_format if item else None
-    markdown_ok = bool(formats) and lsp.MarkupKind.Markdown in formats
+    markdown_ok = formats is not None and lsp.MarkupKind.Markdown in formats
     items = complete(snap, params.position, snippet_ok, markdown_ok)
     return lsp.CompletionList(is_incomplete=False, items=items)
 
@@ -312,7 +313,9 @@ async def on_definition(
             return schema
     crosses = workspace_nav.flow_name_at(snap, params.position) is not None
     index = await ls.session.wait_ready() if crosses else ls.session.index
-    elsewhere = workspace_nav.workflow_definitions(snap, params.position, uri, index, ls.encoding) if index else []
+    elsewhere = (
+        workspace_nav.workflow_definitions(snap, params.position, uri, index, ls.encoding) if index else []
+    )
     if not elsewhere:
         return here
     # on a `detached`/`child` declaration: the workflow it names; on a hatch or call: both
@@ -355,7 +358,9 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
     index = await ls.session.wait_ready() if crosses else None
     if edit is None or index is None:
         return edit
-    more = workspace_nav.workflow_rename_edits(snap, params.position, uri, index, ls.encoding, params.new_name)
+    more = workspace_nav.workflow_rename_edits(
+        snap, params.position, uri, index, ls.encoding, params.new_name
+    )
     if more:
         changes = dict(edit.changes or {})
         changes.update(more)
@@ -412,7 +417,7 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
     caps = ls.client_capabilities.text_document
     info = caps.signature_help.signature_information if caps and caps.signature_help else None
     formats = info.documentation_format if info else None
-    markdown = bool(formats) and lsp.MarkupKind.Markdown in formats
+    markdown = formats is not None and lsp.MarkupKind.Markdown in formats
     return signature_help(snap, params.position, markdown) if snap else None
 
 
@@ -516,9 +521,10 @@ def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> 
     names: set[str] = set()
     schemas = False
     for change in params.changes:
-        if not change.uri.startswith("file:"):
+        fs_path = to_fs_path(change.uri) if change.uri.startswith("file:") else None
+        if fs_path is None:
             continue
-        path = Path(to_fs_path(change.uri)).resolve()
+        path = Path(fs_path).resolve()
         if path.suffix == ".json":
             schemas = True
         elif path.suffix == ".awl":
@@ -553,7 +559,7 @@ def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams
 def _plain(value: object) -> object:
     """Custom requests' params as plain dicts (pygls hands them over as named tuples)."""
     if hasattr(value, "_asdict"):
-        value = value._asdict()  # type: ignore[attr-defined]
+        value = value._asdict()
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

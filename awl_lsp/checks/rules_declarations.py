@@ -244,11 +244,11 @@ def _types(ctx: ItemContext) -> None:
     for node in ctx.descendants("list_type"):
         element = field(node, "element")
         if element is not None and element.type == "optional_type":
-            inner = ctx.text(field(element, "inner"))
+            held = ctx.text(field(element, "inner"))
             ctx.error(
                 node,
                 f"a list element cannot be optional (`{ctx.text(node)}`): a list has no holes; "
-                f"use `[{inner}]`, or `[{inner}]?` for an optional list",
+                f"use `[{held}]`, or `[{held}]?` for an optional list",
                 "list-element",
             )
 

@@ -131,8 +131,8 @@ def _single_assignment(
     n = len(g.steps)
     region = [-1] * n  # the innermost region each step's bindings belong to
     for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
-        for i in range(o, close):
-            region[i] = k
+        for member in range(o, close):
+            region[member] = k
     loc: Locator | None = None
     first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
     cyclic: dict[int, bool] = {}
@@ -198,9 +198,10 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                 break
     name = g.steps[c].collected
     made = set().union(*(g.steps[k].bound for k in range(o + 1, c))) | {g.steps[o].distributed}
-    if name and name not in made and g.steps[c].coll is not None:
+    coll = g.steps[c].coll
+    if name and name not in made and coll is not None:
         ctx.error(
-            g.steps[c].at(g.steps[c].coll[1]),
+            g.steps[c].at(coll[1]),
             f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
             f"binds `{name}`: collect a binding made inside the region",
             "collect-outside",

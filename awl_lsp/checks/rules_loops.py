@@ -109,7 +109,8 @@ def _is_value(ident: Node) -> bool:
     if parent is None:
         return True
     for field in ("field", "name", "function"):
-        if parent.child_by_field_name(field) is not None and parent.child_by_field_name(field).id == ident.id:
+        named = parent.child_by_field_name(field)
+        if named is not None and named.id == ident.id:
             return parent.type in ("binary_expression",)
     return True
 

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.base import ItemContext
 from awl_lsp.model import Kind
 from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import AwlType, TypeEnv
@@ -23,7 +23,7 @@ from awl_lsp.model.types import AwlType, TypeEnv
 class ExprChecker(Protocol):
     """What these helpers use of `rules_types.ExprChecker` (named here, so neither imports the other)."""
 
-    ctx: CheckContext
+    ctx: ItemContext  # the checker runs per item
     env: TypeEnv
     table: TypeTable
 

@@ -346,7 +346,7 @@ def full_tokens(snap: Snapshot) -> list[Token]:
     """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
     out: list[Token] = []
     for first, entry in snap.derived("semantic-tokens", _item_tables):
-        out.extend((line + first, *rest) for line, *rest in entry.tokens)
+        out.extend((line + first, char, size, kind, mods) for line, char, size, kind, mods in entry.tokens)
     return out
 
 

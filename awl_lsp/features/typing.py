@@ -36,7 +36,9 @@ def _type_table(snap: Snapshot):  # noqa: ANN202 — a TypeTable
             parts.append(item_types(node, source, snap.path, snap.workspace))
             continue
         if key not in kept:
-            kept[key] = previous[key] if key in previous else item_types(node, source, snap.path, snap.workspace)
+            kept[key] = (
+                previous[key] if key in previous else item_types(node, source, snap.path, snap.workspace)
+            )
         parts.append(kept[key])
     snap.shared["item-types"] = kept
     return TypeTable.assemble(parts)

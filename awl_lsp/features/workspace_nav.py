@@ -9,6 +9,7 @@ index's entries, so documents that are not open are reached too.
 from __future__ import annotations
 
 from lsprotocol import types as lsp
+from tree_sitter import Node
 
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.symbols import _KIND
@@ -32,7 +33,7 @@ def schema_file_at(snap: Snapshot, position: lsp.Position, roots: list) -> lsp.L
     from awl_lsp.workspace import inside
 
     row, col = snap.point(position)
-    node = snap.node_at(row, col)
+    node: Node | None = snap.node_at(row, col)
     while node is not None and node.type != "schema_import":
         if node.type in ("type_declaration", "source_file"):
             return None

@@ -68,8 +68,11 @@ def too_deep(root: Node, limit: int = MAX_TREE_DEPTH) -> list[Node]:
     cursor = root.walk()
     depth = 0
     while True:
-        if depth >= limit - 1 and cursor.node.child_count:
-            out.append(cursor.node)
+        node = cursor.node
+        if node is None:  # a cursor walked from a node always stands on one
+            return out
+        if depth >= limit - 1 and node.child_count:
+            out.append(node)
         elif cursor.goto_first_child():
             depth += 1
             continue

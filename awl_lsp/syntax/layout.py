@@ -147,9 +147,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     for node in opaque:
         free_rows.update(range(node.start_point.row + 1, node.end_point.row + 1))
     record_rows: set[int] = set()
-    body = item.child_by_field_name("body") if item.type == "type_declaration" else None
-    if body is not None and body.type == "record_body" and body.end_point.row > body.start_point.row:
-        record_rows.update(range(body.start_point.row + 1, body.end_point.row + 1))
+    record = item.child_by_field_name("body") if item.type == "type_declaration" else None
+    if record is not None and record.type == "record_body" and record.end_point.row > record.start_point.row:
+        record_rows.update(range(record.start_point.row + 1, record.end_point.row + 1))
     text = _mask(source[begin : item.end_byte], begin, opaque)
     if text.endswith(b"\n"):
         text = text[:-1]  # the item's range runs to the start of the next line
@@ -237,8 +237,8 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
                 )
             elif not continuation and indent == prev + 2:
-                node = _largest_at(root, row, indent)
-                if node is not None and not (checks_nodes and _in_error(node)) and not _opens_here(node):
+                first = _largest_at(root, row, indent)
+                if first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
                     out.append(
                         (
                             span,

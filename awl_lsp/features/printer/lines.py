@@ -26,7 +26,8 @@ def align(out: list[Out]) -> None:
     """Pad the cells of each run of consecutive lines of one alignment shape to common widths."""
     i = 0
     while i < len(out):
-        key = out[i].align[0] if out[i].align else None
+        shape = out[i].align
+        key = shape[0] if shape else None
         if key is None:
             i += 1
             continue
@@ -43,7 +44,7 @@ def align(out: list[Out]) -> None:
             members.append(j)
             j += 1
         if len(members) > 1:
-            cells = [out[m].align[1:] for m in members]  # type: ignore[index]
+            cells = [shape[1:] for m in members if (shape := out[m].align) is not None]  # every member aligns
             ncols = max(len(c) for c in cells)
             widths = [max((len(c[k]) for c in cells if len(c) > k + 1), default=0) for k in range(ncols)]
             for m, c in zip(members, cells, strict=True):
