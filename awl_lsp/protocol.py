@@ -36,6 +36,7 @@ from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 from pygls.protocol.language_server import lsp_method
 
 from awl_lsp.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
+from awl_lsp.syntax.bounds import json_nesting
 
 log = logging.getLogger("awl_lsp.protocol")
 
@@ -85,36 +86,12 @@ def decode(body: bytes) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Rejection(PARSE_ERROR, f"the message body is not UTF-8 (byte {exc.start})") from None
-    if _nesting(text) > MAX_JSON_DEPTH:
+    if json_nesting(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         raise Rejection(PARSE_ERROR, f"the message is nested more than {MAX_JSON_DEPTH} levels deep")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise Rejection(PARSE_ERROR, f"the message body is not JSON: {exc}") from None
-
-
-def _nesting(text: str) -> int:
-    """An upper bound on the bracket depth of a JSON text (brackets inside strings counted too)."""
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
-        return 0
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 def envelope(value: Any) -> dict[str, Any]:

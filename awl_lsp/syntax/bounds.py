@@ -157,12 +157,12 @@ def _without_long_lines(source: bytes) -> tuple[bytes, list[Skipped]]:
     return bytes(data), out
 
 
-def json_nesting(text: str | bytes) -> int:
+def json_nesting(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int:
     """The deepest array/object nesting in a JSON text (an upper bound: brackets in strings count too
-    when the text has no quotes to tell them apart)."""
+    when the text has no quotes to tell them apart); 0 when it has no more brackets than `limit`."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+    if text.count("[") + text.count("{") <= limit:
         return 0
     depth = deepest = 0
     in_string = escaped = False
