@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Parser, Tree
 
-MAX_ANALYSED_BYTES = 1024 * 1024  # about 30,000 lines of AWL; beyond it a document is not analysed
+MAX_ANALYSED_BYTES = 768 * 1024  # about 22,000 lines of AWL; beyond it a document is not analysed
 MAX_LINE_BYTES = 10_000  # no AWL line needs more; longer ones are blanked
 MAX_TREE_DEPTH = 160  # tree levels; normal documents stay below 40
 MAX_JSON_DEPTH = 128  # levels of arrays/objects in JSON (schemas, `json { … }`, constants)
