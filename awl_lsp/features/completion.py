@@ -20,7 +20,7 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_context import Analysis, Plan, plan
-from awl_lsp.features.placeholders import argument_value
+from awl_lsp.features.placeholders import argument_value, names_in_scope
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.types import AwlType, parse_type_text
@@ -58,6 +58,7 @@ class _Items:
         self, snap: Snapshot, a: Analysis, p: Plan, snippet_ok: bool = True, markdown_ok: bool = True
     ) -> None:
         self.snap, self.a, self.p = snap, a, p
+        self._visible: set[str] | None = None
         self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
         line = snap.doc.lines.line_text(a.row).encode("utf-8")
         self.line_ends_here = not line[a.word_end :].strip()  # a keyword's form would not clash
@@ -140,9 +141,11 @@ class _Items:
         """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
         value in scope; an empty tab stop when no value of the type can be written."""
         model, row, scope = self.snap.model, self.a.row, self.p.scope
+        if self._visible is None:  # once per request: every call offered shares it
+            self._visible = names_in_scope(model, row, scope)
         parts = []
         for i, (n, t) in enumerate(params, 1):
-            value = argument_value(model, n, t, row, scope)
+            value = argument_value(model, n, t, row, scope, self._visible)
             parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
         self.symbol(sym, f"{sym.name}({', '.join(parts)})", snippet=True)
 

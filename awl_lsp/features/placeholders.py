@@ -44,11 +44,26 @@ def value_for(model: SemanticModel, type_text: str | None, depth: int = 0) -> st
     return f"{t}({', '.join(parts)})"
 
 
+def names_in_scope(model: SemanticModel, row: int, scope: str) -> set[str]:
+    """The value names an argument at `row` could pass (bindings only once they are bound)."""
+    return {
+        s.name
+        for s in model.visible_values(row, scope)
+        if s.kind is not Kind.BINDING or s.selection[0] < row
+    }
+
+
 def argument_value(
-    model: SemanticModel, name: str, type_text: str | None, row: int, scope: str
+    model: SemanticModel,
+    name: str,
+    type_text: str | None,
+    row: int,
+    scope: str,
+    visible: set[str] | None = None,
 ) -> str | None:
-    """What to pass for parameter `name`: a same-named value in scope, else a placeholder literal."""
-    for s in model.visible_values(row, scope):
-        if s.name == name and (s.kind is not Kind.BINDING or s.selection[0] < row):
-            return name
+    """What to pass for parameter `name`: a same-named value in scope, else a placeholder literal.
+    `visible` (from `names_in_scope`) saves the look-up when many arguments are filled at once."""
+    names = visible if visible is not None else names_in_scope(model, row, scope)
+    if name in names:
+        return name
     return value_for(model, type_text)
