@@ -16,6 +16,12 @@ from awl_lsp.syntax.problems import Problem, Range
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
+# Problems found while the engine reads the text into tokens, before it parses anything: the engine
+# reads the whole document first, so one of these anywhere is its first (and only) error, even when
+# an earlier line would not parse. Where one exists, the parse problems are consequences of a text
+# the engine never got to parse and are left out (see `reading_stops`).
+READING_CODES = frozenset({"odd-indent", "indent-jump", "tab-indent", "string"})
+
 _TOKEN_NAMES = {
     "_newline": "end of line",
     "_indent": "an indented block",
@@ -167,6 +173,8 @@ def syntax_problems(
     reuse the items an edit did not touch; without one everything is scanned.
     """
     found = _syntax_problems(tree, source, text, cache)
+    if reading_stops(found):
+        found = [problem for problem in found if problem.code in READING_CODES]
     seen: set[tuple[int, str]] = set()
     unique: list[SyntaxProblem] = []
     for problem in found:  # two ERROR nodes on one line often tell the same story
@@ -175,6 +183,11 @@ def syntax_problems(
             seen.add(key)
             unique.append(problem)
     return unique
+
+
+def reading_stops(problems: list[SyntaxProblem]) -> bool:
+    """Whether the engine stops while reading the text (before parsing or checking it)."""
+    return any(problem.code in READING_CODES for problem in problems)
 
 
 def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | None) -> list[SyntaxProblem]:

@@ -1,0 +1,53 @@
+"""The first error lands on the line the engine names: it reads the whole text before parsing it."""
+
+from __future__ import annotations
+
+from helpers import snap_of
+
+from awl_lsp.checks import Severity
+from awl_lsp.features.diagnostics import findings
+
+DOC = """\
+//! Fetches one page.
+workflow fetch_page
+  input url: String
+  outcome fetched: type Page, route success
+
+type Page { url: String, status: Int }
+
+worker web
+  action fetch(url: String) -> Page
+    timeout 1m
+
+step attempt
+  fetch(url: url) -> page
+  outcome ok: otherwise, route fetched(page)
+"""
+
+
+def _errors(text: str) -> list:
+    return [p for p in findings(snap_of(text)) if p.severity is Severity.ERROR]
+
+
+def test_an_odd_indentation_below_a_parse_error_is_the_first_error() -> None:
+    text = DOC.replace("  input url: String", "  input url: String String").replace(
+        "  outcome ok:", "   outcome ok:"
+    )
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 13 and errors[0].code == "odd-indent"
+    assert "two spaces" in errors[0].message
+    assert all(p.code in ("odd-indent", "indent-jump", "tab-indent", "string") for p in errors)
+
+
+def test_an_indentation_jump_below_a_checker_error_is_the_first_error() -> None:
+    text = DOC.replace("type Page, route success", "type Pag, route success").replace(
+        "    timeout 1m", "        timeout 1m"
+    )
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 9 and errors[0].code == "indent-jump"
+
+
+def test_without_reading_problems_parse_and_checker_errors_still_show() -> None:
+    text = DOC.replace("type Page, route success", "type Pag, route success")
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 3 and "Pag" in errors[0].message
