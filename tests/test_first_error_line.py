@@ -58,3 +58,19 @@ def test_a_missing_header_is_reported_where_the_header_belongs() -> None:
     errors = _errors(text)
     assert errors and errors[0].range[0] == 1
     assert "header" in errors[0].message or "`input`" in errors[0].message
+
+
+def test_a_second_settings_line_under_an_action_is_the_line_named() -> None:
+    text = DOC.replace("    timeout 1m\n", "    timeout 1m\n    timeout 2m\n")
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 10 and "one settings line" in errors[0].message
+
+
+def test_a_second_route_in_an_outcome_arm_is_the_line_named() -> None:
+    text = DOC.replace(
+        "  outcome ok: otherwise, route fetched(page)",
+        "  outcome ok: when page.status == 200,\n    route fetched(page)\n    route fetched(page)\n"
+        "  outcome other: otherwise, route fetched(page)",
+    )
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 15 and "one `route`" in errors[0].message

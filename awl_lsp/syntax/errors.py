@@ -337,6 +337,9 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
     children = [
         c for c in node.children if not (c.is_extra and c.type in ("comment", "doc_comment", "narration"))
     ]
+    repeated = _second_of_a_kind(node, children, source)
+    if repeated is not None:
+        return repeated
     culprit: Node | None = None
     before: Node | None = None
     for i, child in enumerate(children):
@@ -390,6 +393,40 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         message += f": expected {expected}"
     end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
     return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+# What a construct takes only one of, by the kind of the line repeated (facts of LANGUAGE.md).
+_ONE_ONLY = {
+    "call_config": "a call declaration takes one settings line: put every setting on that one line, "
+    "separated by commas",
+    "route_statement": "an outcome arm takes one `route`: give this route an `outcome` arm of its own, "
+    "or move the work above the outcome clauses",
+}
+
+
+def _second_of_a_kind(node: Node, children: list[Node], source: bytes) -> SyntaxProblem | None:
+    """An ERROR holding only complete lines, followed by one more: the construct had its line already.
+
+    Error recovery keeps the last of two lines where only one is allowed and wraps the first in the
+    ERROR; the parse really failed where the second began, so that is the line to name.
+    """
+    if not children or any(not c.is_named or c.has_error or c.is_missing for c in children):
+        return None
+    after = node.next_named_sibling
+    while after is not None and after.is_extra:
+        after = after.next_named_sibling
+    if after is None or after.has_error or after.start_point.row <= children[-1].start_point.row:
+        return None
+    if after.type != children[-1].type:
+        return None
+    first = _first_leaf(after)
+    row, col = first.start_point.row, first.start_point.column
+    line_end = source.find(b"\n", first.start_byte)
+    stop = min(after.end_byte, line_end if line_end != -1 else len(source))
+    typed = source[first.start_byte : stop].decode("utf-8", errors="replace").strip()
+    reason = _ONE_ONLY.get(after.type, "the construct above already has this line")
+    message = f"unexpected second `{_snippet(source, first)}` line `{typed}`: {reason}"
+    return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
 
 
 def _last_leaf(node: Node) -> Node:
