@@ -290,6 +290,9 @@ def _hidden_error(node: Node, source: bytes) -> SyntaxProblem:
             "too-deep",
         )
     row, col = last.end_point.row, last.end_point.column
+    repeated = _line_after(node, last, source)
+    if repeated is not None:
+        return repeated
     message = f"missing end of line after `{_snippet(source, last)}`"
     return SyntaxProblem((row, col, row, col + 1), message, "missing")
 
@@ -301,6 +304,11 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
     for child in node.children:
         if child.is_missing:
             prev = _previous_leaf(child)
+            if child.type in ("_newline", "_dedent") and prev is not None:
+                repeated = _line_after(node, prev, source)
+                if repeated is not None:
+                    out.append(repeated)
+                    continue
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
             data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
@@ -426,6 +434,34 @@ def _second_of_a_kind(node: Node, children: list[Node], source: bytes) -> Syntax
     typed = source[first.start_byte : stop].decode("utf-8", errors="replace").strip()
     reason = _ONE_ONLY.get(after.type, "the construct above already has this line")
     message = f"unexpected second `{_snippet(source, first)}` line `{typed}`: {reason}"
+    return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
+
+
+def _line_after(node: Node, last: Node, source: bytes) -> SyntaxProblem | None:
+    """A line token the parser invented after `last` because the next line repeats a one-only line.
+
+    The parse failed where that next line began (a second `route` in an outcome arm, a second
+    settings line under an action), so the problem is named there rather than after `last`.
+    """
+    row = _next_code_row(source, last.end_byte)
+    if row <= last.end_point.row:
+        return None
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    line = source.split(b"\n")[row] if row <= source.count(b"\n") else b""
+    col = len(line) - len(line.lstrip(b" "))
+    start = root.descendant_for_point_range((row, col), (row, col))
+    while start is not None and start.type not in _ONE_ONLY and start.parent is not None:
+        if start.parent.start_point != start.start_point:
+            start = None
+            break
+        start = start.parent
+    if start is None or start.type not in _ONE_ONLY:
+        return None
+    typed = line.decode("utf-8", errors="replace").strip()
+    word = typed.split(" ", 1)[0].split("(", 1)[0]
+    message = f"unexpected second `{word}` line `{typed}`: {_ONE_ONLY[start.type]}"
     return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
 
 
