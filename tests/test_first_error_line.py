@@ -83,3 +83,12 @@ def test_a_second_route_in_the_last_outcome_arm_is_the_line_named() -> None:
     )
     errors = _errors(text)
     assert errors and errors[0].range[0] == 15 and "one `route`" in errors[0].message
+
+
+def test_an_outcome_line_without_its_route_line_is_named() -> None:
+    text = DOC.replace(
+        "  outcome ok: otherwise, route fetched(page)",
+        "  outcome ok: when page.status == 200,\n  outcome other: otherwise, route fetched(page)",
+    )
+    errors = _errors(text)
+    assert errors and errors[0].range[0] == 13 and "no `route` follows" in errors[0].message
