@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from helpers import snap_of
+from lsp_edits import apply_workspace_edit
 
 from awl_lsp.checks import Severity
-from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.code_actions import code_actions
+from awl_lsp.features.diagnostics import diagnostics, findings
+
+URI = "file:///work/doc.awl"
 
 DOC = """\
 //! Fetches one page.
@@ -92,3 +96,15 @@ def test_an_outcome_line_without_its_route_line_is_named() -> None:
     )
     errors = _errors(text)
     assert errors and errors[0].range[0] == 13 and "no `route` follows" in errors[0].message
+
+
+
+def test_an_unclosed_payload_is_named_on_the_next_line_and_the_fix_closes_it_in_place() -> None:
+    text = DOC.replace("route fetched(page)", "route fetched(page") + "\nstep later\n  route fetched(page)\n"
+    snap = snap_of(text)
+    diags = [d for d in diagnostics(snap) if d.code == "missing"]
+    assert diags and diags[0].range.start.line == 15 and "`(` is still open" in diags[0].message
+    actions = code_actions(snap, URI, diags[0].range, diags)
+    fixed = apply_workspace_edit(text, actions[0].edit, URI)
+    assert fixed.splitlines()[13].endswith("route fetched(page)")
+    assert not snap_of(fixed).doc.root.has_error

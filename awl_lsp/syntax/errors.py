@@ -312,11 +312,40 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
             data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
-            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing", data=data))
+            span = _range(child)
+            message = f"missing {what}{after}"
+            # a value after `name:` (a bare name could still be waiting for its `:`)
+            lead = _previous_leaf(prev) if prev is not None else None
+            complete = (
+                prev is not None
+                and (prev.is_named or prev.type in _CLOSERS)
+                and (lead is None or lead.type != ",")
+            )
+            if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
+                # the line ended with the bracket open: the parser finds out on the next line, which
+                # is where the engine names it; the fix still inserts where the bracket belongs
+                row = _next_code_row(source, child.start_byte)
+                if row > span[0]:
+                    if data is not None:
+                        data = {**data, "insert_at": [span[0], span[1]]}
+                    message += f": the `{_CLOSERS[child.type]}` is still open on this line"
+                    span = (row, 0, row, 0)
+            out.append(SyntaxProblem(span, message, "missing", data=data))
         elif child.is_error:
             out.append(_error_problem(child, source))
         elif child.has_error:
             _collect(child, source, out)
+
+
+# closers the engine looks for across line ends (a type's `{ … }` on one line ends with its line)
+_CLOSERS = {")": "(", "]": "["}
+
+
+def _rest_is_blank(source: bytes, byte: int) -> bool:
+    """Whether only white space or a comment follows `byte` on its line."""
+    end = source.find(b"\n", byte)
+    rest = source[byte : end if end != -1 else len(source)].strip()
+    return not rest or rest.startswith(b"//")
 
 
 def _leaves(node: Node, limit: int = 4000) -> list[Node]:
