@@ -12,7 +12,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.layout import layout_problems
 from awl_lsp.syntax.parser import LANGUAGE
-from awl_lsp.syntax.problems import Problem, Range
+from awl_lsp.syntax.problems import Problem, Range, Severity
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
@@ -328,7 +328,16 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                 if row > span[0]:
                     if data is not None:
                         data = {**data, "insert_at": [span[0], span[1]]}
-                    message += f": the `{_CLOSERS[child.type]}` is still open on this line"
+                    opener = _CLOSERS[child.type]
+                    message += f": the `{opener}` is still open on this line"
+                    out.append(
+                        SyntaxProblem(
+                            span,
+                            f"the `{opener}` is never closed: end it with `{child.type}` here",
+                            "missing",
+                            Severity.HINT,
+                        )
+                    )
                     span = (row, 0, row, 0)
             out.append(SyntaxProblem(span, message, "missing", data=data))
         elif child.is_error:
