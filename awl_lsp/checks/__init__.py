@@ -35,6 +35,7 @@ from awl_lsp.checks import (
 )
 from awl_lsp.checks.base import CheckContext, ItemContext, Problem, Severity
 from awl_lsp.checks.engine import CheckCache
+from awl_lsp.checks.unchecked import soften_unchecked
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.builder import gc_paused
 
@@ -91,7 +92,7 @@ def run_checks(
         if key not in seen:
             seen.add(key)
             unique.append(p)
-    return unique
+    return soften_unchecked(unique, tree, source)
 
 
 __all__ = ["CheckCache", "CheckContext", "ItemContext", "Problem", "Severity", "run_checks"]

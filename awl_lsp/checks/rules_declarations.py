@@ -96,14 +96,21 @@ def _narration(ctx: CheckContext) -> None:
             )
 
 
+_NOT_CODE = frozenset({"comment", "doc_comment", "narration"})
+
+
 def _header_placement(ctx: CheckContext) -> None:
     items = [it.node for it in ctx.items if it.node.type in _ITEM_TYPES]
     flows = [n for n in items if n.type in ("workflow_declaration", "workloop_declaration")]
     if not flows:
         if items:
+            # on the first line after the narration: where the header belongs (the engine's line)
+            code = [n for n in ctx.tree.root_node.children if n.type not in _NOT_CODE]
+            row = code[0].start_point.row if code else 0
             ctx.error(
-                (0, 0, 0, 0),
-                "no `workflow NAME` or `workloop NAME` header: a document declares one flow",
+                (row, 0, row, 0),
+                "no `workflow NAME` or `workloop NAME` header: a document declares one flow, and its "
+                "header is the first line after the `//!` narration",
                 "header",
             )
         return

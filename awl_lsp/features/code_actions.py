@@ -135,6 +135,9 @@ def _fix_missing_token(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[l
     if not isinstance(token, str) or not token:
         return []
     r = diag.range
+    at = _data(diag).get("insert_at")  # where the token belongs, when reported on a later line
+    if isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at):
+        r = snap.lsp_range((at[0], at[1], at[0], at[1]))
     edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(r.start, r.start), token)]})
     return [_action(f"Insert `{token}`", QUICKFIX, edit, diag, preferred=True)]
 

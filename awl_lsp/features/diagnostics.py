@@ -17,7 +17,7 @@ from awl_lsp.checks.cascades import fold
 from awl_lsp.checks.suggest import KEYWORD_CODES, annotate
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
-from awl_lsp.syntax.errors import syntax_problems
+from awl_lsp.syntax.errors import reading_stops, syntax_problems
 
 Finding = Problem  # the name callers used before syntax and checker problems became one type
 
@@ -38,7 +38,10 @@ def findings(snap: Snapshot) -> list[Problem]:
         Problem(span, b.message, b.code, Severity.WARNING if b.code == "too-large" else Severity.ERROR)
         for b, span in zip(skipped, blanked, strict=True)
     ]
-    problems = run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
+    # A text the engine cannot read (odd indentation, a tab, an open string) is never checked.
+    problems = (
+        [] if reading_stops(out) else run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
+    )
     # A declaration with a syntax problem is reported by that problem alone: what the checker
     # finds in a half-parsed declaration are consequences (the engine stops at the syntax error).
     broken = _broken_items(snap, syntax_rows)

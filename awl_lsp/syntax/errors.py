@@ -12,9 +12,15 @@ from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.layout import layout_problems
 from awl_lsp.syntax.parser import LANGUAGE
-from awl_lsp.syntax.problems import Problem, Range
+from awl_lsp.syntax.problems import Problem, Range, Severity
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
+
+# Problems found while the engine reads the text into tokens, before it parses anything: the engine
+# reads the whole document first, so one of these anywhere is its first (and only) error, even when
+# an earlier line would not parse. Where one exists, the parse problems are consequences of a text
+# the engine never got to parse and are left out (see `reading_stops`).
+READING_CODES = frozenset({"odd-indent", "indent-jump", "tab-indent", "string"})
 
 _TOKEN_NAMES = {
     "_newline": "end of line",
@@ -167,6 +173,8 @@ def syntax_problems(
     reuse the items an edit did not touch; without one everything is scanned.
     """
     found = _syntax_problems(tree, source, text, cache)
+    if reading_stops(found):
+        found = [problem for problem in found if problem.code in READING_CODES]
     seen: set[tuple[int, str]] = set()
     unique: list[SyntaxProblem] = []
     for problem in found:  # two ERROR nodes on one line often tell the same story
@@ -175,6 +183,11 @@ def syntax_problems(
             seen.add(key)
             unique.append(problem)
     return unique
+
+
+def reading_stops(problems: list[SyntaxProblem]) -> bool:
+    """Whether the engine stops while reading the text (before parsing or checking it)."""
+    return any(problem.code in READING_CODES for problem in problems)
 
 
 def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | None) -> list[SyntaxProblem]:
@@ -277,6 +290,9 @@ def _hidden_error(node: Node, source: bytes) -> SyntaxProblem:
             "too-deep",
         )
     row, col = last.end_point.row, last.end_point.column
+    repeated = _line_after(node, last, source)
+    if repeated is not None:
+        return repeated
     message = f"missing end of line after `{_snippet(source, last)}`"
     return SyntaxProblem((row, col, row, col + 1), message, "missing")
 
@@ -288,14 +304,57 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
     for child in node.children:
         if child.is_missing:
             prev = _previous_leaf(child)
+            if child.type in ("_newline", "_dedent") and prev is not None:
+                repeated = _line_after(node, prev, source)
+                if repeated is not None:
+                    out.append(repeated)
+                    continue
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
             data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
-            out.append(SyntaxProblem(_range(child), f"missing {what}{after}", "missing", data=data))
+            span = _range(child)
+            message = f"missing {what}{after}"
+            # a value after `name:` (a bare name could still be waiting for its `:`)
+            lead = _previous_leaf(prev) if prev is not None else None
+            complete = (
+                prev is not None
+                and (prev.is_named or prev.type in _CLOSERS)
+                and (lead is None or lead.type != ",")
+            )
+            if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
+                # the line ended with the bracket open: the parser finds out on the next line, which
+                # is where the engine names it; the fix still inserts where the bracket belongs
+                row = _next_code_row(source, child.start_byte)
+                if row > span[0]:
+                    if data is not None:
+                        data = {**data, "insert_at": [span[0], span[1]]}
+                    opener = _CLOSERS[child.type]
+                    message += f": the `{opener}` is still open on this line"
+                    out.append(
+                        SyntaxProblem(
+                            span,
+                            f"the `{opener}` is never closed: end it with `{child.type}` here",
+                            "missing",
+                            Severity.HINT,
+                        )
+                    )
+                    span = (row, 0, row, 0)
+            out.append(SyntaxProblem(span, message, "missing", data=data))
         elif child.is_error:
             out.append(_error_problem(child, source))
         elif child.has_error:
             _collect(child, source, out)
+
+
+# closers the engine looks for across line ends (a type's `{ … }` on one line ends with its line)
+_CLOSERS = {")": "(", "]": "["}
+
+
+def _rest_is_blank(source: bytes, byte: int) -> bool:
+    """Whether only white space or a comment follows `byte` on its line."""
+    end = source.find(b"\n", byte)
+    rest = source[byte : end if end != -1 else len(source)].strip()
+    return not rest or rest.startswith(b"//")
 
 
 def _leaves(node: Node, limit: int = 4000) -> list[Node]:
@@ -324,6 +383,9 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
     children = [
         c for c in node.children if not (c.is_extra and c.type in ("comment", "doc_comment", "narration"))
     ]
+    repeated = _second_of_a_kind(node, children, source)
+    if repeated is not None:
+        return repeated
     culprit: Node | None = None
     before: Node | None = None
     for i, child in enumerate(children):
@@ -377,6 +439,68 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         message += f": expected {expected}"
     end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
     return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+# What a construct takes only one of, by the kind of the line repeated (facts of LANGUAGE.md).
+_ONE_ONLY = {
+    "call_config": "a call declaration takes one settings line: put every setting on that one line, "
+    "separated by commas",
+    "route_statement": "an outcome arm takes one `route`: give this route an `outcome` arm of its own, "
+    "or move the work above the outcome clauses",
+}
+
+
+def _second_of_a_kind(node: Node, children: list[Node], source: bytes) -> SyntaxProblem | None:
+    """An ERROR holding only complete lines, followed by one more: the construct had its line already.
+
+    Error recovery keeps the last of two lines where only one is allowed and wraps the first in the
+    ERROR; the parse really failed where the second began, so that is the line to name.
+    """
+    if not children or any(not c.is_named or c.has_error or c.is_missing for c in children):
+        return None
+    after = node.next_named_sibling
+    while after is not None and after.is_extra:
+        after = after.next_named_sibling
+    if after is None or after.has_error or after.start_point.row <= children[-1].start_point.row:
+        return None
+    if after.type != children[-1].type:
+        return None
+    first = _first_leaf(after)
+    row, col = first.start_point.row, first.start_point.column
+    line_end = source.find(b"\n", first.start_byte)
+    stop = min(after.end_byte, line_end if line_end != -1 else len(source))
+    typed = source[first.start_byte : stop].decode("utf-8", errors="replace").strip()
+    reason = _ONE_ONLY.get(after.type, "the construct above already has this line")
+    message = f"unexpected second `{_snippet(source, first)}` line `{typed}`: {reason}"
+    return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
+
+
+def _line_after(node: Node, last: Node, source: bytes) -> SyntaxProblem | None:
+    """A line token the parser invented after `last` because the next line repeats a one-only line.
+
+    The parse failed where that next line began (a second `route` in an outcome arm, a second
+    settings line under an action), so the problem is named there rather than after `last`.
+    """
+    row = _next_code_row(source, last.end_byte)
+    if row <= last.end_point.row:
+        return None
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    line = source.split(b"\n")[row] if row <= source.count(b"\n") else b""
+    col = len(line) - len(line.lstrip(b" "))
+    start = root.descendant_for_point_range((row, col), (row, col))
+    while start is not None and start.type not in _ONE_ONLY and start.parent is not None:
+        if start.parent.start_point != start.start_point:
+            start = None
+            break
+        start = start.parent
+    if start is None or start.type not in _ONE_ONLY:
+        return None
+    typed = line.decode("utf-8", errors="replace").strip()
+    word = typed.split(" ", 1)[0].split("(", 1)[0]
+    message = f"unexpected second `{word}` line `{typed}`: {_ONE_ONLY[start.type]}"
+    return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
 
 
 def _last_leaf(node: Node) -> Node:

@@ -11,7 +11,8 @@ each on the line the engine names:
   which the checker reports);
 * inside brackets, a line less indented than the line the brackets opened on;
 * inside a type's `{ … }`, a field line deeper than the field line above it;
-* an enum's `| Variant` on a line of its own (the variants go on the `type` line).
+* an enum's `| Variant` on a line of its own (the variants go on the `type` line);
+* an `outcome …,` line with no deeper line after it to carry its `route`.
 
 Blank lines, comment lines and the inside of `json { … }` bodies and `\"\"\"raw strings\"\"\"` are
 free. Lines with a tab in their indentation are left to the tab rule (`errors.py`).
@@ -156,6 +157,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     lines = text.split(b"\n")
 
     out: list[tuple[Range, str, str]] = []
+    open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
     prev = 0  # indentation of the code line above (the first code line sits at the left margin)
     prev_row = -1
     depth = 0  # open brackets at the start of the line
@@ -171,6 +173,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             pass
         else:
             span = (row, indent, row, max(len(line), indent + 1))
+            if open_arm is not None and depth == 0 and indent <= open_arm[1]:
+                out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
+            open_arm = None
             if depth > 0:
                 # the text says "inside brackets"; the tree decides (a bracket a syntax error left
                 # open closes where the parser closed it)
@@ -249,11 +254,22 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
             prev, prev_row = indent, row
         opens = code.count(b"(") + code.count(b"[") + code.count(b"{")
+        ends_arm = body.startswith(b"outcome ") and code.rstrip().endswith(b",")
+        if depth == 0 and ends_arm and row not in free_rows:
+            open_arm = ((row, indent, row, indent + len(code.rstrip())), indent)
         if opens or depth:
             if depth == 0:
                 open_indent = indent
             depth = max(0, depth + opens - code.count(b")") - code.count(b"]") - code.count(b"}"))
+    if open_arm is not None:
+        out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+_ARM_WITHOUT_ROUTE = (
+    "this outcome line ends with `,` but no `route` follows: put `route <target>` after the comma or "
+    "on the next line, indented one level"
+)
 
 
 def _multiline_opaque(root: Node, source: bytes, begin: int, end: int) -> list[Node]:

@@ -1,0 +1,54 @@
+"""Blocks the engine parses but never checks: a substep's `on failure` body.
+
+The engine's checker does not look inside the `on failure` block of a step nested in another step
+(an unknown action, a wrong argument or an unknown route target there passes its check and only
+fails when the block runs). Our rules still find those problems; this module turns them from
+errors into warnings that say so, so that a document the engine accepts is not marked broken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tree_sitter import Node, Tree
+
+from awl_lsp.syntax.problems import Problem, Range, Severity
+
+_NOTE = " (the engine does not check a substep's `on failure` block: this fails only when the block runs)"
+
+
+def _substep_failure_blocks(tree: Tree) -> list[Range]:
+    """The ranges of the `on failure` bodies that belong to a nested step."""
+    found: list[Range] = []
+    stack: list[tuple[Node, int]] = [(tree.root_node, 0)]
+    while stack:
+        node, steps = stack.pop()
+        if node.type == "on_failure" and steps >= 2:
+            body = node.child_by_field_name("body")
+            if body is not None:  # the block's own shape (missing, doubled) is still checked
+                s, e = body.start_point, body.end_point
+                found.append((s.row, s.column, e.row, e.column))
+            continue
+        if node.type == "step_declaration":
+            steps += 1
+        stack.extend((child, steps) for child in node.named_children)
+    return found
+
+
+def soften_unchecked(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
+    """`problems` with the errors inside a substep's `on failure` block made warnings."""
+    if not any(p.severity is Severity.ERROR for p in problems) or b"failure" not in source:
+        return problems
+    blocks = _substep_failure_blocks(tree)
+    if not blocks:
+        return problems
+    out: list[Problem] = []
+    for p in problems:
+        start = (p.range[0], p.range[1])
+        if p.severity is Severity.ERROR and any((b[0], b[1]) <= start <= (b[2], b[3]) for b in blocks):
+            p = replace(p, severity=Severity.WARNING, message=p.message + _NOTE)
+        out.append(p)
+    return out
+
+
+__all__ = ["soften_unchecked"]
