@@ -7,6 +7,7 @@ what the grammar would have accepted there ("expected `windows`, a name or end o
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
@@ -311,7 +312,9 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                     continue
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
-            data = {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
+            data: dict[str, Any] | None = (
+                {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
+            )
             span = _range(child)
             message = f"missing {what}{after}"
             # a value after `name:` (a bare name could still be waiting for its `:`)
