@@ -18,7 +18,7 @@ demo: $(STAMP)
 
 test: $(STAMP) test-extra
 	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench
-#	$(PY) -m ruff format --check awl_lsp tests tree-sitter-awl/bindings bench  # once the tree is formatted
+	$(PY) -m ruff format --check awl_lsp tests tree-sitter-awl/bindings bench
 	$(PY) -m mypy
 	$(PY) -m pytest -q -rs tests
 

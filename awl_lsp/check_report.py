@@ -132,8 +132,10 @@ def sarif_log(records: list[Record]) -> dict:
                     "driver": {
                         "name": "awl",
                         "version": __version__,
-                        "rules": [{"id": c, "name": c, "shortDescription": {"text": f"AWL check {c}"}}
-                                  for c in codes],
+                        "rules": [
+                            {"id": c, "name": c, "shortDescription": {"text": f"AWL check {c}"}}
+                            for c in codes
+                        ],
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).resolve().as_uri() + "/"}},

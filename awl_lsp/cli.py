@@ -168,8 +168,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             continue
         result = canonical_text(text)
         if result is None:
-            print(f"awl fmt: {path}: not formatted: the file has syntax errors (see `awl check {path}`)",
-                  file=sys.stderr)
+            print(
+                f"awl fmt: {path}: not formatted: the file has syntax errors (see `awl check {path}`)",
+                file=sys.stderr,
+            )
             unformattable = True
             continue
         if result == text:

@@ -115,8 +115,9 @@ def envelope(value: Any) -> dict[str, Any]:
         return value
     if good_id and (("result" in value) != ("error" in value)):
         return value  # a response to one of our requests
-    raise Rejection(INVALID_REQUEST, "a message needs a method (or, as a response, a result or an error)",
-                    answer_id)
+    raise Rejection(
+        INVALID_REQUEST, "a message needs a method (or, as a response, a result or an error)", answer_id
+    )
 
 
 class Dispatcher:
@@ -298,8 +299,9 @@ class RobustLanguageServer(LanguageServer):
             elif isinstance(event, Slip):
                 dispatcher.log(event.message, lsp.MessageType.Error)
             elif isinstance(event, Lost):
-                dispatcher.log(f"{event.message}; exiting so the client can restart the server",
-                               lsp.MessageType.Error)
+                dispatcher.log(
+                    f"{event.message}; exiting so the client can restart the server", lsp.MessageType.Error
+                )
                 return 2
             else:
                 if event.message:

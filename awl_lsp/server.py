@@ -507,8 +507,9 @@ async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
     if watch and watch.dynamic_registration:
         watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.awl", "**/*.json")]
         options = lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
-        registration = lsp.Registration(id="awl-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                                        register_options=options)
+        registration = lsp.Registration(
+            id="awl-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+        )
         try:
             await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
         except Exception:  # noqa: BLE001 — without watching, saves of open documents still count

@@ -217,8 +217,10 @@ def sizes(timeout: float) -> None:
         server.initialize()
         server.open(URI, DOC)
         started = time.monotonic()
-        server.notify("textDocument/didOpen", {"textDocument": {"uri": big, "languageId": "awl", "version": 1,
-                                                                "text": text}})
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": big, "languageId": "awl", "version": 1, "text": text}},
+        )
         try:
             found = server.diagnostics(big, timeout)
             opened = time.monotonic() - started
@@ -232,11 +234,15 @@ def sizes(timeout: float) -> None:
             seen = {d.get("code") for d in found["diagnostics"]}
             codes = sorted(seen & {"line-too-long", "too-large", "too-deep"})
             size = f"{len(text) / 1e6:.2f} MB"
-            print(f"| {name} | {size} | {opened:.2f} s | {typed:.2f} s | {hovered:.0f} ms | "
-                  f"{peak_mb(server.proc.pid)} MB | {', '.join(codes)} |")
+            print(
+                f"| {name} | {size} | {opened:.2f} s | {typed:.2f} s | {hovered:.0f} ms | "
+                f"{peak_mb(server.proc.pid)} MB | {', '.join(codes)} |"
+            )
         except AssertionError:
-            print(f"| {name} | {len(text) / 1e6:.2f} MB | no diagnostics in {timeout:.0f} s | | | "
-                  f"{peak_mb(server.proc.pid)} MB | |")
+            print(
+                f"| {name} | {len(text) / 1e6:.2f} MB | no diagnostics in {timeout:.0f} s | | | "
+                f"{peak_mb(server.proc.pid)} MB | |"
+            )
         server.close()
 
 

@@ -62,8 +62,9 @@ def test_deep_nesting_fixed_by_an_edit_is_analysed_again() -> None:
     doc.edit([TextEdit(line, 0, line + 1, 0, "  x = (1)\n")], 2)
     found = diagnostics(doc.snapshot)
     assert not any("too deeply" in d.message for d in found)
-    assert [(d.range, d.message) for d in found] == [(d.range, d.message) for d in diagnostics(
-        analyse_text(doc.syntax.text))]
+    assert [(d.range, d.message) for d in found] == [
+        (d.range, d.message) for d in diagnostics(analyse_text(doc.syntax.text))
+    ]
 
 
 def test_one_big_error_still_gets_an_error() -> None:

@@ -94,8 +94,10 @@ def test_sarif_format_is_a_sarif_2_1_0_log(tmp_path: Path) -> None:
         loc = res["locations"][0]["physicalLocation"]
         assert loc["artifactLocation"] == {"uri": "flows/billing/payout.awl", "uriBaseId": "%SRCROOT%"}
         assert loc["region"] == {
-            "startLine": r["line"], "startColumn": r["column"],
-            "endLine": r["end_line"], "endColumn": r["end_column"],
+            "startLine": r["line"],
+            "startColumn": r["column"],
+            "endLine": r["end_line"],
+            "endColumn": r["end_column"],
         }
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == root.resolve().as_uri() + "/"
 

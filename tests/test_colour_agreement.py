@@ -102,8 +102,11 @@ def test_highlight_captures_and_semantic_tokens_agree_token_by_token() -> None:
         classifier = _Classifier(snap, snap.model.items)
         # lines with a syntax problem (a parse error, or a layout the engine refuses) are broken text:
         # neither side claims to know what their tokens are
-        broken = {row for p in syntax_problems(snap.doc.tree, snap.doc.source, text)
-                  for row in range(p.range[0], p.range[2] + 1)}
+        broken = {
+            row
+            for p in syntax_problems(snap.doc.tree, snap.doc.source, text)
+            for row in range(p.range[0], p.range[2] + 1)
+        }
         for leaf in _leaves(snap.doc.root, 0, snap.doc.lines.line_count):
             if leaf.start_byte == leaf.end_byte or leaf.has_error or (leaf.parent and leaf.parent.is_error):
                 continue  # inside a syntax error neither side claims to know what a token is

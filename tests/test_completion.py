@@ -101,8 +101,21 @@ step finish
 """
 
 STEP_BODY = {
-    "spawn", "hatch", "answer", "wait", "sleep", "fork", "loop", "distribute", "sequence", "collect",
-    "step", "on", "route", "outcome", "max",
+    "spawn",
+    "hatch",
+    "answer",
+    "wait",
+    "sleep",
+    "fork",
+    "loop",
+    "distribute",
+    "sequence",
+    "collect",
+    "step",
+    "on",
+    "route",
+    "outcome",
+    "max",
 }
 TYPES = {"Bool", "Int", "Float", "String", "Nil", "Dir"}
 WORKLOOP_TYPES = TYPES | {"Board", "Poke", "Task", "Sweep"}
@@ -299,10 +312,16 @@ def test_step_header_after() -> None:
 def test_route_targets() -> None:
     assert wl("  answer board(swept: found.swept)", "  route ‸") == {"start", "sweep_queue", "dispatch"}
     assert wf("  summarize(verdicts: verdicts) -> landed", "  route ‸") == {
-        "review_all", "finish", "landed", "rejected",
+        "review_all",
+        "finish",
+        "landed",
+        "rejected",
     }
     assert wf("  summarize(verdicts: verdicts) -> landed", "  verdicts |> route ‸") == {
-        "review_all", "finish", "landed", "rejected",
+        "review_all",
+        "finish",
+        "landed",
+        "rejected",
     }
 
 
@@ -370,7 +389,7 @@ def test_argument_names_for_route_answer_hatch_and_records() -> None:
 
 
 def test_multi_line_argument_list() -> None:
-    assert wf("  summarize(verdicts: verdicts) -> landed", "  notify(channel: \"x\",\n    ‸") == {"text"}
+    assert wf("  summarize(verdicts: verdicts) -> landed", '  notify(channel: "x",\n    ‸') == {"text"}
 
 
 def test_argument_value_is_an_expression() -> None:

@@ -98,7 +98,6 @@ def test_an_outcome_line_without_its_route_line_is_named() -> None:
     assert errors and errors[0].range[0] == 13 and "no `route` follows" in errors[0].message
 
 
-
 def test_an_unclosed_payload_is_named_on_the_next_line_and_the_fix_closes_it_in_place() -> None:
     text = DOC.replace("route fetched(page)", "route fetched(page") + "\nstep later\n  route fetched(page)\n"
     snap = snap_of(text)

@@ -28,7 +28,7 @@ MESSY = (
     "  timeout 1h\n"
     "step take\n"
     "  take( order : order,\n"
-    "    note: \"a  b\" ,) -> receipt   // keep me\n"
+    '    note: "a  b" ,) -> receipt   // keep me\n'
     "  receipt|>  .id |> route done\n"
     "worker w\n"
     "  action take(order: Order, note: String) -> Receipt\n"
@@ -171,7 +171,7 @@ def test_range_formatting_prints_only_the_items_it_touches() -> None:
     assert result == MESSY.replace(
         "step take\n"
         "  take( order : order,\n"
-        "    note: \"a  b\" ,) -> receipt   // keep me\n"
+        '    note: "a  b" ,) -> receipt   // keep me\n'
         "  receipt|>  .id |> route done\n",
         "step take\n"
         '  take(order: order, note: "a  b") -> receipt // keep me\n'

@@ -79,7 +79,10 @@ def test_regions_are_groups_of_their_step() -> None:
 def test_workloop_hatches_and_returns_to_start() -> None:
     g = flow_graph(snap_of(WORKLOOP))
     assert {(n.id, n.kind) for n in g.nodes} == {
-        ("start", "start"), ("repair_shard", "detached"), ("survey", "step"), ("repair", "step"),
+        ("start", "start"),
+        ("repair_shard", "detached"),
+        ("survey", "step"),
+        ("repair", "step"),
         ("retire", "retire"),
     }
     assert edges(WORKLOOP) == {
@@ -140,17 +143,28 @@ def test_dot_is_accepted_by_graphviz() -> None:
     if shutil.which("dot") is None:
         if os.environ.get("AWL_REQUIRE_GRAPHVIZ") == "1":
             pytest.fail("AWL_REQUIRE_GRAPHVIZ=1 but Graphviz `dot` is not on PATH")
-        pytest.skip("Graphviz `dot` is not installed (apt-get install graphviz); "
-                    "AWL_REQUIRE_GRAPHVIZ=1 makes this a failure")
-    done = subprocess.run(["dot", "-Tsvg"], input=to_dot(flow_graph(snap_of(WORKFLOW))),
-                          capture_output=True, text=True, check=False)
+        pytest.skip(
+            "Graphviz `dot` is not installed (apt-get install graphviz); "
+            "AWL_REQUIRE_GRAPHVIZ=1 makes this a failure"
+        )
+    done = subprocess.run(
+        ["dot", "-Tsvg"],
+        input=to_dot(flow_graph(snap_of(WORKFLOW))),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "<svg" in done.stdout and "release_gate" in done.stdout
 
 
 def test_cli_runs_as_a_program() -> None:
-    done = subprocess.run([sys.executable, "-m", "awl_lsp", "graph", "--format", "mermaid",
-                           str(DATA / "shard_watch.awl")], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "awl_lsp", "graph", "--format", "mermaid", str(DATA / "shard_watch.awl")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "flowchart TD" in done.stdout
 
@@ -178,8 +192,11 @@ async def test_graph_request_over_stdio() -> None:
         accept_registrations(client)
         await client.initialize_session(lsp.InitializeParams(capabilities=caps, root_uri=DATA.as_uri()))
         uri = (DATA / "shard_watch.awl").as_uri()
-        client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-            lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=WORKLOOP)))
+        client.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(
+                lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=WORKLOOP)
+            )
+        )
         line = WORKLOOP.splitlines().index("  answer health(unhealthy: seen)")
         result = await client.protocol.send_request_async(
             "awl/graph", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 2}}
@@ -191,9 +208,12 @@ async def test_graph_request_over_stdio() -> None:
         assert ("repair", "repair_shard", "hatch") in edge_kinds
         # an edit is reflected at once: a new route appears in the next answer
         changed = WORKLOOP.replace("  route start(seen: seen)", "  route survey")
-        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            [lsp.TextDocumentContentChangeWholeDocument(text=changed)]))
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                [lsp.TextDocumentContentChangeWholeDocument(text=changed)],
+            )
+        )
         result = await client.protocol.send_request_async("awl/graph", {"textDocument": {"uri": uri}})
         data = _plain(result)
         kinds = {(e["from"], e["to"], e["kind"]) for e in data["edges"]}

@@ -33,10 +33,29 @@ EXAMPLES = int(os.environ.get("AWL_DIFF_EXAMPLES", "25"))
 BASES = [document(120), example("inbox_sweep.awl"), example("release_notes.awl")]
 # what people type: words, names of the document, arrows, block openers, broken strings, indentation
 FRAGMENTS = [
-    "x", "7", " ", "\n", "\n  ", "  ", "(", ")", ",", ".", '"', "-> y", "-> item_1", "region",
-    "checked_1", "step extra\n", "  fetch_0(region: region, cursor: cursor) -> z\n",
-    "  fork p in parts_1\n    weigh(part: p)\n  join -> w\n", "  outcome o: else, route finish\n",
-    "type Item1 { id: Int }\n", "  hatch follow_up(item_id: z, note: z) key z\n", "retire\n", "\t",
+    "x",
+    "7",
+    " ",
+    "\n",
+    "\n  ",
+    "  ",
+    "(",
+    ")",
+    ",",
+    ".",
+    '"',
+    "-> y",
+    "-> item_1",
+    "region",
+    "checked_1",
+    "step extra\n",
+    "  fetch_0(region: region, cursor: cursor) -> z\n",
+    "  fork p in parts_1\n    weigh(part: p)\n  join -> w\n",
+    "  outcome o: else, route finish\n",
+    "type Item1 { id: Int }\n",
+    "  hatch follow_up(item_id: z, note: z) key z\n",
+    "retire\n",
+    "\t",
 ]
 
 
@@ -84,7 +103,7 @@ def apply(doc: OpenDocument, start: int, length: int, text: str) -> None:
 edit = st.tuples(
     st.floats(min_value=0, max_value=1),
     st.integers(min_value=0, max_value=40),
-    st.sampled_from(FRAGMENTS) | st.text(alphabet="abc_ \n()->:.,\"0123", max_size=6),
+    st.sampled_from(FRAGMENTS) | st.text(alphabet='abc_ \n()->:.,"0123', max_size=6),
 )
 
 

@@ -75,8 +75,10 @@ def test_tokens_pushed_past_the_long_line_bound_parse_as_fresh(edits: list[tuple
     _edited(BASE.encode(), edits)
 
 
-FUZZED = b"//! a small workflow for edit fuzzing\n" + BASE.split("step finish")[0].encode() + (
-    b"step finish\n  route done(n: a)\n"
+FUZZED = (
+    b"//! a small workflow for edit fuzzing\n"
+    + BASE.split("step finish")[0].encode()
+    + (b"step finish\n  route done(n: a)\n")
 )
 
 # Edit sequences (start, end, inserted; byte offsets in the text of the moment) from a differential
@@ -84,15 +86,33 @@ FUZZED = b"//! a small workflow for edit fuzzing\n" + BASE.split("step finish")[
 # incrementally than afresh: broken text, where a missing state change alters error recovery.
 SEQUENCES = [
     [(65, 65, b"type T { x: Int }"), (72, 72, b"step stype T { x: Int }")],
-    [(7, 50, b""), (25, 92, b"step s| Bxx"), (28, 28, b"  route done(n: 1)   route done(n: 1)"),
-     (51, 51, b"input b: Inttype T { x: Int }")],
-    [(72, 72, b"json {"), (30, 30, b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaworkflow {"),
-     (76, 76, b"| B]]aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), (38, 91, b"-> ystep sstep s"),
-     (31, 31, b"\n)type T { x: Int }")],
-    [(123, 150, b",,"), (102, 102, b"\toutcome  "), (1, 81, b"\t["),
-     (9, 9, b"\t| Baaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), (15, 15, b"x\t  route done(n: 1)-> y")],
-    [(66, 66, b"]workflowaworkflow"), (23, 23, b"| B]\n"), (53, 53, b"  -> y\xf0\x9f\x98\x80"),
-     (131, 131, b"(\xc3\xa9| B "), (88, 88, b"type T { x: Int }workflow")],
+    [
+        (7, 50, b""),
+        (25, 92, b"step s| Bxx"),
+        (28, 28, b"  route done(n: 1)   route done(n: 1)"),
+        (51, 51, b"input b: Inttype T { x: Int }"),
+    ],
+    [
+        (72, 72, b"json {"),
+        (30, 30, b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaworkflow {"),
+        (76, 76, b"| B]]aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        (38, 91, b"-> ystep sstep s"),
+        (31, 31, b"\n)type T { x: Int }"),
+    ],
+    [
+        (123, 150, b",,"),
+        (102, 102, b"\toutcome  "),
+        (1, 81, b"\t["),
+        (9, 9, b"\t| Baaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        (15, 15, b"x\t  route done(n: 1)-> y"),
+    ],
+    [
+        (66, 66, b"]workflowaworkflow"),
+        (23, 23, b"| B]\n"),
+        (53, 53, b"  -> y\xf0\x9f\x98\x80"),
+        (131, 131, b"(\xc3\xa9| B "),
+        (88, 88, b"type T { x: Int }workflow"),
+    ],
 ]
 
 

@@ -39,12 +39,33 @@ def _project_as_git_repo(tmp_path: Path, env: dict[str, str]) -> Path:
     (the clone itself may be an export without .git; build outputs are left behind)."""
     dst = tmp_path / "awl-lsp"
     skip = shutil.ignore_patterns(
-        ".git", ".venv", "node_modules", "build", "dist", "*.egg-info", "artifacts", ".e2e", "bundled",
-        "__pycache__", "*.so", "*.vsix", ".pytest_cache", ".ruff_cache", ".mypy_cache", "parser",
+        ".git",
+        ".venv",
+        "node_modules",
+        "build",
+        "dist",
+        "*.egg-info",
+        "artifacts",
+        ".e2e",
+        "bundled",
+        "__pycache__",
+        "*.so",
+        "*.vsix",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".mypy_cache",
+        "parser",
     )
     shutil.copytree(ROOT, dst, symlinks=True, ignore=skip)
-    git = ["git", "-c", "user.name=awl tests", "-c", "user.email=tests@awl.invalid",
-           "-c", "commit.gpgsign=false"]
+    git = [
+        "git",
+        "-c",
+        "user.name=awl tests",
+        "-c",
+        "user.email=tests@awl.invalid",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     subprocess.run([*git, "init", "-q"], cwd=dst, check=True, env=env)
     subprocess.run([*git, "add", "-A"], cwd=dst, check=True, env=env)
     subprocess.run([*git, "commit", "-q", "-m", "snapshot"], cwd=dst, check=True, env=env)
@@ -65,9 +86,21 @@ def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
     subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(_project_as_git_repo(tmp_path, env)),
-         "awl-check", "--all-files", "--color=never"],
-        cwd=repo, capture_output=True, text=True, timeout=600, env=env,
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(_project_as_git_repo(tmp_path, env)),
+            "awl-check",
+            "--all-files",
+            "--color=never",
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
     )
     out = result.stdout + result.stderr
     assert result.returncode == 1, out
@@ -97,9 +130,21 @@ def test_awl_fmt_hook_rewrites_an_unformatted_file_and_passes_a_formatted_one(tm
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
     subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(_project_as_git_repo(tmp_path, env)),
-         "awl-fmt", "--all-files", "--color=never"],
-        cwd=repo, capture_output=True, text=True, timeout=600, env=env,
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(_project_as_git_repo(tmp_path, env)),
+            "awl-fmt",
+            "--all-files",
+            "--color=never",
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
     )
     out = result.stdout + result.stderr
     assert result.returncode == 1, out  # it changed a file: the commit stops so the change can be staged

@@ -137,8 +137,10 @@ def test_unknown_method_and_notification(shared: RawServer) -> None:
 
 def test_a_failing_feature_answers_internal_error_and_the_next_request_works(shared: RawServer) -> None:
     # a selection range far past the document (the position itself is valid): never a hang
-    reply = shared.request("textDocument/selectionRange", {"textDocument": {"uri": URI},
-                                                          "positions": [{"line": 99, "character": 99}]})
+    reply = shared.request(
+        "textDocument/selectionRange",
+        {"textDocument": {"uri": URI}, "positions": [{"line": 99, "character": 99}]},
+    )
     assert "result" in reply or error_of(reply) == -32603
     still_serves(shared)
 
@@ -191,8 +193,10 @@ def test_requests_before_initialize_get_server_not_initialized() -> None:
     server = RawServer()
     try:
         assert error_of(server.request("textDocument/hover", HOVER)) == -32002
-        server.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "awl",
-                                                                "version": 1, "text": DOC}})
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": URI, "languageId": "awl", "version": 1, "text": DOC}},
+        )
         assert "result" in server.request("initialize", {"processId": None, "capabilities": {}})
         assert error_of(server.request("initialize", {"processId": None, "capabilities": {}})) == -32600
         assert server.popups() == []
@@ -214,9 +218,13 @@ def test_shutdown_then_exit_is_status_0_and_requests_between_are_invalid(lsp: Ra
 
 def test_cancelled_requests_are_answered_request_cancelled(lsp: RawServer) -> None:
     big = DOC + "".join(f"\nstep s{i}\n  route done(n: {i})\n" for i in range(3000))
-    lsp.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///big.awl", "languageId": "awl",
-                                                         "version": 1, "text": big}})
-    slow_id, slow = lsp.request_bytes("textDocument/semanticTokens/full", {"textDocument": {"uri": "file:///big.awl"}})
+    lsp.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": "file:///big.awl", "languageId": "awl", "version": 1, "text": big}},
+    )
+    slow_id, slow = lsp.request_bytes(
+        "textDocument/semanticTokens/full", {"textDocument": {"uri": "file:///big.awl"}}
+    )
     ids, batch = [], slow
     for _ in range(2):
         msg_id, data = lsp.request_bytes("textDocument/hover", HOVER)
@@ -235,8 +243,10 @@ def test_cancelled_requests_are_answered_request_cancelled(lsp: RawServer) -> No
 
 def test_changes_that_cannot_apply_are_logged_not_popped_up(lsp: RawServer) -> None:
     def change(uri: str, version: int, changes: list) -> None:
-        lsp.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
-                                               "contentChanges": changes})
+        lsp.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes},
+        )
 
     change("file:///never-opened.awl", 2, [{"text": "x"}])
     change(URI, 10, [{"text": DOC + "\n// ten\n"}])
@@ -283,10 +293,17 @@ def test_no_feature_shows_a_file_outside_the_workspace(tmp_path: Path) -> None:
             where = {"textDocument": {"uri": uri}, "position": {"line": 7, "character": 8}}
             answers = [
                 server.request("textDocument/completion", where),
-                server.request("textDocument/hover", {"textDocument": {"uri": uri},
-                                                      "position": {"line": 2, "character": 11}}),
-                server.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
-                    "start": {"line": 0, "character": 0}, "end": {"line": 8, "character": 0}}}),
+                server.request(
+                    "textDocument/hover",
+                    {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 11}},
+                ),
+                server.request(
+                    "textDocument/inlayHint",
+                    {
+                        "textDocument": {"uri": uri},
+                        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 8, "character": 0}},
+                    },
+                ),
             ]
             shown = json.dumps(answers) + json.dumps(diags)
             if target == "inside.json":

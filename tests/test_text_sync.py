@@ -43,9 +43,38 @@ EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 BASES = [BASE] + [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES_DIR.glob("*.awl"))]
 
 PIECES = [
-    "\n", "\r\n", "\r", "\t", "\x00", "\x0c", "\x0b", "\u2028", "\u2029", "\U0001f600", "é", " ",
-    "x", "a", ":", "(", ")", "[", "]", "{", "}", ",", '"', "step s", "  route done(n: 1)",
-    "workflow", "input b: Int", "type T { x: Int }", "outcome", "//", "\r\n  ", "\n  ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    "\x00",
+    "\x0c",
+    "\x0b",
+    "\u2028",
+    "\u2029",
+    "\U0001f600",
+    "é",
+    " ",
+    "x",
+    "a",
+    ":",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    '"',
+    "step s",
+    "  route done(n: 1)",
+    "workflow",
+    "input b: Int",
+    "type T { x: Int }",
+    "outcome",
+    "//",
+    "\r\n  ",
+    "\n  ",
 ]
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -72,8 +101,14 @@ def inside(text: str, rng) -> bool:  # noqa: ANN001 — an lsp.Range
 
 def summary(doc: OpenDocument) -> list[tuple]:
     return [
-        (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character,
-         d.message, d.code)
+        (
+            d.range.start.line,
+            d.range.start.character,
+            d.range.end.line,
+            d.range.end.character,
+            d.message,
+            d.code,
+        )
         for d in diagnostics(doc.snapshot)
     ]
 
@@ -143,7 +178,10 @@ def test_only_lsp_line_breaks_end_lines() -> None:
     text = "a\r\nb\rc\nd\x0ce\x0bf\u2028g\u2029h\x1c\x85i"
     index = LineIndex(text)
     assert [index.line_text(i) for i in range(index.line_count)] == [
-        "a", "b", "c", "d\x0ce\x0bf\u2028g\u2029h\x1c\x85i"
+        "a",
+        "b",
+        "c",
+        "d\x0ce\x0bf\u2028g\u2029h\x1c\x85i",
     ]
     assert index.offset(0, 99) == 1  # the end of "a" is before its CR
     assert index.position(2) == (0, 1)  # between CR and LF: still the end of line 0

@@ -34,8 +34,10 @@ def indexed(root: Path) -> WorkspaceIndex:
 def problems(index: WorkspaceIndex, path: Path) -> list[tuple[str, int, str]]:
     entry = index.entry(path)
     assert entry is not None
-    return [(p.problem.code, p.problem.range[0] + 1, p.problem.message)
-            for p in contract_problems(path, entry.summary, index)]
+    return [
+        (p.problem.code, p.problem.range[0] + 1, p.problem.message)
+        for p in contract_problems(path, entry.summary, index)
+    ]
 
 
 def test_scan_finds_every_document_and_only_them(folder: Path) -> None:
@@ -64,8 +66,11 @@ def test_detached_parameter_type_must_match_the_workflow_input(folder: Path) -> 
 
 def test_unknown_and_missing_inputs(folder: Path) -> None:
     watch = folder / "bucket_watch.awl"
-    watch.write_text(watch.read_text().replace("detached archive_object(key: String, size: Int)",
-                                               "detached archive_object(kee: String)"))
+    watch.write_text(
+        watch.read_text().replace(
+            "detached archive_object(key: String, size: Int)", "detached archive_object(kee: String)"
+        )
+    )
     found = problems(indexed(folder), watch)
     assert [c for c, _, _ in found] == ["contract-unknown-input", "contract-missing-input"]
     assert "did you mean `key`?" in found[0][2]
@@ -75,8 +80,11 @@ def test_unknown_and_missing_inputs(folder: Path) -> None:
 
 def test_child_result_must_be_what_the_workflow_succeeds_with(folder: Path) -> None:
     flow = folder / "flows" / "archive_object.awl"
-    flow.write_text(flow.read_text().replace("child checksum(data: String) -> Sum",
-                                             "child checksum(data: String) -> Receipt"))
+    flow.write_text(
+        flow.read_text().replace(
+            "child checksum(data: String) -> Sum", "child checksum(data: String) -> Receipt"
+        )
+    )
     found = problems(indexed(folder), flow)
     assert [c for c, _, _ in found] == ["contract-result-type"]
     assert "succeeds with `outcome done: type Sum`" in found[0][2]

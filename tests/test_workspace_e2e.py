@@ -44,8 +44,11 @@ async def start(folder: Path):  # noqa: ANN201 — a pytest-lsp client
 
 def open_doc(client, path: Path, version: int = 1) -> str:  # noqa: ANN001
     uri = path.as_uri()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-        lsp.TextDocumentItem(uri=uri, language_id="awl", version=version, text=path.read_text())))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=uri, language_id="awl", version=version, text=path.read_text())
+        )
+    )
     return uri
 
 
@@ -77,9 +80,12 @@ async def test_fixing_the_workflow_in_the_editor_clears_the_other_document(folde
         uri = open_doc(client, flow)
         await published(client, uri)
         fixed = flow.read_text().replace("input size: String", "input size: Int")
-        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            [lsp.TextDocumentContentChangeWholeDocument(text=fixed)]))
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                [lsp.TextDocumentContentChangeWholeDocument(text=fixed)],
+            )
+        )
         params = await published(client, watch)  # re-checked although it is not open
         assert list(params.diagnostics) == []
     finally:
@@ -94,8 +100,11 @@ async def test_a_change_on_disk_is_seen_through_watched_files(folder: Path) -> N
         await published(client, watch)
         flow = folder / "flows" / "archive_object.awl"
         flow.write_text(flow.read_text().replace("input size: String", "input size: Int"))
-        client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
-            [lsp.FileEvent(uri=flow.as_uri(), type=lsp.FileChangeType.Changed)]))
+        client.workspace_did_change_watched_files(
+            lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri=flow.as_uri(), type=lsp.FileChangeType.Changed)]
+            )
+        )
         params = await published(client, watch)
         assert list(params.diagnostics) == []
     finally:
@@ -112,26 +121,34 @@ async def test_navigation_crosses_documents(folder: Path) -> None:
         await published(client, uri)
         flow_uri = (folder / "flows" / "archive_object.awl").as_uri()
         # F12 on the detached declaration: the workflow it names
-        found = await client.text_document_definition_async(lsp.DefinitionParams(
-            lsp.TextDocumentIdentifier(uri), pos(text, "detached archive_object", 12)))
+        found = await client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), pos(text, "detached archive_object", 12))
+        )
         locations = found if isinstance(found, list) else [found]
         assert [(loc.uri, loc.range.start.line) for loc in locations] == [(flow_uri, 1)]
         # F12 on the hatch: its declaration here and the workflow there
-        found = await client.text_document_definition_async(lsp.DefinitionParams(
-            lsp.TextDocumentIdentifier(uri), pos(text, "hatch archive_object", 8)))
+        found = await client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), pos(text, "hatch archive_object", 8))
+        )
         assert {loc.uri for loc in found} == {uri, flow_uri}
         # references of the workflow, asked in its own document, include the hatch over here
         flow_text = (folder / "flows" / "archive_object.awl").read_text()
         open_doc(client, folder / "flows" / "archive_object.awl")
         await published(client, flow_uri)
-        refs = await client.text_document_references_async(lsp.ReferenceParams(
-            text_document=lsp.TextDocumentIdentifier(flow_uri),
-            position=pos(flow_text, "workflow archive_object", 10),
-            context=lsp.ReferenceContext(include_declaration=False)))
+        refs = await client.text_document_references_async(
+            lsp.ReferenceParams(
+                text_document=lsp.TextDocumentIdentifier(flow_uri),
+                position=pos(flow_text, "workflow archive_object", 10),
+                context=lsp.ReferenceContext(include_declaration=False),
+            )
+        )
         assert (uri, pos(text, "hatch archive_object", 6).line) in {(r.uri, r.range.start.line) for r in refs}
         # renaming the workflow renames the contract and its hatch in the other document
-        edit = await client.text_document_rename_async(lsp.RenameParams(
-            lsp.TextDocumentIdentifier(uri), pos(text, "detached archive_object", 12), "stash_object"))
+        edit = await client.text_document_rename_async(
+            lsp.RenameParams(
+                lsp.TextDocumentIdentifier(uri), pos(text, "detached archive_object", 12), "stash_object"
+            )
+        )
         changes = edit.changes or {}
         assert flow_uri in changes and uri in changes
         assert sorted(e.range.start.line for e in changes[uri]) == [12, 17]
@@ -150,7 +167,7 @@ async def test_schema_files_are_followed_and_watched(folder: Path) -> None:
     doc = folder / "uses_schema.awl"
     doc.write_text(
         "//! Reads a schema file.\nworkflow uses_schema\n  input item: Shape\n"
-        "  outcome done: type String, route success\n\ntype Shape = schema(\"shapes.json\")\n\n"
+        '  outcome done: type String, route success\n\ntype Shape = schema("shapes.json")\n\n'
         "step only\n  route done(item.id)\n"
     )
     client = await start(folder)
@@ -159,15 +176,19 @@ async def test_schema_files_are_followed_and_watched(folder: Path) -> None:
         uri = open_doc(client, doc)
         params = await published(client, uri)
         assert not [d for d in params.diagnostics if d.severity == lsp.DiagnosticSeverity.Error]
-        found = await client.text_document_definition_async(lsp.DefinitionParams(
-            lsp.TextDocumentIdentifier(uri), pos(text, "shapes.json", 2)))
+        found = await client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), pos(text, "shapes.json", 2))
+        )
         assert found is not None and found.uri == (folder / "shapes.json").as_uri()
         # the schema loses `id`: the open document is re-checked without being edited
         (folder / "shapes.json").write_text(
             '{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}'
         )
-        client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
-            [lsp.FileEvent(uri=(folder / "shapes.json").as_uri(), type=lsp.FileChangeType.Changed)]))
+        client.workspace_did_change_watched_files(
+            lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri=(folder / "shapes.json").as_uri(), type=lsp.FileChangeType.Changed)]
+            )
+        )
         params = await published(client, uri)
         assert any("id" in d.message for d in params.diagnostics), params.diagnostics
     finally:

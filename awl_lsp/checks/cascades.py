@@ -107,8 +107,7 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
         if owner.type != "guard":
             end = max(end, (t.range[0] + 1, 0))
         names = {
-            source[n.start_byte : n.end_byte].decode("utf-8", errors="replace")
-            for n in _identifiers(owner)
+            source[n.start_byte : n.end_byte].decode("utf-8", errors="replace") for n in _identifiers(owner)
         }
         regions.append((t, start, end, names))
     out: list[Problem] = []

@@ -123,9 +123,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     return regions
 
 
-def _single_assignment(
-    ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]
-) -> None:
+def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]) -> None:
     """A name is bound once per scope: not again in a later step, unless that step is re-entered
     by a route cycle, or the two steps sit in different per-item regions (each has its own names)."""
     n = len(g.steps)

@@ -153,8 +153,8 @@ def _escapes(ctx: ItemContext, node: Node) -> None:
                 row, col = node.start_point.row, node.start_point.column + i
                 ctx.error(
                     (row, col, row, col + 1 + len(nxt.encode())),
-                    f"unsupported escape `\\{nxt}` in a string: AWL strings know only `\\\"`, `\\\\`, "
-                    f"`\\n` and `\\t` (write `\\\\{nxt}` for a backslash, or use a `\"\"\"raw string\"\"\"`)",
+                    f'unsupported escape `\\{nxt}` in a string: AWL strings know only `\\"`, `\\\\`, '
+                    f'`\\n` and `\\t` (write `\\\\{nxt}` for a backslash, or use a `"""raw string"""`)',
                     "string-escape",
                 )
                 return

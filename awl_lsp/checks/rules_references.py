@@ -211,9 +211,7 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
     for st in ctx.descendants("sleep_statement"):
         d = field(st, "duration")
         if d is not None and d.type != "duration":
-            ctx.error(
-                d, f"`sleep` takes a duration written out, like `30s`, not `{ctx.text(d)}`", "duration"
-            )
+            ctx.error(d, f"`sleep` takes a duration written out, like `30s`, not `{ctx.text(d)}`", "duration")
 
 
 # ---------------------------------------------------------------- after / route

@@ -102,8 +102,7 @@ def _ref_problem(value: str, root: object) -> str:
     """Why a `$ref` cannot be followed ("" when it names an entry of the schema's own `$defs`)."""
     if not value.startswith("#"):
         return (
-            f"has a `$ref` to `{value}` outside this schema: only refs into its own `#/$defs/…` "
-            "are supported"
+            f"has a `$ref` to `{value}` outside this schema: only refs into its own `#/$defs/…` are supported"
         )
     if not value.startswith("#/$defs/") or value.count("/") != 2:
         return (
@@ -142,7 +141,6 @@ def _import(ctx: CheckContext, node: Node) -> None:
     doc = found.value
     for _, message in schema_problems(doc):
         ctx.error(p, f"schema file `{rel}` {message}", "schema-unsupported")
-
 
 
 def _inline(ctx: CheckContext, node: Node) -> None:

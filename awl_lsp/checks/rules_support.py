@@ -116,18 +116,12 @@ def first_token(node: Node) -> Node:
     return node.children[0] if node.children else node
 
 
-
-
 def is_duration(node: Node | None) -> bool:
     return node is not None and node.type == "duration"
 
 
-
-
 def is_builtin(name: str) -> bool:
     return name in BUILTIN_TYPES
-
-
 
 
 def listing(words: list[str]) -> str:

@@ -324,11 +324,7 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
         return
     row = route.start_point.row
     ref_scope = next(
-        (
-            r.scope
-            for r in ec.ctx.refs
-            if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name
-        ),
+        (r.scope for r in ec.ctx.refs if r.kind is RefKind.ROUTE and r.range[0] == row and r.name == name),
         "",
     )
     sym = ec.ctx.model.resolve_value(name, ref_scope, row)

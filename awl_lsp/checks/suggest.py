@@ -198,6 +198,8 @@ def _unresolved(model: SemanticModel, p: Problem, node: Node, name: str) -> bool
 
 # ---------------------------------------------------------------- annotate
 ANNOTATED = 200
+
+
 def annotate(
     model: SemanticModel, tree: Tree, source: bytes, problems: list[Problem], path: Path | None = None
 ) -> list[Problem]:

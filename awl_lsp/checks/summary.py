@@ -116,9 +116,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     base = item.start_point.row
     anchor = Anchor(base)
     summary = ItemSummary(anchor)
-    summary.narration = [
-        (n.start_point.row - base, n.start_point.column) for n in nodes.get("narration", [])
-    ]
+    summary.narration = [(n.start_point.row - base, n.start_point.column) for n in nodes.get("narration", [])]
     summary.route_targets = [
         _text(source, t)
         for r in nodes.get("route_statement", [])

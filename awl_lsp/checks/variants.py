@@ -31,6 +31,7 @@ class ExprChecker(Protocol):
 
     def show(self, node: Node) -> str: ...
 
+
 _LOOSE_PARENTS = frozenset({"list", "not_expression", "pipe_expression"})
 
 

@@ -168,7 +168,7 @@ def _fix_narration(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.C
 
 
 def _fix_name(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[lsp.CodeAction]:
-    """"Change to `x`" for each close candidate the checker found (`data.candidates`)."""
+    """ "Change to `x`" for each close candidate the checker found (`data.candidates`)."""
     data = _data(diag)
     node = _node_at(snap, diag.range)
     name = snap.text(node)

@@ -63,7 +63,7 @@ def _overlaps(a: Range, b: Range) -> bool:
 def _indented(snap: Snapshot, item: Node) -> bool:
     """Does the item's first line start indented (a continuation, not a declaration of its own)?"""
     line_start = snap.doc.source.rfind(b"\n", 0, item.start_byte) + 1
-    return item.start_byte > line_start or snap.doc.source[line_start:line_start + 1] in (b" ", b"\t")
+    return item.start_byte > line_start or snap.doc.source[line_start : line_start + 1] in (b" ", b"\t")
 
 
 def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:

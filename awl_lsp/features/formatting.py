@@ -89,7 +89,5 @@ def format_range(snap: Snapshot, rng: lsp.Range) -> list[lsp.TextEdit]:
             continue
         eol_cr = rows[end].endswith("\r")
         end_pos = snap.doc.to_position((end, len(rows[end].encode("utf-8")) - (1 if eol_cr else 0)))
-        edits.append(
-            lsp.TextEdit(lsp.Range(lsp.Position(start, 0), lsp.Position(*end_pos)), text)
-        )
+        edits.append(lsp.TextEdit(lsp.Range(lsp.Position(start, 0), lsp.Position(*end_pos)), text))
     return edits

@@ -117,7 +117,9 @@ class _Builder:
         r = sym.range
         node = self.snap.doc.root.descendant_for_point_range((r[0], r[1]), (r[2], r[3]))
         while node is not None and node.type not in (
-            "step_declaration", "subflow_declaration", "retire_block"
+            "step_declaration",
+            "subflow_declaration",
+            "retire_block",
         ):
             node = node.parent
         return node
@@ -233,7 +235,10 @@ class _Builder:
                     mode = st.child_by_field_name("mode")
                     kind = mode.type if mode is not None else "distribute"
                 group = GraphGroup(
-                    f"{sid}/{kind}@{st.start_point.row + 1}", kind, sid, st.start_point.row + 1,
+                    f"{sid}/{kind}@{st.start_point.row + 1}",
+                    kind,
+                    sid,
+                    st.start_point.row + 1,
                     _end_line(st),
                 )
                 self.graph.groups.append(group)

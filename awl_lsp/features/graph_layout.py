@@ -158,9 +158,11 @@ def layered_svg(graph: FlowGraph) -> str:
         '<path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>',
     ]
     for cid, (x0, y0, w, h) in lay.cluster.items():
-        out.append(f'<rect class="cluster" data-id="{escape(cid)}" x="{x0:.0f}" y="{y0:.0f}" '
-                   f'width="{w:.0f}" height="{h:.0f}" rx="8" fill="none" stroke="#aab" '
-                   'stroke-dasharray="4 3"/>')
+        out.append(
+            f'<rect class="cluster" data-id="{escape(cid)}" x="{x0:.0f}" y="{y0:.0f}" '
+            f'width="{w:.0f}" height="{h:.0f}" rx="8" fill="none" stroke="#aab" '
+            'stroke-dasharray="4 3"/>'
+        )
     for e in graph.edges:
         (sx, sy), (tx, ty) = xy[e.source], xy[e.target]
         x1, y1 = sx + _W / 2, sy + _H
@@ -178,20 +180,26 @@ def layered_svg(graph: FlowGraph) -> str:
             path = f"M{x1:.0f},{y1:.0f} C{x1:.0f},{mid:.0f} {x2:.0f},{mid:.0f} {x2:.0f},{y2:.0f}"
         dash = ' stroke-dasharray="5 4"' if e.kind in _DASHED else ""
         colour = "#c0392b" if e.kind == "failure" else "#555"
-        out.append(f'<path class="edge {e.kind}" d="{path}" fill="none" stroke="{colour}"{dash} '
-                   'marker-end="url(#arrow)"/>')
+        out.append(
+            f'<path class="edge {e.kind}" d="{path}" fill="none" stroke="{colour}"{dash} '
+            'marker-end="url(#arrow)"/>'
+        )
         if e.label:
             lx, ly = (x1 + x2) / 2, (y1 + y2) / 2
-            out.append(f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="middle" font-size="10" '
-                       f'fill="#333">{escape(e.label)}</text>')
+            out.append(
+                f'<text x="{lx:.0f}" y="{ly:.0f}" text-anchor="middle" font-size="10" '
+                f'fill="#333">{escape(e.label)}</text>'
+            )
     for nid, (x, y) in xy.items():
         n = nodes[nid]
         label = f"{n.kind} {n.name}" if n.kind in ("detached", "child", "subflow") else n.name
         rx = _H / 2 if n.kind in ("start", "outcome") else 6
-        out.append(f'<g class="node {n.kind}" data-id="{escape(nid)}" data-line="{n.line}">'
-                   f'<rect x="{x:.0f}" y="{y:.0f}" width="{_W}" height="{_H}" rx="{rx:.0f}" '
-                   f'fill="{_FILL.get(n.kind, "#fff")}" stroke="#445"/>'
-                   f'<text x="{x + _W / 2:.0f}" y="{y + _H / 2 + 4:.0f}" text-anchor="middle">'
-                   f'{escape(label)}</text></g>')
+        out.append(
+            f'<g class="node {n.kind}" data-id="{escape(nid)}" data-line="{n.line}">'
+            f'<rect x="{x:.0f}" y="{y:.0f}" width="{_W}" height="{_H}" rx="{rx:.0f}" '
+            f'fill="{_FILL.get(n.kind, "#fff")}" stroke="#445"/>'
+            f'<text x="{x + _W / 2:.0f}" y="{y + _H / 2 + 4:.0f}" text-anchor="middle">'
+            f"{escape(label)}</text></g>"
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"

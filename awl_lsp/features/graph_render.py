@@ -31,9 +31,9 @@ _DOT_STYLE = {
     "route": "",
     "outcome": "",
     "failure": 'style=dashed, color="#c0392b"',
-    "hatch": 'style=dotted, arrowhead=vee',
-    "spawn": 'style=dotted, arrowhead=vee',
-    "call": 'style=dotted',
+    "hatch": "style=dotted, arrowhead=vee",
+    "spawn": "style=dotted, arrowhead=vee",
+    "call": "style=dotted",
 }
 _MERMAID_ARROW = {"after": "-.->", "failure": "-.->", "hatch": "-.->", "spawn": "-.->", "call": "-.->"}
 

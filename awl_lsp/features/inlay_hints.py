@@ -43,8 +43,15 @@ def _cadence_hints(snap: Snapshot, first: int, last: int) -> list[lsp.InlayHint]
             if not first <= row <= last:
                 continue
             line, char = snap.doc.to_position((row, _clause_end(insight.node)))
-            out.append(lsp.InlayHint(position=lsp.Position(line, char), label=insight.text,
-                                     kind=None, padding_left=True, padding_right=False))
+            out.append(
+                lsp.InlayHint(
+                    position=lsp.Position(line, char),
+                    label=insight.text,
+                    kind=None,
+                    padding_left=True,
+                    padding_right=False,
+                )
+            )
     return out
 
 

@@ -47,9 +47,7 @@ def value_for(model: SemanticModel, type_text: str | None, depth: int = 0) -> st
 def names_in_scope(model: SemanticModel, row: int, scope: str) -> set[str]:
     """The value names an argument at `row` could pass (bindings only once they are bound)."""
     return {
-        s.name
-        for s in model.visible_values(row, scope)
-        if s.kind is not Kind.BINDING or s.selection[0] < row
+        s.name for s in model.visible_values(row, scope) if s.kind is not Kind.BINDING or s.selection[0] < row
     }
 
 

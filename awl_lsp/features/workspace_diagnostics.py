@@ -64,5 +64,8 @@ def unopened_diagnostics(entry: Entry, index: WorkspaceIndex, enc: Encoding) -> 
     snap.doc.encoding = enc
     own = [to_diagnostic(snap, p, entry.uri) for p in findings(snap) if p.severity is not Severity.HINT]
     found = contract_problems(entry.path, entry.summary, index)
-    return own + [_contract_diagnostic(f, snap, entry, index, enc) for f in found
-                  if f.problem.severity is not Severity.HINT]
+    return own + [
+        _contract_diagnostic(f, snap, entry, index, enc)
+        for f in found
+        if f.problem.severity is not Severity.HINT
+    ]

@@ -82,7 +82,11 @@ def workflow_definitions(
 
 
 def workflow_references(
-    snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding,
+    snap: Snapshot,
+    position: lsp.Position,
+    uri: str,
+    index: WorkspaceIndex,
+    encoding: Encoding,
     include_declaration: bool,
 ) -> list[lsp.Location]:
     """Every place in other documents that names the workflow at the cursor: its declaration (when

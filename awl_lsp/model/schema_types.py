@@ -181,9 +181,7 @@ def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
     return (path.parent / rel) if rel else None
 
 
-def load_schema_body(
-    body: Node, source: bytes, path: Path | None, workspace: Path | None = None
-) -> object:
+def load_schema_body(body: Node, source: bytes, path: Path | None, workspace: Path | None = None) -> object:
     """The parsed JSON of an inline `schema { … }` or of a `schema("…")` file inside the workspace
     (see `schema_files`: nothing outside it is read), else None."""
     if body.type == "schema_body":

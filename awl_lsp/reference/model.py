@@ -16,6 +16,7 @@ def guide_link(keyword: str) -> str:
     args = quote(f'["{keyword}"]')
     return f"[Full entry: `awl guide {keyword}`](command:{GUIDE_COMMAND}?{args})"
 
+
 SOURCE_REFERENCE = "reference"
 """`KeywordEntry.source` of entries parsed from the user's keyword reference."""
 

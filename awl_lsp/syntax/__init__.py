@@ -9,5 +9,12 @@ from awl_lsp.syntax.parser import LANGUAGE, new_parser, parse
 from awl_lsp.syntax.positions import Encoding, LineIndex
 
 __all__ = [
-    "LANGUAGE", "EditOutOfRange", "Encoding", "LineIndex", "SyntaxDocument", "TextEdit", "new_parser", "parse"
+    "LANGUAGE",
+    "EditOutOfRange",
+    "Encoding",
+    "LineIndex",
+    "SyntaxDocument",
+    "TextEdit",
+    "new_parser",
+    "parse",
 ]

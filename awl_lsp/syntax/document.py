@@ -74,9 +74,10 @@ class SyntaxDocument:
         for edit in edits:
             lines = self.lines
             text = self.text
-            if max(edit.start_line, edit.end_line) >= lines.line_count or min(
-                edit.start_line, edit.end_line, edit.start_char, edit.end_char
-            ) < 0:
+            if (
+                max(edit.start_line, edit.end_line) >= lines.line_count
+                or min(edit.start_line, edit.end_line, edit.start_char, edit.end_char) < 0
+            ):
                 rejected = edit  # the edits before it stand; this one and the rest are not applied
                 break
             start = lines.offset(edit.start_line, edit.start_char, self.encoding)

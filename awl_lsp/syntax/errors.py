@@ -104,8 +104,10 @@ def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str
     `after`: in and around error recovery the states of an incrementally re-parsed tree depend on
     the edit history, and the message must not change with how the text was typed.
     """
-    state = _fresh_state(after, source) if after is not None and source is not None else (
-        after.next_parse_state if after is not None else 0
+    state = (
+        _fresh_state(after, source)
+        if after is not None and source is not None
+        else (after.next_parse_state if after is not None else 0)
     )
     try:
         iterator = LANGUAGE.lookahead_iterator(state)

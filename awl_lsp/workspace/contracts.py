@@ -55,13 +55,23 @@ def _problem(r: Range, message: str, code: str, severity: Severity = Severity.ER
 def _contract(c: Contract, here: DocumentSummary, target: Entry) -> list[ContractProblem]:
     out: list[ContractProblem] = []
     flow = target.summary
-    where = ((target.path, flow.flow_selection, f"workflow `{flow.flow_name}` is declared here"),) \
-        if flow.flow_selection is not None else ()
+    where = (
+        ((target.path, flow.flow_selection, f"workflow `{flow.flow_name}` is declared here"),)
+        if flow.flow_selection is not None
+        else ()
+    )
     if flow.flow_kind == "workloop":
-        out.append(ContractProblem(_problem(
-            c.selection,
-            f"`{c.name}` is a workloop, which runs on its own; a `{c.kind}` declaration names a workflow",
-            "contract-workloop"), where))
+        out.append(
+            ContractProblem(
+                _problem(
+                    c.selection,
+                    f"`{c.name}` is a workloop, which runs on its own; "
+                    f"a `{c.kind}` declaration names a workflow",
+                    "contract-workloop",
+                ),
+                where,
+            )
+        )
         return out
     inputs = {i.name: i for i in flow.inputs}
     for p in c.params:
@@ -72,30 +82,45 @@ def _contract(c: Contract, here: DocumentSummary, target: Entry) -> list[Contrac
             message = f"workflow `{flow.flow_name}` has no input `{p.name}`{hint}"
             out.append(ContractProblem(_problem(p.range, message, "contract-unknown-input"), where))
         elif not same_type(p.type, here, target_input.type, flow):
-            out.append(ContractProblem(_problem(
-                p.range,
-                f"`{p.name}` is `{p.type}` here, but workflow `{flow.flow_name}` takes "
-                f"`input {p.name}: {target_input.type}`",
-                "contract-input-type"),
-                ((target.path, target_input.range, f"`input {p.name}: {target_input.type}`"),)))
+            out.append(
+                ContractProblem(
+                    _problem(
+                        p.range,
+                        f"`{p.name}` is `{p.type}` here, but workflow `{flow.flow_name}` takes "
+                        f"`input {p.name}: {target_input.type}`",
+                        "contract-input-type",
+                    ),
+                    ((target.path, target_input.range, f"`input {p.name}: {target_input.type}`"),),
+                )
+            )
     declared = {p.name for p in c.params}
     missing = [i for i in flow.inputs if i.name not in declared and not i.optional]
     if missing:
         listed = ", ".join(f"`{i.name}: {i.type}`" for i in missing)
-        out.append(ContractProblem(_problem(
-            c.selection,
-            f"`{c.kind} {c.name}` leaves out what workflow `{flow.flow_name}` requires: {listed}",
-            "contract-missing-input"),
-            tuple((target.path, i.range, f"`input {i.name}: {i.type}` is required") for i in missing)))
+        out.append(
+            ContractProblem(
+                _problem(
+                    c.selection,
+                    f"`{c.kind} {c.name}` leaves out what workflow `{flow.flow_name}` requires: {listed}",
+                    "contract-missing-input",
+                ),
+                tuple((target.path, i.range, f"`input {i.name}: {i.type}` is required") for i in missing),
+            )
+        )
     if c.kind == "child" and c.result:
         for o in flow.outcomes:
             if o.route == "success" and o.type and not same_type(c.result, here, o.type, flow):
-                out.append(ContractProblem(_problem(
-                    c.selection,
-                    f"child `{c.name}` returns `{c.result}`, but workflow `{flow.flow_name}` succeeds with "
-                    f"`outcome {o.name}: type {o.type}`",
-                    "contract-result-type"),
-                    ((target.path, o.range, f"`outcome {o.name}` carries `{o.type}`"),)))
+                out.append(
+                    ContractProblem(
+                        _problem(
+                            c.selection,
+                            f"child `{c.name}` returns `{c.result}`, but workflow `{flow.flow_name}` "
+                            f"succeeds with `outcome {o.name}: type {o.type}`",
+                            "contract-result-type",
+                        ),
+                        ((target.path, o.range, f"`outcome {o.name}` carries `{o.type}`"),),
+                    )
+                )
     return out
 
 
@@ -106,22 +131,36 @@ def contract_problems(path: Path, summary: DocumentSummary, index: WorkspaceInde
     if summary.flow_name and summary.flow_selection is not None:
         others = [e for e in index.flows_named(summary.flow_name) if e.path != key]
         if others:
-            out.append(ContractProblem(_problem(
-                summary.flow_selection,
-                f"another document also declares {others[0].summary.flow_kind} `{summary.flow_name}`: "
-                "one name deploys one workflow, so rename one of them",
-                "workflow-duplicate-name"),
-                tuple((e.path, e.summary.flow_selection, "also declared here") for e in others
-                      if e.summary.flow_selection is not None)))
+            out.append(
+                ContractProblem(
+                    _problem(
+                        summary.flow_selection,
+                        f"another document also declares {others[0].summary.flow_kind} "
+                        f"`{summary.flow_name}`: one name deploys one workflow, so rename one of them",
+                        "workflow-duplicate-name",
+                    ),
+                    tuple(
+                        (e.path, e.summary.flow_selection, "also declared here")
+                        for e in others
+                        if e.summary.flow_selection is not None
+                    ),
+                )
+            )
     for c in summary.contracts:
         targets = [e for e in index.flows_named(c.name) if e.path != key]
         if not targets:
             if index.roots:
-                out.append(ContractProblem(_problem(
-                    c.selection,
-                    f"no workflow `{c.name}` in this workspace to check this `{c.kind}` against "
-                    "(it may be deployed from elsewhere)",
-                    "contract-unresolved", Severity.HINT)))
+                out.append(
+                    ContractProblem(
+                        _problem(
+                            c.selection,
+                            f"no workflow `{c.name}` in this workspace to check this `{c.kind}` against "
+                            "(it may be deployed from elsewhere)",
+                            "contract-unresolved",
+                            Severity.HINT,
+                        )
+                    )
+                )
             continue
         out.extend(_contract(c, summary, targets[0]))
     return out
