@@ -70,7 +70,10 @@ count = index.scan()
 t1 = time.perf_counter()
 problems = sum(len(contract_problems(e.path, e.summary, index)) for e in index.entries.values())
 t2 = time.perf_counter()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM restarts at exec (ru_maxrss would include the parent's size from before the fork)
+status = Path("/proc/self/status")
+hwm = [l for l in status.read_text().splitlines() if l.startswith("VmHWM")] if status.exists() else []
+peak = int(hwm[0].split()[1]) / 1024 if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{count} {t1 - t0:.3f} {t2 - t1:.3f} {peak:.0f} {problems}")
 """
 
