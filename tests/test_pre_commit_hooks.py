@@ -72,47 +72,36 @@ def _project_as_git_repo(tmp_path: Path, env: dict[str, str]) -> Path:
     return dst
 
 
-def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
+def _run_hook(tmp_path: Path, repo: Path, hook: str) -> tuple[int, str]:
+    """`pre-commit try-repo <this project> HOOK --all-files` in `repo` (made a git repository):
+    the exit status and everything printed."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed (pre-commit needs it)")
     pytest.importorskip("pre_commit", reason="pre-commit (test extra) is not installed")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
+    project = str(_project_as_git_repo(tmp_path, env))
+    cmd = [sys.executable, "-m", "pre_commit", "try-repo", project, hook, "--all-files", "--color=never"]
+    result = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, timeout=600, env=env)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_awl_check_hook_fails_on_the_broken_file_only(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / "flows").mkdir(parents=True)
     shutil.copy(DATA / "clean.awl", repo / "flows" / "clean.awl")
     shutil.copy(DATA / "broken.awl", repo / "flows" / "broken.awl")
     (repo / "notes.txt").write_text("not awl\n", encoding="utf-8")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
-    env.pop("VIRTUAL_ENV", None)
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pre_commit",
-            "try-repo",
-            str(_project_as_git_repo(tmp_path, env)),
-            "awl-check",
-            "--all-files",
-            "--color=never",
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
-    out = result.stdout + result.stderr
-    assert result.returncode == 1, out
+    status, out = _run_hook(tmp_path, repo, "awl-check")
+    assert status == 1, out
     assert "awl check" in out and "Failed" in out
     assert "flows/broken.awl:13:" in out and "nowhere" in out
     assert "clean.awl" not in out.split("hook id: awl-check", 1)[1]
 
 
 def test_awl_fmt_hook_rewrites_an_unformatted_file_and_passes_a_formatted_one(tmp_path: Path) -> None:
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed (pre-commit needs it)")
-    pytest.importorskip("pre_commit", reason="pre-commit (test extra) is not installed")
     from awl_lsp.features.printer import canonical_text
 
     clean = (DATA / "clean.awl").read_text(encoding="utf-8")
@@ -125,29 +114,8 @@ def test_awl_fmt_hook_rewrites_an_unformatted_file_and_passes_a_formatted_one(tm
     repo.mkdir()
     (repo / "good.awl").write_text(canonical, encoding="utf-8")
     (repo / "messy.awl").write_text(messy, encoding="utf-8")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1"}
-    env.pop("VIRTUAL_ENV", None)
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pre_commit",
-            "try-repo",
-            str(_project_as_git_repo(tmp_path, env)),
-            "awl-fmt",
-            "--all-files",
-            "--color=never",
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
-    out = result.stdout + result.stderr
-    assert result.returncode == 1, out  # it changed a file: the commit stops so the change can be staged
+    status, out = _run_hook(tmp_path, repo, "awl-fmt")
+    assert status == 1, out  # it changed a file: the commit stops so the change can be staged
     assert "files were modified by this hook" in out
     assert (repo / "messy.awl").read_text(encoding="utf-8") == canonical
     assert (repo / "good.awl").read_text(encoding="utf-8") == canonical
