@@ -18,7 +18,11 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.features.workspace_diagnostics import contract_diagnostics, unopened_diagnostics
+from awl_lsp.features.workspace_diagnostics import (
+    contract_diagnostics,
+    document_summary,
+    unopened_diagnostics,
+)
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex
 from awl_lsp.workspace.index import Entry
@@ -76,7 +80,7 @@ class WorkspaceSession:
             return set()
         old = self.index.entry(path)
         before = (self.index.generation, _names(old.summary) if old is not None else set())
-        entry = self.index.update_open(path, snap.doc.text, snap.model)
+        entry = self.index.update_open(path, snap.doc.text, snap.model, document_summary(snap))
         if entry is None or self.index.generation == before[0]:
             return set()
         return before[1] | _names(entry.summary)

@@ -198,3 +198,16 @@ def test_awl_check_applies_the_contracts_across_a_folder(
     assert main(["check", "-q", str(folder)]) == 1
     out = capsys.readouterr().out
     assert "bucket_watch.awl:13:38: error: `size` is `Int` here, but workflow `archive_object`" in out
+
+
+def test_moving_lines_is_not_a_change_others_depend_on(folder: Path) -> None:
+    index = indexed(folder)
+    watch = folder / "bucket_watch.awl"
+    text = watch.read_text()
+    before = index.generation
+    moved = text.replace("\nstep scan", "\n\n\nstep scan")  # Enter above a step: positions move
+    index.update_open(watch, moved, analyse_text(moved).model)
+    assert index.generation == before
+    retyped = moved.replace("size: Int)", "size: Float)")  # the contract itself changed
+    index.update_open(watch, retyped, analyse_text(retyped).model)
+    assert index.generation == before + 1

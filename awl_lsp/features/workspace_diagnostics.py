@@ -17,7 +17,7 @@ from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, contract_problems
 from awl_lsp.workspace.contracts import ContractProblem
 from awl_lsp.workspace.index import Entry
-from awl_lsp.workspace.summary import summarize
+from awl_lsp.workspace.summary import DocumentSummary, summarize
 
 
 def _range(
@@ -50,11 +50,16 @@ def _contract_diagnostic(
     )
 
 
+def document_summary(snap: Snapshot) -> DocumentSummary:
+    """What this version offers and expects of other documents (computed once per snapshot)."""
+    return snap.derived("workspace-summary", lambda s: summarize(s.model))
+
+
 def contract_diagnostics(
     path: Path, snap: Snapshot, index: WorkspaceIndex, enc: Encoding
 ) -> list[lsp.Diagnostic]:
     """An open document's problems against the other documents of the workspace."""
-    found = contract_problems(path, summarize(snap.model), index)
+    found = contract_problems(path, document_summary(snap), index)
     return [_contract_diagnostic(f, snap, None, index, enc) for f in found]
 
 

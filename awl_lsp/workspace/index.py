@@ -102,12 +102,14 @@ class WorkspaceIndex:
         self.skipped.pop(key, None)
         return self._put(key, text, summarize(_model_of(text)), False, stamp)
 
-    def update_open(self, path: Path, text: str, model: SemanticModel) -> Entry | None:
+    def update_open(
+        self, path: Path, text: str, model: SemanticModel, summary: DocumentSummary | None = None
+    ) -> Entry | None:
         """An open document's newest version (its editor text stands in for the file)."""
         key = path.resolve()
         if self.roots and not any(_under(key, r) for r in self.roots):
             return None
-        return self._put(key, text, summarize(model), True, None)
+        return self._put(key, text, summary if summary is not None else summarize(model), True, None)
 
     def close(self, path: Path) -> None:
         """The editor closed it: the file on disk counts again (or nothing, if it is gone)."""
@@ -130,8 +132,7 @@ class WorkspaceIndex:
 
     def _put(self, key: Path, text: str, summary: DocumentSummary, is_open: bool, stamp) -> Entry:  # noqa: ANN001
         old = self.entries.get(key)
-        changed = old is None or _offer(old.summary) != _offer(summary)
-        if changed or (old is not None and old.summary.contracts != summary.contracts):
+        if old is None or _meaning(old.summary) != _meaning(summary):
             self.generation += 1
         entry = Entry(key, text, summary, is_open, stamp)
         self.entries[key] = entry
@@ -153,8 +154,17 @@ class WorkspaceIndex:
         return self.entries.get(path.resolve())
 
 
-def _offer(s: DocumentSummary) -> tuple:
-    return (s.flow_kind, s.flow_name, s.inputs, s.outcomes, tuple(sorted(s.records.items())))
+def _meaning(s: DocumentSummary) -> tuple:
+    """What other documents' contract checks read of a summary, without positions: an edit that
+    only moves lines (Enter above a declaration) re-checks nobody else."""
+    return (
+        s.flow_kind,
+        s.flow_name,
+        tuple((i.name, i.type) for i in s.inputs),
+        tuple((o.name, o.type, o.route) for o in s.outcomes),
+        tuple(sorted(s.records.items())),
+        tuple((c.kind, c.name, tuple((p.name, p.type) for p in c.params), c.result) for c in s.contracts),
+    )
 
 
 def _under(path: Path, root: Path) -> bool:
