@@ -250,19 +250,8 @@ function serverLogText() {
 
 /** The "AWL Language Server" output channel as logged by the extension host, for failure reports. */
 function serverLogTail(lines = 40) {
-  const found = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.includes("AWL Language Server")) found.push(p);
-    }
-  };
-  try {
-    walk(path.join(userData, "logs"));
-  } catch {
-    return "(no logs directory)";
-  }
+  if (!fs.existsSync(path.join(userData, "logs"))) return "(no logs directory)";
+  const found = serverLogFiles();
   if (!found.length) return "(no AWL Language Server log found)";
   return found
     .map((f) => {
