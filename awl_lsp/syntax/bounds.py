@@ -12,6 +12,10 @@ become spaces, line breaks kept, so every position stays where it was), the blan
 parsed again, and each blanked span is reported as a "too deeply nested" problem. Blanking only
 happens when a cheap scan of the text (bracket and indentation depth) says it might be needed.
 
+An open document keeps `SourceFacts`: those scans' results per block of lines, so after an edit
+only the blocks it touched are scanned again (a keystroke costs the same at any document size)
+and the guards give exactly the answers a scan of the whole text gives.
+
 `json_nesting` bounds JSON the same way before it reaches `json.loads`.
 """
 
@@ -33,6 +37,7 @@ _INDENT = re.compile(rb"^[ \t]+", re.MULTILINE)
 
 
 _LONG_LINE = re.compile(rb"[^\n]{%d,}" % (MAX_LINE_BYTES + 1))
+_DEEP_INDENT = re.compile(rb"^[ \t]{%d,}" % (2 * _INDENT_TRIGGER + 2), re.MULTILINE)  # widest // 2 > trigger
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,104 @@ class Skipped:
     end: tuple[int, int]
     message: str
     code: str
+
+
+def _bracket_facts(source: bytes, start: int = 0, end: int | None = None) -> tuple[int, int, int, int]:
+    """How a run of bytes moves the bracket depth of `might_be_too_deep`'s scan (closes clamp at 0).
+
+    Entering at depth d, the run leaves at `max(d + a, b)` and peaks at `max(d + x, y)`; runs
+    compose (see `_compose`), so a document's depth is known from its blocks'.
+    """
+    total = low = high = rise = 0
+    for m in _BRACKETS.finditer(source, start, len(source) if end is None else end):
+        if m.group() in b"([{":
+            total += 1
+            if total > high:
+                high = total
+            if total - low > rise:
+                rise = total - low
+        else:
+            total -= 1
+            if total < low:
+                low = total
+    return total, total - low, high, rise
+
+
+def _compose(first: tuple[int, int, int, int], then: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    a1, b1, x1, y1 = first
+    a2, b2, x2, y2 = then
+    return a1 + a2, max(b1 + a2, b2), max(x1, a1 + x2), max(y1, b1 + x2, y2)
+
+
+@dataclass
+class _Block:
+    size: int  # bytes (a block ends just after a line break, except the last one)
+    brackets: tuple[int, int, int, int]  # see `_bracket_facts`
+    deep_indent: bool  # a line indented deeper than `_INDENT_TRIGGER` levels
+    long_line: bool  # a line longer than `MAX_LINE_BYTES`
+
+
+_BLOCK_BYTES = 4096
+
+
+def _blocks(source: bytes, start: int, end: int) -> list[_Block]:
+    """`source[start:end]` (which starts a line, and ends one or the source) in blocks of lines."""
+    out: list[_Block] = []
+    while start < end or not out:
+        stop = source.find(b"\n", min(start + _BLOCK_BYTES, end) - 1, end)
+        stop = end if stop == -1 else stop + 1
+        part = source[start:stop]
+        deep = _DEEP_INDENT.search(part) is not None
+        out.append(_Block(stop - start, _bracket_facts(part), deep, _LONG_LINE.search(part) is not None))
+        start = stop
+    return out
+
+
+class SourceFacts:
+    """The guards' scans of one source, per block of lines, updated per edit (see the module doc).
+
+    Kept only for sources within `MAX_ANALYSED_BYTES` (`for_source` gives None beyond: a larger
+    one is cut at the bound, and the cut part is scanned as it always was).
+    """
+
+    @staticmethod
+    def for_source(source: bytes) -> SourceFacts | None:
+        return SourceFacts(source) if len(source) <= MAX_ANALYSED_BYTES else None
+
+    def __init__(self, source: bytes) -> None:
+        self.blocks = _blocks(source, 0, len(source))
+        self.size = len(source)
+
+    def edited(self, source: bytes, start: int, old_end: int, new_end: int) -> None:
+        """`source` is the new text, where bytes [start, old_end) of the old one became [start, new_end)."""
+        blocks = self.blocks
+        first = last = -1
+        at = 0
+        for i, block in enumerate(blocks):
+            end = at + block.size
+            if first < 0 and (start < end or i == len(blocks) - 1):
+                first, first_at = i, at
+            if first >= 0 and (old_end < end or i == len(blocks) - 1):
+                last, last_end = i, end
+                break
+            at = end
+        delta = new_end - old_end
+        self.blocks[first : last + 1] = _blocks(source, first_at, last_end + delta)
+        self.size = len(source)
+
+    def long_lines(self) -> bool:
+        return any(b.long_line for b in self.blocks)
+
+    def might_be_too_deep(self) -> bool:
+        """The same answer as `might_be_too_deep(source)`."""
+        depth = peak = 0
+        deep = False
+        for b in self.blocks:
+            a, low, x, y = b.brackets
+            peak = max(peak, depth + x, y)
+            depth = max(depth + a, low)
+            deep = deep or b.deep_indent
+        return peak > _BRACKET_TRIGGER or deep
 
 
 def might_be_too_deep(source: bytes) -> bool:
@@ -93,21 +196,31 @@ def blank(source: bytes, nodes: list[Node]) -> bytes:
 
 
 def bounded_parse(
-    parser: Parser, source: bytes, old_tree: Tree | None = None
+    parser: Parser, source: bytes, old_tree: Tree | None = None, facts: SourceFacts | None = None
 ) -> tuple[Tree, bytes, list[Skipped]]:
-    """Parse within the bounds: the tree, the source it was parsed from, and what was skipped."""
+    """Parse within the bounds: the tree, the source it was parsed from, and what was skipped.
+
+    `facts`, when given, are the guards' scans of this very `source` (kept up to date per edit).
+    """
     skipped: list[Skipped] = []
     blanked = 0
-    if len(source) > MAX_LINE_BYTES and _LONG_LINE.search(source):
+    if facts is not None and facts.size != len(source):
+        facts = None  # not this source's: scan it
+    long_lines = (
+        facts.long_lines()
+        if facts is not None
+        else len(source) > MAX_LINE_BYTES and _LONG_LINE.search(source) is not None
+    )
+    if long_lines:
         source, skipped = _without_long_lines(source)
         blanked = sum(s.end[1] for s in skipped)
-        old_tree = None
+        old_tree = facts = None
     if len(source) - blanked > MAX_ANALYSED_BYTES:
         source, cut = _truncated(source)
         skipped = [s for s in skipped if s.start[0] < cut.start[0]] + [cut]
-        old_tree = None
+        old_tree = facts = None
     tree = parser.parse(source, old_tree) if old_tree is not None else parser.parse(source)
-    if not might_be_too_deep(source):
+    if not (facts.might_be_too_deep() if facts is not None else might_be_too_deep(source)):
         return tree, source, skipped
     for _ in range(4):  # blanking makes the tree shallower; a few rounds always suffice
         deep = too_deep(tree.root_node)

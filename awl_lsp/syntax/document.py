@@ -3,7 +3,10 @@
 An incremental change (an LSP range edit) is applied to the text *and* to the tree with
 `Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
 subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
-rows plus tree-sitter's changed ranges) — the semantic model rebuilds only what lies there.
+rows plus tree-sitter's changed ranges, worked out when first asked for); `changed_bytes` says
+which bytes of the source the edits since `take_changes` replaced, so the layers above can re-read
+only those. Nothing here is rebuilt for the whole text per edit: the line index and the bounds'
+scans (`SourceFacts`) are updated for the edited lines.
 
 The text is the editor's, line breaks included (see `positions`); lone UTF-16 surrogates, which
 no UTF-8 parser can take, become U+FFFD (same length in every position encoding) and are counted
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Point, Tree
 
-from awl_lsp.syntax.bounds import bounded_parse
+from awl_lsp.syntax.bounds import MAX_ANALYSED_BYTES, SourceFacts, bounded_parse
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
 
@@ -45,20 +48,59 @@ class SyntaxDocument:
         self.text = text
         self.lines = LineIndex(text)
         self.tree: Tree
-        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
-        self.changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
+        source = tree_source(text)
+        self._facts = SourceFacts.for_source(source)
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
+        self._changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
+        self._old_tree: Tree | None = None  # the tree before the last update (for `changed_rows`)
+        self.changed_bytes: tuple[int, int, int] | None = None  # see `take_changes`
+        self._unchanged = False  # nothing changed since `take_changes` (False: see `changed_bytes`)
 
     @property
     def root(self) -> Node:
         return self.tree.root_node
+
+    @property
+    def changed_rows(self) -> list[tuple[int, int]] | None:
+        """The rows the last update affected (None: everything)."""
+        old = self._old_tree
+        if old is not None:
+            self._old_tree = None
+            rows = self._changed_rows or []
+            rows += [(r.start_point.row, r.end_point.row) for r in old.changed_ranges(self.tree)]
+            self._changed_rows = rows
+        return self._changed_rows
+
+    def take_changes(self) -> tuple[int, int, int] | None:
+        """`(start, old_end, new_end)`: the source bytes [start, old_end) of the version when this was
+        last called became [start, new_end) of this one, everything around them the same bytes and
+        the same subtrees (reused by the incremental parse); None when anything may have changed
+        (the first call, a full update, skipped parts, a broken text parsed afresh). Resets."""
+        changed = (0, 0, 0) if self._unchanged else self.changed_bytes
+        self.changed_bytes, self._unchanged = None, True
+        return changed
+
+    def _note_change(self, a: int, c: int, grown: int) -> None:
+        """Bytes [a, c - grown) of the source became [a, c): compose with the changes not taken yet."""
+        if self._unchanged:
+            self.changed_bytes, self._unchanged = (a, c - grown, c), False
+            return
+        if self.changed_bytes is None:
+            return  # everything may have changed already
+        s0, o0, n0 = self.changed_bytes
+        mid_end = max(n0, c - grown)
+        self.changed_bytes = (min(s0, a), o0 + mid_end - n0, mid_end + grown)
 
     def replace(self, text: str) -> None:
         """Full-text update (no tree reuse)."""
         text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
-        self.tree, self.source, self.skipped = bounded_parse(self._parser, tree_source(text))
-        self.changed_rows = None
+        source = tree_source(text)
+        self._facts = SourceFacts.for_source(source)
+        self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
+        self._changed_rows = self._old_tree = None
+        self.changed_bytes, self._unchanged = None, False
 
     def apply(self, edits: list[TextEdit]) -> None:
         """Apply LSP range edits in order, editing the tree in step, then re-parse once.
@@ -71,6 +113,7 @@ class SyntaxDocument:
         tree = self.tree
         rows: list[tuple[int, int]] = []
         rejected: TextEdit | None = None
+        dirty: tuple[int, int, int] | None = None  # (start, end, growth) of this update's edits
         for edit in edits:
             lines = self.lines
             text = self.text
@@ -111,23 +154,42 @@ class SyntaxDocument:
                 new_end_point=new_end,
             )
             self.text = text[:start] + inserted + text[end:]
-            self.lines = LineIndex(self.text)
+            self.lines = lines.replaced(start, end, inserted, self.text)
+            grown = new_end_byte - old_end_byte
+            if dirty is None:
+                dirty = (start_byte, new_end_byte, grown)
+            else:  # the union of the edits so far and this one, in the new coordinates
+                a, c, g = dirty
+                dirty = (min(a, start_byte), max(c, old_end_byte) + grown, g + grown)
             # rows in new coordinates; earlier entries shift by the line delta
             delta = newline_count - (end_row - start_row)
             rows = [(a if a <= start_row else a + delta, b if b < start_row else b + delta) for a, b in rows]
             rows.append((start_row, new_end.row))
         had_skips = bool(self.skipped)
         source = tree_source(self.text)
-        new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree)
-        if new_tree.root_node.has_error:
+        facts = self._facts
+        if facts is None or len(source) > MAX_ANALYSED_BYTES:
+            facts = self._facts = SourceFacts.for_source(source)  # (None while too large)
+        elif dirty is not None:
+            a, c, g = dirty
+            facts.edited(source, a, c - g, c)
+        new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree, facts)
+        fresh = new_tree.root_node.has_error
+        if fresh:
             # Error recovery depends on history: a re-parse may keep a reused subtree (errors and
             # all) where a fresh parse recovers differently. Broken text is parsed afresh, so an
             # edited document always has the tree (and diagnostics) of a fresh open.
-            new_tree, self.source, self.skipped = bounded_parse(self._parser, source)
-        for r in tree.changed_ranges(new_tree):
-            rows.append((r.start_point.row, r.end_point.row))
+            new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree
-        self.changed_rows = None if had_skips or self.skipped else rows
+        if had_skips or self.skipped:  # the tree may differ anywhere
+            self._changed_rows = self._old_tree = self.changed_bytes = None
+            self._unchanged = False
+        else:
+            self._changed_rows, self._old_tree = rows, tree
+            if fresh:  # error recovery may differ anywhere
+                self.changed_bytes, self._unchanged = None, False
+            elif dirty is not None:
+                self._note_change(*dirty)
         if rejected is not None:
             raise EditOutOfRange(
                 f"a change at line {rejected.start_line + 1}–{rejected.end_line + 1} lies past the end "

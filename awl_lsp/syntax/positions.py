@@ -2,7 +2,9 @@
 
 LSP positions count columns in UTF-16 code units by default, or UTF-8 bytes / UTF-32 code points
 when the client negotiates `positionEncodings`. tree-sitter counts bytes. A `LineIndex` is built
-once per text version and answers both directions, multibyte-safe.
+once per text and answers both directions, multibyte-safe; an edit gives the next version's
+index with `LineIndex.replaced`, which re-reads only the edited lines (the starts of the lines
+below are moved in one pass at C speed, not re-measured).
 
 Lines are LSP's: a line ends at `\n`, `\r\n` or a lone `\r` — nothing else (form feed, vertical
 tab, U+2028/U+2029 are ordinary characters, unlike in `str.splitlines`). A line's text never
@@ -84,6 +86,56 @@ class LineIndex:
             self.char_starts = _starts(text.split("\n"))
             self._ends = None
         self._byte_starts: list[int] | None = None
+
+    def replaced(self, start: int, end: int, inserted: str, text: str) -> LineIndex:
+        """The index of `text`: this index's text with characters [start, end) replaced by `inserted`."""
+        old = self.text
+        if self._ends is None and "\r" in inserted:
+            return LineIndex(text)  # the first CR: lines may now end in three ways
+        starts = self.char_starts
+        first = bisect_right(starts, start) - 1
+        while first > 0 and text[starts[first] - 1 : starts[first]] == "\r":
+            first -= 1  # a CR before the edit may have become half a CRLF
+        last = bisect_right(starts, end) - 1
+        delta = len(inserted) - (end - start)
+        window = starts[first]
+        old_stop = starts[last + 1] if last + 1 < len(starts) else len(old)
+        stop = old_stop + delta
+        new = LineIndex.__new__(LineIndex)
+        new.text = text
+        new._byte_starts = None
+        if self._ends is None:
+            middle = _starts(text[window:stop].split("\n"))
+            if last + 1 < len(starts):
+                middle.pop()  # the line after the window starts where it did (moved by delta)
+            new.char_starts = (
+                starts[:first] + [window + m for m in middle] + list(map(delta.__add__, starts[last + 1 :]))
+            )
+            new._ends = None
+        else:
+            new_starts, new_ends = [window], []
+            for m in _BREAK.finditer(text, window, stop):
+                new_ends.append(m.start())
+                new_starts.append(m.end())
+            if last + 1 < len(starts):
+                new_starts.pop()  # the line after the window starts where it did (moved by delta)
+            else:
+                new_ends.append(len(text))
+            ends = self._ends
+            new.char_starts = starts[:first] + new_starts + list(map(delta.__add__, starts[last + 1 :]))
+            new._ends = ends[:first] + new_ends + list(map(delta.__add__, ends[last + 1 :]))
+        if self._byte_starts is not None and self._byte_starts is not starts and not text.isascii():
+            bytes_before = self._byte_starts
+            byte_delta = len(inserted.encode("utf-8")) - len(old[start:end].encode("utf-8"))
+            base = bytes_before[first]
+            mid = [base]
+            cs = new.char_starts
+            for row in range(first + 1, len(cs) - (len(starts) - last - 1)):
+                mid.append(mid[-1] + len(text[cs[row - 1] : cs[row]].encode("utf-8")))
+            new._byte_starts = (
+                bytes_before[:first] + mid + list(map(byte_delta.__add__, bytes_before[last + 1 :]))
+            )
+        return new
 
     def line_end(self, line: int) -> int:
         """Character offset where a line's text ends (before its line break)."""

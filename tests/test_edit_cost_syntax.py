@@ -1,0 +1,141 @@
+"""The syntax layer's per-edit work is local: the line index and the bounds' scans are updated for
+the edited lines only, and give exactly what a fresh computation over the whole text gives."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds
+from awl_lsp.syntax.bounds import MAX_LINE_BYTES, SourceFacts, might_be_too_deep
+from awl_lsp.syntax.positions import LineIndex
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import STEP_LINE, document  # noqa: E402
+
+PIECES = ["a", "b", " ", "\n", "\r", "\r\n", "é", "😀", "(", ")", "[", "]", "{", "}", "  " * 12]
+
+
+def test_line_index_after_random_edits_equals_a_fresh_index() -> None:
+    rng = random.Random(3)
+    for _ in range(3000):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 30)))
+        index = LineIndex(text)
+        if rng.random() < 0.5:
+            assert index.byte_starts  # computed before the edits: updated with them
+        for _ in range(4):
+            start = rng.randint(0, len(text))
+            end = rng.randint(start, len(text))
+            inserted = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 4)))
+            text = text[:start] + inserted + text[end:]
+            index = index.replaced(start, end, inserted, text)
+            fresh = LineIndex(text)
+            assert index.char_starts == fresh.char_starts, (text, start, end, inserted)
+            assert index.byte_starts == fresh.byte_starts
+            assert [index.line_text(i) for i in range(index.line_count)] == [
+                fresh.line_text(i) for i in range(fresh.line_count)
+            ]
+
+
+def test_bounds_scans_after_random_edits_equal_a_fresh_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "_BLOCK_BYTES", 16)  # many small blocks: edits cross their edges
+    rng = random.Random(5)
+    pieces = [b"(", b")", b"[", b"]", b"{", b"}", b"\n", b"x", b" " * 41, b"(" * 20, b")" * 20]
+    triggered = 0
+    for _ in range(400):
+        source = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 60)))
+        facts = SourceFacts(source)
+        for _ in range(6):
+            start = rng.randint(0, len(source))
+            end = rng.randint(start, min(len(source), start + 12))
+            inserted = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+            source = source[:start] + inserted + source[end:]
+            facts.edited(source, start, end, start + len(inserted))
+            assert facts.might_be_too_deep() == might_be_too_deep(source), source
+            assert sum(b.size for b in facts.blocks) == len(source)
+            triggered += facts.might_be_too_deep()
+    assert triggered > 100  # both answers were exercised
+
+
+def test_a_long_line_typed_by_an_edit_is_found_by_the_updated_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounds, "_BLOCK_BYTES", 64)
+    source = b"step s\n  x = 1\n" * 50
+    facts = SourceFacts(source)
+    at = source.index(b"x = 1", 300)
+    long = b"9" * (MAX_LINE_BYTES + 1)
+    source = source[:at] + long + source[at:]
+    facts.edited(source, at, at, at + len(long))
+    assert facts.long_lines()
+
+
+def _doc(lines: int) -> str:
+    return document(lines)  # a valid generated workloop
+
+
+def _answer_row(text: str, nth: int = 10) -> int:
+    """The row of the `answer board(seen: N)` line of the nth step."""
+    rows = text.split("\n")
+    return [i for i, line in enumerate(rows) if line.startswith("step stage_")][nth] + STEP_LINE
+
+
+def test_nesting_made_too_deep_by_an_edit_is_reported_and_undone_by_the_next() -> None:
+    text = _doc(400)
+    doc = OpenDocument(text, 1, None, None)
+    assert not any("too deeply" in d.message for d in diagnostics(doc.snapshot))
+    row = _answer_row(text)
+    line = text.split("\n")[row]
+    deep = "  answer board(seen: " + "(" * 400 + "1" + ")" * 400 + ")"
+    doc.edit([TextEdit(row, 0, row, len(line), deep)], 2)
+    found = diagnostics(doc.snapshot)
+    assert any("too deeply" in d.message and d.range.start.line == row for d in found)
+    assert [(d.range, d.message) for d in found] == [
+        (d.range, d.message) for d in diagnostics(OpenDocument(doc.syntax.text, 2, None, None).snapshot)
+    ]
+    doc.edit([TextEdit(row, 0, row, len(deep), line)], 3)
+    assert not any("too deeply" in d.message for d in diagnostics(doc.snapshot))
+
+
+def test_a_keystroke_does_not_rescan_the_whole_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = SyntaxDocument(_doc(1200))
+    scanned: list[int] = []
+    real = bounds._bracket_facts
+
+    def counting(source: bytes, *args: int) -> tuple[int, int, int, int]:
+        scanned.append(len(source))
+        return real(source, *args)
+
+    def whole_scan(source: bytes) -> bool:
+        raise AssertionError("the whole text was scanned for depth")
+
+    monkeypatch.setattr(bounds, "_bracket_facts", counting)
+    monkeypatch.setattr(bounds, "might_be_too_deep", whole_scan)
+    row = _answer_row(doc.text, 40)
+    col = len("  answer board(seen: ")
+    doc.apply([TextEdit(row, col, row, col, "7")])
+    doc.apply([TextEdit(row, 0, row, 0, "  answer board(seen: 1)\n")])
+    assert scanned and sum(scanned) <= 4 * bounds._BLOCK_BYTES < len(doc.source) / 2
+    assert str(doc.root) == str(SyntaxDocument(doc.text).root)
+
+
+def test_changes_since_they_were_last_taken_cover_every_edit() -> None:
+    doc = SyntaxDocument(_doc(300))
+    assert doc.take_changes() is None  # the first version: everything is new
+    assert doc.take_changes() == (0, 0, 0)
+    before = doc.source
+    row = _answer_row(doc.text)
+    col = len("  answer board(seen: ")
+    doc.apply([TextEdit(row, col, row, col, "7")])
+    doc.apply([TextEdit(row - 4, 0, row - 4, 0, "  // note\n")])
+    changes = doc.take_changes()
+    assert changes is not None
+    start, old_end, new_end = changes
+    assert before[:start] == doc.source[:start]
+    assert before[old_end:] == doc.source[new_end:]
+    assert new_end - start < 200 and old_end - start < 200
+    doc.apply([TextEdit(row, 0, row, 0, "  )\n")])  # broken: parsed afresh
+    assert doc.take_changes() is None
