@@ -284,7 +284,7 @@ def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     facts.start_row, facts.end_row = node.start_point.row, node.end_point.row
     facts.start_col = node.start_point.column
     extractor.item(node)
-    return facts
+    return facts.anchored()
 
 
 __all__ = ["ItemFacts", "extract_item", "node_range"]

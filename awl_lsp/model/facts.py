@@ -1,7 +1,8 @@
 """`ItemFacts`: what one top-level item declares and references, and how it moves with the text.
 
-Facts are cached per item text; an edit above an item only moves it, so `shift` re-bases its
-ranges instead of re-reading the tree (fork scopes are item-relative, so they stay as they are).
+Facts are cached per item text; an edit above an item only moves it, so `shift` moves its
+`Anchor` (one addition: its symbols' and references' ranges follow) instead of re-reading the
+tree (fork scopes are item-relative, so they stay as they are).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from awl_lsp.model.symbols import Reference, Symbol, shift_range
+from awl_lsp.model.symbols import Anchor, Reference, Symbol, shift_range
 
 _FORK_SCOPE = re.compile(r"fork@(\d+)\.(\d+)")
 _uids = itertools.count()
@@ -31,9 +32,10 @@ def _rescope(scope: str, uid: int) -> str:
     return _FORK_SCOPE.sub(lambda m: f"fork@{m.group(1)}.{uid}", scope)
 
 
-def _moved_symbol(s: Symbol, rows: int, uid: int) -> Symbol:
+def _moved_symbol(s: Symbol, rows: int, uid: int, anchor: Anchor) -> Symbol:
     new = Symbol.__new__(Symbol)
     new.__dict__.update(s.__dict__)
+    new._at = anchor  # type: ignore[attr-defined]
     new.range = shift_range(s.range, rows)
     new.selection = shift_range(s.selection, rows)
     new.children = []
@@ -42,9 +44,10 @@ def _moved_symbol(s: Symbol, rows: int, uid: int) -> Symbol:
     return new
 
 
-def _moved_reference(r: Reference, rows: int, uid: int) -> Reference:
+def _moved_reference(r: Reference, rows: int, uid: int, anchor: Anchor) -> Reference:
     new = Reference.__new__(Reference)
     new.__dict__.update(r.__dict__)
+    new._at = anchor  # type: ignore[attr-defined]
     new.range = shift_range(r.range, rows)
     if "@" in r.scope:
         new.scope = _rescope(r.scope, uid)
@@ -62,6 +65,7 @@ class ItemFacts:
     end_row: int = 0  # … and its end row
     start_col: int = 0  # the item node's first column
     uid: int = field(default_factory=lambda: next(_uids))  # tells copies apart (fork scopes)
+    anchor: Anchor = field(default_factory=Anchor, compare=False, repr=False)  # see `symbols.Anchor`
     _named: dict[str, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def references_named(self, name: str) -> list[Reference]:
@@ -72,15 +76,20 @@ class ItemFacts:
             self._named = named
         return self._named.get(name, [])
 
+    def anchored(self) -> ItemFacts:
+        """These facts with every symbol and reference on their anchor (right after reading them)."""
+        anchor = self.anchor
+        for s in self.flat:
+            s._at = anchor  # type: ignore[attr-defined]
+        for r in self.references:
+            r._at = anchor  # type: ignore[attr-defined]
+        return self
+
     def shift(self, rows: int) -> None:
         """Move these facts `rows` lines down in place (the item moved; the old model is done with)."""
         if rows == 0:
             return
-        for s in self.flat:
-            s.range = shift_range(s.range, rows)
-            s.selection = shift_range(s.selection, rows)
-        for r in self.references:
-            r.range = shift_range(r.range, rows)
+        self.anchor.rows += rows
         self.start_row += rows
         self.end_row += rows
 
@@ -99,14 +108,14 @@ class ItemFacts:
         mapping = moved if moved is not None else {}
         copy = ItemFacts(start_row=self.start_row + rows, end_row=self.end_row + rows)
         copy.start_col = self.start_col
-        uid = copy.uid
+        uid, anchor = copy.uid, copy.anchor
         for s in self.flat:
-            n = _moved_symbol(s, rows, uid)
+            n = _moved_symbol(s, rows, uid, anchor)
             mapping[id(s)] = n
             copy.flat.append(n)
         for s, n in zip(self.flat, copy.flat, strict=True):
             if s.children:
                 n.children = [mapping[id(c)] for c in s.children if id(c) in mapping]
         copy.symbols = [mapping[id(s)] for s in self.symbols]
-        copy.references = [_moved_reference(r, rows, uid) for r in self.references]
+        copy.references = [_moved_reference(r, rows, uid, anchor) for r in self.references]
         return copy

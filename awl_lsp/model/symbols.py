@@ -3,18 +3,50 @@
 Ranges are tree-sitter coordinates `(start_row, start_byte_col, end_row, end_byte_col)`; the
 protocol layer converts them to LSP positions. Nothing here holds a tree-sitter node, so a model
 survives re-parses and can be cached per top-level item.
+
+The symbols and references of one item share an `Anchor`: how many rows the item moved since it
+was read. Their `range`/`selection` are stored as read and give the moved position, so moving an
+item (lines added or removed above it) is one addition, however much it declares.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import Any
 
 Range = tuple[int, int, int, int]
 
 
 def shift_range(r: Range, rows: int) -> Range:
     return (r[0] + rows, r[1], r[2] + rows, r[3])
+
+
+class Anchor:
+    """Rows an item moved since its facts were read (shared by its symbols and references)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self) -> None:
+        self.rows = 0
+
+
+STILL = Anchor()  # the anchor of symbols and references no item moves (never changed)
+
+
+def _positioned(stored: str) -> property:
+    """A range attribute kept as read (in `stored`) and given moved by the owner's anchor."""
+
+    def get(self: Any) -> Range:
+        d = self._at.rows
+        r = getattr(self, stored)
+        return (r[0] + d, r[1], r[2] + d, r[3]) if d else r
+
+    def put(self: Any, r: Range) -> None:
+        d = self._at.rows
+        setattr(self, stored, (r[0] - d, r[1], r[2] - d, r[3]) if d else r)
+
+    return property(get, put)
 
 
 def contains(r: Range, row: int, col: int) -> bool:
@@ -75,6 +107,11 @@ class Symbol:
         )
 
 
+Symbol._at = STILL  # type: ignore[attr-defined]
+Symbol.range = _positioned("_range")  # type: ignore[assignment]
+Symbol.selection = _positioned("_selection")  # type: ignore[assignment]
+
+
 class RefKind(str, Enum):
     STEP = "step"  # `after x`, substeps
     ROUTE = "route"  # route / confirms targets: steps, outcomes, `start`
@@ -102,3 +139,7 @@ class Reference:
         if rows == 0:
             return self
         return replace(self, range=shift_range(self.range, rows))
+
+
+Reference._at = STILL  # type: ignore[attr-defined]
+Reference.range = _positioned("_range")  # type: ignore[assignment]
