@@ -7,7 +7,9 @@ nothing is ever analysed for a version that is already stale. Each open document
 keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-item problems);
 the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
 only what the edit touched. Successive models share the facts of unchanged items (moved in place
-when lines are added above them): only the newest snapshot's model describes the text.
+when lines are added above them): only the newest snapshot's model describes the text. The
+builder is told which source bytes changed since the model before (`take_changes`), so it looks
+at the items around them only.
 
 A change whose range lies past the end of the text means the editor's text and ours differ: the
 document is marked `out_of_sync` and takes no more range edits until a full-text change arrives
@@ -65,8 +67,9 @@ class OpenDocument:
         return snap
 
     def _build(self) -> SemanticModel:
+        changes = self.syntax.take_changes()  # the bytes edited since the last build
         try:
-            return self.builder.build(self.syntax.tree, self.syntax.source)
+            return self.builder.build(self.syntax.tree, self.syntax.source, changes)
         except Exception:  # a reuse bug must not freeze the document: start the model afresh
             log.exception("incremental model build failed; rebuilding from scratch")
             self.builder, self.checks = ModelBuilder(), CheckCache()

@@ -11,6 +11,7 @@ unless they consulted one of those names.
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -66,25 +67,30 @@ def _doc_map(root: Node, source: bytes, start: int, end: int) -> dict[int, str]:
     return out
 
 
+def item_key(source: bytes, node: Node, prev_end: int) -> bytes:
+    """What identifies an item between versions: its lines (the gap above it included, from the
+    line where the item before it ends), where on them it lies when it shares a line, and for a
+    broken item also its tree — error recovery can read past an item, so the same broken text may
+    parse differently."""
+    start = source.rfind(b"\n", 0, prev_end) + 1
+    end = node.end_byte
+    if end > 0 and source[end - 1 : end] != b"\n":
+        nl = source.find(b"\n", end)
+        end = len(source) if nl == -1 else nl + 1
+    key = source[start:end]
+    if start != prev_end or end != node.end_byte:  # shares a line with its neighbour
+        key += b"\0%d:%d:%d" % (prev_end - start, node.start_byte - start, node.end_byte - start)
+    if node.has_error:
+        key += b"\0" + str(node).encode()
+    return key
+
+
 def item_keys(source: bytes, nodes: list[Node]) -> list[bytes]:
-    """What identifies each item between versions: its lines (the gap above it included), where on
-    them it lies when it shares a line, and for a broken item also its tree — error recovery can
-    read past an item, so the same broken text may parse differently.
-    """
+    """`item_key` of each item."""
     keys = []
     prev_end = 0
     for node in nodes:
-        start = source.rfind(b"\n", 0, prev_end) + 1
-        end = node.end_byte
-        if end > 0 and source[end - 1 : end] != b"\n":
-            nl = source.find(b"\n", end)
-            end = len(source) if nl == -1 else nl + 1
-        key = source[start:end]
-        if start != prev_end or end != node.end_byte:  # shares a line with its neighbour
-            key += b"\0%d:%d:%d" % (prev_end - start, node.start_byte - start, node.end_byte - start)
-        if node.has_error:
-            key += b"\0" + str(node).encode()
-        keys.append(key)
+        keys.append(item_key(source, node, prev_end))
         prev_end = node.end_byte
     return keys
 
@@ -159,18 +165,33 @@ def changed_declarations(
 
 
 class ModelBuilder:
-    """Builds `SemanticModel`s for successive versions of one document, re-reading only changed items."""
+    """Builds `SemanticModel`s for successive versions of one document, re-reading only changed items.
+
+    Given the source bytes an edit changed (`SyntaxDocument.take_changes`), only the items around
+    them are looked at: the items before are the same, and the items after are the same once one
+    of them lines up with an old item (same place, moved by the edit, and same key); everything
+    after that one is moved, not compared. Without that knowledge every item's key is compared.
+    """
 
     def __init__(self) -> None:
         self._cache: dict[bytes, ItemFacts] = {}
         self._keys: list[bytes] = []
+        self._starts: list[int] = []  # each item's first byte in the last version's source
+        self._ends: list[int] = []  # … and its end
         self._model: SemanticModel | None = None
         self.last_reused = 0
         self.last_extracted = 0
         self.last_resolved = 0  # items whose references were resolved afresh
+        self.last_window = 0  # items of the last version looked at (all of them without `changes`)
 
-    def build(self, tree: Tree, source: bytes) -> SemanticModel:
+    def build(self, tree: Tree, source: bytes, changes: tuple[int, int, int] | None = None) -> SemanticModel:
+        """The model of `tree`; `changes` (start, old_end, new_end) says which bytes of the source of
+        the last build became which of this one (None: anything may have changed)."""
         with gc_paused():
+            if changes is not None and self._model is not None and self._model.items:
+                model = self._build_window(tree, source, changes)
+                if model is not None:
+                    return model
             return self._build(tree, source)
 
     def _build(self, tree: Tree, source: bytes) -> SemanticModel:
@@ -183,7 +204,6 @@ class ModelBuilder:
         offset = len(self._keys) - n
         items: list[ItemFacts] = []
         cache: dict[bytes, ItemFacts] = {}
-        moved: dict[int, Symbol] = {}
         reused = extracted = 0
         prev_end = 0
         for i, node in enumerate(nodes):
@@ -194,28 +214,126 @@ class ModelBuilder:
                 facts.shift(row - facts.start_row)
                 reused += 1
             else:
-                hit = self._cache.get(key)
-                if hit is not None:  # the same text elsewhere before: a copy, resolved afresh
-                    facts = hit.copied(row - hit.start_row)
-                    reused += 1
-                else:
-                    facts = extract_item(node, source, _doc_map(root, source, prev_end, node.end_byte))
-                    extracted += 1
+                facts, copied = self._read(root, source, node, key, prev_end)
+                reused += copied
+                extracted += not copied
             cache[key] = facts
             items.append(facts)
             prev_end = node.end_byte
+        self._cache = cache
+        self._starts = [node.start_byte for node in nodes]
+        self._ends = [node.end_byte for node in nodes]
+        self.last_window = n
+        return self._finish(items, keys, prev, p, s, reused, extracted)
+
+    def _read(
+        self, root: Node, source: bytes, node: Node, key: bytes, prev_end: int
+    ) -> tuple[ItemFacts, bool]:
+        """The facts of a new or changed item, and whether they are a copy of an item with the same
+        key (then resolved afresh) rather than read from the tree."""
+        hit = self._cache.get(key)
+        if hit is not None:  # the same text elsewhere before: a copy
+            return hit.copied(node.start_point.row - hit.start_row), True
+        return extract_item(node, source, _doc_map(root, source, prev_end, node.end_byte)), False
+
+    def _build_window(self, tree: Tree, source: bytes, changes: tuple[int, int, int]) -> SemanticModel | None:
+        prev = self._model
+        assert prev is not None
+        root = tree.root_node
+        a, o, new_end = changes
+        delta = new_end - o
+        old, starts, ends, old_keys = prev.items, self._starts, self._ends, self._keys
+        count = len(old)
+        if len(starts) != count or len(old_keys) != count:
+            return None
+        i0 = max(0, bisect_right(ends, a) - 1)  # the item before the first one the edit reaches
+        while i0 > 0 and source.find(b"\n", ends[i0 - 1], starts[i0]) == -1:
+            i0 -= 1  # items sharing a line share their keys' text
+        cursor = root.walk()
+        if cursor.goto_first_child_for_byte(starts[i0]) is None:
+            return None
+        prev_end = ends[i0 - 1] if i0 else 0
+        nodes: list[Node] = []
+        keys: list[bytes] = []
+        m = count  # the first old item that lines up with a new one after the edit
+        while True:
+            node = cursor.node
+            if node is not None and node.is_named and node.type not in NOT_ITEMS:
+                if not nodes and node.start_byte != starts[i0]:
+                    return None  # the items before the edit are not where they were
+                key = item_key(source, node, prev_end)
+                at = node.start_byte - delta
+                if node.start_byte >= new_end and at >= o:
+                    j = bisect_left(starts, at)
+                    if (
+                        j < count
+                        and starts[j] == at
+                        and ends[j] + delta == node.end_byte
+                        and old_keys[j] == key
+                    ):
+                        m = j
+                        break
+                nodes.append(node)
+                keys.append(key)
+                prev_end = node.end_byte
+            if not cursor.goto_next_sibling():
+                break
+        if m < i0:
+            return None
+        # within the window, the items at either end that are the same are kept as they are
+        pp, ss = common_ends(old_keys[i0:m], keys)
+        p, s = i0 + pp, count - m + ss
+        width = len(nodes)
+        items: list[ItemFacts] = list(old[:p])
+        reused, extracted = p, 0
+        cache = self._cache
+        for w in range(pp, width - ss):
+            node, key = nodes[w], keys[w]
+            above = nodes[w - 1].end_byte if w else (ends[i0 - 1] if i0 else 0)
+            facts, copied = self._read(root, source, node, key, above)
+            reused += copied
+            extracted += not copied
+            items.append(facts)
+        for facts, key in zip(old[p : count - s], old_keys[p : count - s], strict=True):
+            if cache.get(key) is facts:
+                del cache[key]  # (the cache holds this version's items only)
+        for facts, key in zip(items[p:], keys[pp : width - ss], strict=True):
+            cache[key] = facts
+        tail = old[count - s :]
+        if tail:
+            follower = nodes[width - ss] if ss else cursor.node  # the new node of tail[0]
+            assert follower is not None
+            rows = follower.start_point.row - tail[0].start_row
+            if rows:
+                for facts in tail:
+                    facts.shift(rows)
+            items += tail
+            reused += len(tail)
+        keys_all = old_keys[:i0] + keys + old_keys[m:]
+        self._starts = starts[:i0] + [nd.start_byte for nd in nodes] + list(map(delta.__add__, starts[m:]))
+        self._ends = ends[:i0] + [nd.end_byte for nd in nodes] + list(map(delta.__add__, ends[m:]))
+        self.last_window = width
+        return self._finish(items, keys_all, prev, p, s, reused, extracted)
+
+    def _finish(
+        self,
+        items: list[ItemFacts],
+        keys: list[bytes],
+        prev: SemanticModel | None,
+        p: int,
+        s: int,
+        reused: int,
+        extracted: int,
+    ) -> SemanticModel:
         reuse = None
+        n = len(items)
         if prev is not None:
+            moved: dict[int, Symbol] = {}
             paired: set[str] = set()
             old_mid, new_mid = prev.items[p : len(prev.items) - s], items[p : n - s]
             changed = changed_declarations(old_mid, new_mid, moved, paired)
-            keep = [i < p or i >= n - s for i in range(n)]
-            deps = [
-                prev.item_deps[i] if i < p else prev.item_deps[i + offset] if i >= n - s else frozenset()
-                for i in range(n)
-            ]
-            reuse = Reuse(keep, deps, changed, moved, paired, prev, p, s)
-        self._cache, self._keys = cache, keys
+            reuse = Reuse(changed, moved, paired, prev, p, s)
+        self._keys = keys
         self.last_reused, self.last_extracted = reused, extracted
         model = SemanticModel(items, reuse)
         model.item_keys = keys
@@ -226,6 +344,7 @@ class ModelBuilder:
 
 __all__ = [
     "LOCAL",
+    "item_key",
     "ModelBuilder",
     "changed_declarations",
     "common_ends",

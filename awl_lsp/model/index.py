@@ -8,8 +8,10 @@ resolutions of items whose text and consulted names did not change.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
@@ -20,6 +22,7 @@ BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
+_NO_READERS: dict[int, ItemFacts] = {}
 
 
 @dataclass
@@ -27,21 +30,25 @@ class Reuse:
     """What `ModelBuilder` tells a new model about the previous version of the document.
 
     The items are lined up with the previous ones: `prefix` items at the start and `suffix` at the
-    end are the same (moved in place when lines were added or removed above them); the run between
-    them changed. `keep[i]` says which items are the same, `deps[i]` are the names item i's previous
-    resolution consulted, `changed` the names whose declarations changed in the run, and `moved`
-    maps `id(old symbol)` to the new symbol of a declaration that stayed the same (named in
+    end are the same objects (moved in place when lines were added or removed above them); the run
+    between them changed. `changed` are the names whose declarations changed in the run, and
+    `moved` maps `id(old symbol)` to the new symbol of a declaration that stayed the same (named in
     `moved_names`), so references to it can be re-pointed.
+
+    The new model takes the previous one's indexes over and updates them for the changed run (the
+    previous model is done with: only the newest one describes the text), so its cost follows the
+    run and the items that read a changed name, not the document.
     """
 
-    keep: list[bool]
-    deps: list[frozenset[str]]
     changed: set[str]
     moved: dict[int, Symbol]
     moved_names: set[str]
     prev: SemanticModel
     prefix: int
     suffix: int
+
+
+_NO_DEPS: frozenset[str] = frozenset()
 
 
 class SemanticModel(Resolution):
@@ -62,9 +69,14 @@ class SemanticModel(Resolution):
         self._kind_lists: dict[Kind, list[Symbol]] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
-        self._item_starts = [item.start_row for item in items]
         self.item_deps: list[frozenset[str]] = []
-        self._link(reuse)
+        self._readers: dict[str, dict[int, ItemFacts]] = {}  # name -> the items whose resolution read it
+        if reuse is None:
+            self._item_starts = [item.start_row for item in items]
+            self._link_all()
+        else:
+            self._item_starts = _moved_starts(reuse.prev, items, reuse.prefix, reuse.suffix)
+            self._link(reuse)
 
     def _index(self) -> None:
         items = self.items
@@ -96,47 +108,106 @@ class SemanticModel(Resolution):
         """The previous model's index with its changed run of items replaced (the rest is the same)."""
         old_mid = prev.items[p : len(prev.items) - s]
         new_mid = self.items[p : len(self.items) - s]
-        for attr, part in (("symbols", _symbols), ("all_symbols", _flat), ("references", _references)):
-            before = sum(len(part(it)) for it in prev.items[:p])
-            after = before + sum(len(part(it)) for it in old_mid)
+        parts: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
+            ("symbols", _symbols),
+            ("all_symbols", _flat),
+            ("references", _references),
+        ]
+        for attr, part in parts:
             whole = getattr(prev, attr)
+            if p <= s:
+                before = sum(map(len, map(part, prev.items[:p])))
+                after = before + sum(map(len, map(part, old_mid)))
+            else:
+                after = len(whole) - sum(map(len, map(part, prev.items[len(prev.items) - s :])))
+                before = after - sum(map(len, map(part, old_mid)))
             setattr(self, attr, whole[:before] + [x for it in new_mid for x in part(it)] + whole[after:])
         gone = [x for it in old_mid for x in it.flat]
         came = [x for it in new_mid for x in it.flat]
         gone_ids = {id(x) for x in gone}
         at = (new_mid[0].start_row, new_mid[0].start_col) if new_mid else None
-        self._by_kind = {k: dict(v) for k, v in prev._by_kind.items()}
+        self._by_kind = prev._by_kind  # taken over (see `Reuse`); each changed list is a new list
         for kind, name in {(x.kind, x.name) for x in gone + came}:
             names = self._by_kind[kind]
             add = [x for x in came if x.kind is kind and x.name == name]
             _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, add, at)
-        self._values = dict(prev._values)
+        self._values = prev._values
         for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
-            scopes = self._values[name] = dict(self._values.get(name, {}))
+            scopes = self._values.get(name)
+            if scopes is None:
+                scopes = self._values[name] = {}
             add = [x for x in came if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope]
             _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, add, at)
             if not scopes:
                 del self._values[name]
 
-    def _link(self, reuse: Reuse | None) -> None:
+    def _link_all(self) -> None:
         self.resolved_items = 0
-        for i, item in enumerate(self.items):
-            if reuse is not None and reuse.keep[i] and reuse.changed.isdisjoint(reuse.deps[i]):
-                if reuse.moved:  # re-point references to declarations the changed run re-created
-                    moved = reuse.moved
-                    for name in reuse.moved_names & reuse.deps[i]:
-                        for ref in item.references_named(name):
-                            t = ref.target
-                            if t is not None:
-                                ref.target = moved.get(id(t), t)
-                self.item_deps.append(reuse.deps[i])
-                continue
-            self.resolved_items += 1
-            deps: set[str] = set()
-            resolve = self._resolve
-            for ref in item.references:
-                ref.target = resolve(ref, deps)
-            self.item_deps.append(frozenset(deps))
+        for item in self.items:
+            self.item_deps.append(self._resolve_item(item))
+
+    def _resolve_item(self, item: ItemFacts) -> frozenset[str]:
+        """Resolve the item's references; the names consulted (also noted in `_readers`)."""
+        self.resolved_items += 1
+        deps: set[str] = set()
+        resolve = self._resolve
+        for ref in item.references:
+            ref.target = resolve(ref, deps)
+        readers = self._readers
+        key = id(item)
+        for name in deps:
+            found = readers.get(name)
+            if found is None:
+                readers[name] = {key: item}
+            else:
+                found[key] = item
+        return frozenset(deps)
+
+    def _forget(self, item: ItemFacts, deps: frozenset[str]) -> None:
+        readers = self._readers
+        key = id(item)
+        for name in deps:
+            found = readers.get(name)
+            if found is not None:
+                found.pop(key, None)
+                if not found:
+                    del readers[name]
+
+    def _link(self, reuse: Reuse) -> None:
+        """Resolve the changed run, and the kept items that read a changed name; re-point the rest."""
+        self.resolved_items = 0
+        prev, p, s = reuse.prev, reuse.prefix, reuse.suffix
+        items, old_n, n = self.items, len(reuse.prev.items), len(self.items)
+        self._readers, prev._readers = prev._readers, {}  # taken over (see `Reuse`)
+        old_deps = prev.item_deps
+        for i in range(p, old_n - s):
+            self._forget(prev.items[i], old_deps[i])
+        deps = self.item_deps = old_deps[:p] + [_NO_DEPS] * (n - p - s) + old_deps[old_n - s :]
+        redo: dict[int, ItemFacts] = {}
+        for name in reuse.changed:
+            redo.update(self._readers.get(name, _NO_READERS))
+        if reuse.moved:  # re-point references to declarations the changed run re-created
+            moved = reuse.moved
+            for name in reuse.moved_names:
+                for key, item in self._readers.get(name, _NO_READERS).items():
+                    if key in redo:
+                        continue
+                    for ref in item.references_named(name):
+                        t = ref.target
+                        if t is not None:
+                            ref.target = moved.get(id(t), t)
+        for i in range(p, n - s):
+            deps[i] = self._resolve_item(items[i])
+        for item in redo.values():
+            i = self._index_of(item)
+            self._forget(item, deps[i])
+            deps[i] = self._resolve_item(item)
+
+    def _index_of(self, item: ItemFacts) -> int:
+        j = bisect_left(self._item_starts, item.start_row)
+        while self.items[j] is not item:
+            j += 1
+        return j
 
     # ------------------------------------------------------------------ look-ups
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
@@ -285,15 +356,30 @@ def _references(item: ItemFacts) -> list[Reference]:
     return item.references
 
 
+def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -> list[int]:
+    """Each item's first row: the previous model's, with the changed run replaced and the rest moved."""
+    old_n, n = len(prev.items), len(items)
+    rows = items[n - s].start_row - prev._item_starts[old_n - s] if s else 0
+    tail = prev._item_starts[old_n - s :] if s else []
+    return (
+        prev._item_starts[:p]
+        + [item.start_row for item in items[p : n - s]]
+        + (list(map(rows.__add__, tail)) if rows else tail)
+    )
+
+
+def _position(s: Symbol) -> tuple[int, int]:
+    r = s.range
+    return r[0], r[1]
+
+
 def _splice(
     table: dict, key: object, old: list[Symbol], gone: set[int], add: list[Symbol], at: tuple[int, int] | None
 ) -> None:
     """`table[key]` = `old` without the symbols in `gone`, with `add` where the changed items are."""
     kept = [x for x in old if id(x) not in gone]
     if add and at is not None:
-        i = 0
-        while i < len(kept) and (kept[i].range[0], kept[i].range[1]) < at:
-            i += 1
+        i = bisect_left(kept, at, key=_position)
         kept[i:i] = add
     if kept:
         table[key] = kept
