@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from awl_lsp.model.facts import ItemFacts
@@ -83,6 +84,8 @@ class SemanticModel(Resolution):
         self.symbols: list[Symbol] = [s for item in items for s in item.symbols]
         self.all_symbols: list[Symbol] = [s for item in items for s in item.flat]
         self.references: list[Reference] = [r for item in items for r in item.references]
+        # how many of each list's entries each item has (where an item's run starts, in O(1) C calls)
+        self._sizes: dict[str, list[int]] = {attr: [len(part(it)) for it in items] for attr, part in _PARTS}
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
         value_kinds = _VALUE_KINDS
@@ -106,38 +109,40 @@ class SemanticModel(Resolution):
 
     def _patch(self, prev: SemanticModel, p: int, s: int) -> None:
         """The previous model's index with its changed run of items replaced (the rest is the same)."""
-        old_mid = prev.items[p : len(prev.items) - s]
-        new_mid = self.items[p : len(self.items) - s]
-        parts: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
-            ("symbols", _symbols),
-            ("all_symbols", _flat),
-            ("references", _references),
-        ]
-        for attr, part in parts:
+        old_n, n = len(prev.items), len(self.items)
+        old_mid = prev.items[p : old_n - s]
+        new_mid = self.items[p : n - s]
+        counts = []
+        for attr, part in _PARTS:
             whole = getattr(prev, attr)
-            if p <= s:
-                before = sum(map(len, map(part, prev.items[:p])))
-                after = before + sum(map(len, map(part, old_mid)))
-            else:
-                after = len(whole) - sum(map(len, map(part, prev.items[len(prev.items) - s :])))
-                before = after - sum(map(len, map(part, old_mid)))
+            sizes = prev._sizes[attr]
+            before = sum(sizes[:p])
+            after = before + sum(sizes[p : old_n - s])
+            mid = [len(part(it)) for it in new_mid]
+            counts.append((attr, sizes[:p] + mid + sizes[old_n - s :]))
             setattr(self, attr, whole[:before] + [x for it in new_mid for x in part(it)] + whole[after:])
+        self._sizes = dict(counts)
         gone = [x for it in old_mid for x in it.flat]
         came = [x for it in new_mid for x in it.flat]
         gone_ids = {id(x) for x in gone}
-        at = (new_mid[0].start_row, new_mid[0].start_col) if new_mid else None
+        # where the changed run starts: every kept symbol of the prefix lies before it, every other
+        # one (the run's, old or new, and the moved suffix's) at or after it
+        starts = [(it.start_row, it.start_col) for it in (prev.items[p : p + 1] + self.items[p : p + 1])]
+        at = min(starts) if starts else (0, 0)
         self._by_kind = prev._by_kind  # taken over (see `Reuse`); each changed list is a new list
         for kind, name in {(x.kind, x.name) for x in gone + came}:
             names = self._by_kind[kind]
             add = [x for x in came if x.kind is kind and x.name == name]
-            _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, add, at)
+            lost = sum(1 for x in gone if x.kind is kind and x.name == name)
+            _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
         self._values = prev._values
         for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
             scopes = self._values.get(name)
             if scopes is None:
                 scopes = self._values[name] = {}
             add = [x for x in came if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope]
-            _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, add, at)
+            lost = sum(1 for x in gone if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope)
+            _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, lost, add, at)
             if not scopes:
                 del self._values[name]
 
@@ -344,18 +349,6 @@ class SemanticModel(Resolution):
         return out
 
 
-def _symbols(item: ItemFacts) -> list[Symbol]:
-    return item.symbols
-
-
-def _flat(item: ItemFacts) -> list[Symbol]:
-    return item.flat
-
-
-def _references(item: ItemFacts) -> list[Reference]:
-    return item.references
-
-
 def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -> list[int]:
     """Each item's first row: the previous model's, with the changed run replaced and the rest moved."""
     old_n, n = len(prev.items), len(items)
@@ -373,12 +366,34 @@ def _position(s: Symbol) -> tuple[int, int]:
     return r[0], r[1]
 
 
+_PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
+    ("symbols", attrgetter("symbols")),
+    ("all_symbols", attrgetter("flat")),
+    ("references", attrgetter("references")),
+]
+
+
 def _splice(
-    table: dict, key: object, old: list[Symbol], gone: set[int], add: list[Symbol], at: tuple[int, int] | None
+    table: dict,
+    key: object,
+    old: list[Symbol],
+    gone: set[int],
+    lost: int,
+    add: list[Symbol],
+    at: tuple[int, int],
 ) -> None:
-    """`table[key]` = `old` without the symbols in `gone`, with `add` where the changed items are."""
-    kept = [x for x in old if id(x) not in gone]
-    if add and at is not None:
+    """`table[key]` = `old` without the symbols in `gone`, with `add` where the changed items are.
+
+    `old` is in document order, the run's symbols (the ones `gone`) together, and those of the
+    items before the run are exactly the ones before `at`: the run is found by bisection."""
+    i = bisect_left(old, at, key=_position)
+    j = i
+    while j < len(old) and id(old[j]) in gone:
+        j += 1
+    if j - i == lost:
+        kept = old[:i] + add + old[j:]
+    else:  # not in the order this relies on: filter (never seen; kept so a slip costs time, not truth)
+        kept = [x for x in old if id(x) not in gone]
         i = bisect_left(kept, at, key=_position)
         kept[i:i] = add
     if kept:
