@@ -59,6 +59,8 @@ class SemanticModel(Resolution):
         self.items = items
         self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
         self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
+        # the previous version's kind lists, where the changed run starts, its old and new symbols
+        self._run: tuple[dict[Kind, list[Symbol]], tuple[int, int], list[Symbol], list[Symbol]] | None = None
         if reuse is not None:
             self._patch(reuse.prev, reuse.prefix, reuse.suffix)
         else:
@@ -135,6 +137,7 @@ class SemanticModel(Resolution):
             add = [x for x in came if x.kind is kind and x.name == name]
             lost = sum(1 for x in gone if x.kind is kind and x.name == name)
             _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
+        self._run = (prev._kind_lists, at, gone, came)
         self._values = prev._values
         for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
             scopes = self._values.get(name)
@@ -227,6 +230,12 @@ class SemanticModel(Resolution):
         if found is None:
             if not self._by_kind.get(kind):
                 found = []
+            elif self._run is not None and kind in self._run[0]:
+                # the previous version's list with the changed run replaced (see `_splice`)
+                lists, at, gone, came = self._run
+                found = list(lists[kind])
+                lost = [x for x in gone if x.kind is kind]
+                _splice_list(found, {id(x) for x in lost}, len(lost), [x for x in came if x.kind is kind], at)
             else:
                 found = [s for s in self.all_symbols if s.kind is kind]
             self._kind_lists[kind] = found
@@ -373,6 +382,24 @@ _PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
 ]
 
 
+def _splice_list(
+    symbols: list[Symbol], gone: set[int], lost: int, add: list[Symbol], at: tuple[int, int]
+) -> None:
+    """Replace, in place, the `lost` symbols in `gone` by `add`: `symbols` is in document order, the
+    run's symbols together, and those of the items before the run are exactly the ones before
+    `at`, so the run is found by bisection."""
+    i = bisect_left(symbols, at, key=_position)
+    j = i
+    while j < len(symbols) and id(symbols[j]) in gone:
+        j += 1
+    if j - i == lost:
+        symbols[i:j] = add
+    else:  # not in the order this relies on: filter (never seen; kept so a slip costs time, not truth)
+        symbols[:] = [x for x in symbols if id(x) not in gone]
+        i = bisect_left(symbols, at, key=_position)
+        symbols[i:i] = add
+
+
 def _splice(
     table: dict,
     key: object,
@@ -386,16 +413,8 @@ def _splice(
 
     `old` is in document order, the run's symbols (the ones `gone`) together, and those of the
     items before the run are exactly the ones before `at`: the run is found by bisection."""
-    i = bisect_left(old, at, key=_position)
-    j = i
-    while j < len(old) and id(old[j]) in gone:
-        j += 1
-    if j - i == lost:
-        kept = old[:i] + add + old[j:]
-    else:  # not in the order this relies on: filter (never seen; kept so a slip costs time, not truth)
-        kept = [x for x in old if id(x) not in gone]
-        i = bisect_left(kept, at, key=_position)
-        kept[i:i] = add
+    kept = list(old)
+    _splice_list(kept, gone, lost, add, at)
     if kept:
         table[key] = kept
     else:
