@@ -8,7 +8,7 @@ keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-
 the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
 only what the edit touched. Successive models share the facts of unchanged items (moved in place
 when lines are added above them): only the newest snapshot's model describes the text. The
-builder is told which source bytes changed since the model before (`take_changes`), so it looks
+builder is told which source bytes changed since the model before (`changes_since`), so it looks
 at the items around them only.
 
 A change whose range lies past the end of the text means the editor's text and ours differ: the
@@ -52,6 +52,7 @@ class OpenDocument:
         self.shared: dict[str, object] = {}  # features' per-document caches (see `Snapshot.shared`)
         self.analysed = 0  # how many models were built (one per version something asked about)
         self.out_of_sync: str | None = None
+        self._built: int | None = None  # the syntax revision the builder's last model describes
 
     @property
     def snapshot(self) -> Snapshot:
@@ -67,7 +68,8 @@ class OpenDocument:
         return snap
 
     def _build(self) -> SemanticModel:
-        changes = self.syntax.take_changes()  # the bytes edited since the last build
+        changes = self.syntax.changes_since(self._built)  # the bytes edited since the last build
+        self._built = self.syntax.revision
         try:
             return self.builder.build(self.syntax.tree, self.syntax.source, changes)
         except Exception:  # a reuse bug must not freeze the document: start the model afresh

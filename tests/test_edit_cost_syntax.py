@@ -122,20 +122,25 @@ def test_a_keystroke_does_not_rescan_the_whole_text(monkeypatch: pytest.MonkeyPa
     assert str(doc.root) == str(SyntaxDocument(doc.text).root)
 
 
-def test_changes_since_they_were_last_taken_cover_every_edit() -> None:
+def test_changes_since_a_revision_cover_every_edit_after_it() -> None:
     doc = SyntaxDocument(_doc(300))
-    assert doc.take_changes() is None  # the first version: everything is new
-    assert doc.take_changes() == (0, 0, 0)
+    assert doc.changes_since(None) is None  # nothing known: everything is new
+    first = doc.revision
+    assert doc.changes_since(first) == (0, 0, 0)
     before = doc.source
     row = _answer_row(doc.text)
     col = len("  answer board(seen: ")
     doc.apply([TextEdit(row, col, row, col, "7")])
     doc.apply([TextEdit(row - 4, 0, row - 4, 0, "  // note\n")])
-    changes = doc.take_changes()
-    assert changes is not None
-    start, old_end, new_end = changes
-    assert before[:start] == doc.source[:start]
-    assert before[old_end:] == doc.source[new_end:]
-    assert new_end - start < 200 and old_end - start < 200
+    doc.apply([TextEdit(row + 40, 0, row + 41, 0, "")])
+    for since, old in ((first, before), (first + 1, None)):
+        changes = doc.changes_since(since)
+        assert changes is not None
+        start, old_end, new_end = changes
+        if old is not None:
+            assert old[:start] == doc.source[:start]
+            assert old[old_end:] == doc.source[new_end:]
+        assert new_end - start < 2000
     doc.apply([TextEdit(row, 0, row, 0, "  )\n")])  # broken: parsed afresh
-    assert doc.take_changes() is None
+    assert doc.changes_since(first) is None
+    assert doc.changes_since(doc.revision) == (0, 0, 0)

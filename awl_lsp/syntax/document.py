@@ -3,8 +3,8 @@
 An incremental change (an LSP range edit) is applied to the text *and* to the tree with
 `Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
 subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
-rows plus tree-sitter's changed ranges, worked out when first asked for); `changed_bytes` says
-which bytes of the source the edits since `take_changes` replaced, so the layers above can re-read
+rows plus tree-sitter's changed ranges, worked out when first asked for); `changes_since` says
+which bytes of the source the edits since a `revision` replaced, so the layers above can re-read
 only those. Nothing here is rebuilt for the whole text per edit: the line index and the bounds'
 scans (`SourceFacts`) are updated for the edited lines.
 
@@ -16,6 +16,7 @@ deep, too long a line, too large a document) is left out of `source` and listed 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from tree_sitter import Node, Point, Tree
@@ -23,6 +24,8 @@ from tree_sitter import Node, Point, Tree
 from awl_lsp.syntax.bounds import MAX_ANALYSED_BYTES, SourceFacts, bounded_parse
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
+
+_LOG = 64  # updates remembered for `changes_since`
 
 
 class EditOutOfRange(ValueError):
@@ -53,8 +56,8 @@ class SyntaxDocument:
         self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
         self._changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
         self._old_tree: Tree | None = None  # the tree before the last update (for `changed_rows`)
-        self.changed_bytes: tuple[int, int, int] | None = None  # see `take_changes`
-        self._unchanged = False  # nothing changed since `take_changes` (False: see `changed_bytes`)
+        self.revision = 0  # counts updates (see `changes_since`)
+        self._log: deque[tuple[int, tuple[int, int, int] | None]] = deque(maxlen=_LOG)
 
     @property
     def root(self) -> Node:
@@ -71,25 +74,36 @@ class SyntaxDocument:
             self._changed_rows = rows
         return self._changed_rows
 
-    def take_changes(self) -> tuple[int, int, int] | None:
-        """`(start, old_end, new_end)`: the source bytes [start, old_end) of the version when this was
-        last called became [start, new_end) of this one, everything around them the same bytes and
-        the same subtrees (reused by the incremental parse); None when anything may have changed
-        (the first call, a full update, skipped parts, a broken text parsed afresh). Resets."""
-        changed = (0, 0, 0) if self._unchanged else self.changed_bytes
-        self.changed_bytes, self._unchanged = None, True
-        return changed
+    def changes_since(self, revision: int | None) -> tuple[int, int, int] | None:
+        """`(start, old_end, new_end)`: the source bytes [start, old_end) at `revision` became
+        [start, new_end) of this one, everything around them the same bytes and the same subtrees
+        (reused by the incremental parse); None when anything may have changed (no revision, a full
+        update, skipped parts, a broken text parsed afresh, too many updates ago)."""
+        if revision is None or revision > self.revision:
+            return None
+        if revision == self.revision:
+            return (0, 0, 0)
+        log = self._log
+        if not log or log[0][0] > revision + 1:
+            return None
+        out: tuple[int, int, int] | None = None
+        for rev, change in log:
+            if rev <= revision:
+                continue
+            if change is None:
+                return None
+            if out is None:
+                out = change
+            else:  # compose: bytes [a, o) of the middle version became [a, n)
+                s0, o0, n0 = out
+                a, o, n = change
+                mid_end = max(n0, o)
+                out = (min(s0, a), o0 + mid_end - n0, mid_end + n - o)
+        return out
 
-    def _note_change(self, a: int, c: int, grown: int) -> None:
-        """Bytes [a, c - grown) of the source became [a, c): compose with the changes not taken yet."""
-        if self._unchanged:
-            self.changed_bytes, self._unchanged = (a, c - grown, c), False
-            return
-        if self.changed_bytes is None:
-            return  # everything may have changed already
-        s0, o0, n0 = self.changed_bytes
-        mid_end = max(n0, c - grown)
-        self.changed_bytes = (min(s0, a), o0 + mid_end - n0, mid_end + grown)
+    def _note(self, change: tuple[int, int, int] | None) -> None:
+        self.revision += 1
+        self._log.append((self.revision, change))
 
     def replace(self, text: str) -> None:
         """Full-text update (no tree reuse)."""
@@ -100,7 +114,7 @@ class SyntaxDocument:
         self._facts = SourceFacts.for_source(source)
         self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
         self._changed_rows = self._old_tree = None
-        self.changed_bytes, self._unchanged = None, False
+        self._note(None)
 
     def apply(self, edits: list[TextEdit]) -> None:
         """Apply LSP range edits in order, editing the tree in step, then re-parse once.
@@ -182,14 +196,15 @@ class SyntaxDocument:
             new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree
         if had_skips or self.skipped:  # the tree may differ anywhere
-            self._changed_rows = self._old_tree = self.changed_bytes = None
-            self._unchanged = False
+            self._changed_rows = self._old_tree = None
+            self._note(None)
         else:
             self._changed_rows, self._old_tree = rows, tree
             if fresh:  # error recovery may differ anywhere
-                self.changed_bytes, self._unchanged = None, False
+                self._note(None)
             elif dirty is not None:
-                self._note_change(*dirty)
+                a, c, g = dirty
+                self._note((a, c - g, c))
         if rejected is not None:
             raise EditOutOfRange(
                 f"a change at line {rejected.start_line + 1}–{rejected.end_line + 1} lies past the end "
