@@ -13,7 +13,9 @@ from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds
 from awl_lsp.syntax.bounds import MAX_LINE_BYTES, SourceFacts, might_be_too_deep
+from awl_lsp.syntax.errors import syntax_problems
 from awl_lsp.syntax.positions import LineIndex
+from awl_lsp.syntax.problem_cache import SyntaxProblemCache, document_syntax_problems
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import STEP_LINE, document  # noqa: E402
@@ -144,3 +146,45 @@ def test_changes_since_a_revision_cover_every_edit_after_it() -> None:
     doc.apply([TextEdit(row, 0, row, 0, "  )\n")])  # broken: parsed afresh
     assert doc.changes_since(first) is None
     assert doc.changes_since(doc.revision) == (0, 0, 0)
+
+
+# lines people type inside a step: some break the layout rules (odd indentation, a jump of two
+# levels, an unterminated string), most do not
+STEP_LINES = [
+    "  answer board(seen: 3)\n",
+    '  note = "open\n',
+    '  answer board(seen: 4) // "quoted"\n',
+    "   answer board(seen: 5)\n",
+    "      answer board(seen: 6)\n",
+    "  outcome late: if seen is empty,\n",
+    "\n",
+    "  // a comment\n",
+]
+
+
+def test_syntax_problems_kept_between_versions_equal_a_fresh_reading() -> None:
+    rng = random.Random(21)
+    doc = SyntaxDocument(_doc(400))
+    shared: dict[str, object] = {}
+    spliced = 0
+    for _ in range(150):
+        rows = doc.text.split("\n")
+        answers = [i for i, line in enumerate(rows) if line.startswith("  answer board(seen: ")]
+        row = rng.choice(answers)
+        end = len(rows[row])
+        choice = rng.random()
+        if choice < 0.45:
+            doc.apply([TextEdit(row, 0, row, 0, rng.choice(STEP_LINES))])
+        elif choice < 0.7:
+            target = rng.randrange(len(rows) - 1)
+            doc.apply([TextEdit(target, 0, target + 1, 0, "")])
+        elif choice < 0.85:
+            doc.apply([TextEdit(row, end, row, end, rng.choice(["\n  ", "\n", " ", "7"]))])
+        elif rng.random() < 0.3:
+            doc.replace(_doc(400))
+        got = document_syntax_problems(doc, shared)
+        assert got == syntax_problems(doc.tree, doc.source, doc.text)
+        cache = shared["syntax-problems"]
+        assert isinstance(cache, SyntaxProblemCache)
+        spliced += cache.last_window is not None
+    assert spliced > 25, spliced  # (a text that stops the reading or is broken is read whole)

@@ -17,7 +17,8 @@ from awl_lsp.checks.cascades import fold
 from awl_lsp.checks.suggest import KEYWORD_CODES, annotate
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
-from awl_lsp.syntax.errors import reading_stops, syntax_problems
+from awl_lsp.syntax.errors import reading_stops
+from awl_lsp.syntax.problem_cache import document_syntax_problems
 
 Finding = Problem  # the name callers used before syntax and checker problems became one type
 
@@ -30,7 +31,7 @@ def findings(snap: Snapshot) -> list[Problem]:
     blanked = [(*b.start, *b.end) for b in skipped]
     out: list[Problem] = [
         p
-        for p in syntax_problems(doc.tree, doc.source, doc.text, strings)  # type: ignore[arg-type]
+        for p in document_syntax_problems(doc, snap.shared, strings)  # type: ignore[arg-type]
         if not any(_overlaps(p.range, b) for b in blanked)
     ]
     syntax_rows = [p.range[0] for p in out]
