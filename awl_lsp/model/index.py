@@ -23,7 +23,6 @@ BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
-_NO_READERS: dict[int, ItemFacts] = {}
 
 
 @dataclass
@@ -38,7 +37,7 @@ class Reuse:
 
     The new model takes the previous one's indexes over and updates them for the changed run (the
     previous model is done with: only the newest one describes the text), so its cost follows the
-    run and the items that read a changed name, not the document.
+    run and the items that read a changed name (found by one set test per item), not the document.
     """
 
     changed: set[str]
@@ -73,7 +72,6 @@ class SemanticModel(Resolution):
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
         self.item_deps: list[frozenset[str]] = []
-        self._readers: dict[str, dict[int, ItemFacts]] = {}  # name -> the items whose resolution read it
         if reuse is None:
             self._item_starts = [item.start_row for item in items]
             self._link_all()
@@ -155,67 +153,38 @@ class SemanticModel(Resolution):
             self.item_deps.append(self._resolve_item(item))
 
     def _resolve_item(self, item: ItemFacts) -> frozenset[str]:
-        """Resolve the item's references; the names consulted (also noted in `_readers`)."""
+        """Resolve the item's references; the names consulted."""
         self.resolved_items += 1
         deps: set[str] = set()
         resolve = self._resolve
         for ref in item.references:
             ref.target = resolve(ref, deps)
-        readers = self._readers
-        key = id(item)
-        for name in deps:
-            found = readers.get(name)
-            if found is None:
-                readers[name] = {key: item}
-            else:
-                found[key] = item
         return frozenset(deps)
-
-    def _forget(self, item: ItemFacts, deps: frozenset[str]) -> None:
-        readers = self._readers
-        key = id(item)
-        for name in deps:
-            found = readers.get(name)
-            if found is not None:
-                found.pop(key, None)
-                if not found:
-                    del readers[name]
 
     def _link(self, reuse: Reuse) -> None:
         """Resolve the changed run, and the kept items that read a changed name; re-point the rest."""
         self.resolved_items = 0
         prev, p, s = reuse.prev, reuse.prefix, reuse.suffix
         items, old_n, n = self.items, len(reuse.prev.items), len(self.items)
-        self._readers, prev._readers = prev._readers, {}  # taken over (see `Reuse`)
         old_deps = prev.item_deps
-        for i in range(p, old_n - s):
-            self._forget(prev.items[i], old_deps[i])
         deps = self.item_deps = old_deps[:p] + [_NO_DEPS] * (n - p - s) + old_deps[old_n - s :]
-        redo: dict[int, ItemFacts] = {}
-        for name in reuse.changed:
-            redo.update(self._readers.get(name, _NO_READERS))
-        if reuse.moved:  # re-point references to declarations the changed run re-created
-            moved = reuse.moved
-            for name in reuse.moved_names:
-                for key, item in self._readers.get(name, _NO_READERS).items():
-                    if key in redo:
-                        continue
-                    for ref in item.references_named(name):
-                        t = ref.target
-                        if t is not None:
-                            ref.target = moved.get(id(t), t)
         for i in range(p, n - s):
             deps[i] = self._resolve_item(items[i])
-        for item in redo.values():
-            i = self._index_of(item)
-            self._forget(item, deps[i])
-            deps[i] = self._resolve_item(item)
-
-    def _index_of(self, item: ItemFacts) -> int:
-        j = bisect_left(self._item_starts, item.start_row)
-        while self.items[j] is not item:
-            j += 1
-        return j
+        changed, moved_names = reuse.changed, reuse.moved_names if reuse.moved else set()
+        meets = (changed | moved_names).isdisjoint
+        # the kept items that read a changed or re-created name (one C-level test per item)
+        readers = [i for i, d in enumerate(deps) if (i < p or i >= n - s) and not meets(d)]
+        moved = reuse.moved
+        for i in readers:
+            item = items[i]
+            if not changed.isdisjoint(deps[i]):
+                deps[i] = self._resolve_item(item)
+                continue
+            for name in moved_names & deps[i]:  # re-point references to re-created declarations
+                for ref in item.references_named(name):
+                    t = ref.target
+                    if t is not None:
+                        ref.target = moved.get(id(t), t)
 
     # ------------------------------------------------------------------ look-ups
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:

@@ -2,8 +2,8 @@
 
 An incremental change (an LSP range edit) is applied to the text *and* to the tree with
 `Tree.edit`, and the new text is re-parsed with the edited tree, so tree-sitter reuses every
-subtree the edit did not touch. `changed_rows` says which rows the last update affected (edited
-rows plus tree-sitter's changed ranges, worked out when first asked for); `changes_since` says
+subtree the edit did not touch. `changed_rows` says which rows the last update's edits replaced
+(the tree before it is not kept: `Tree.changed_ranges` would need it); `changes_since` says
 which bytes of the source the edits since a `revision` replaced, so the layers above can re-read
 only those. Nothing here is rebuilt for the whole text per edit: the line index and the bounds'
 scans (`SourceFacts`) are updated for the edited lines.
@@ -55,7 +55,6 @@ class SyntaxDocument:
         self._facts = SourceFacts.for_source(source)
         self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
         self._changed_rows: list[tuple[int, int]] | None = None  # None: everything changed
-        self._old_tree: Tree | None = None  # the tree before the last update (for `changed_rows`)
         self.revision = 0  # counts updates (see `changes_since`)
         self._log: deque[tuple[int, tuple[int, int, int] | None]] = deque(maxlen=_LOG)
 
@@ -65,13 +64,7 @@ class SyntaxDocument:
 
     @property
     def changed_rows(self) -> list[tuple[int, int]] | None:
-        """The rows the last update affected (None: everything)."""
-        old = self._old_tree
-        if old is not None:
-            self._old_tree = None
-            rows = self._changed_rows or []
-            rows += [(r.start_point.row, r.end_point.row) for r in old.changed_ranges(self.tree)]
-            self._changed_rows = rows
+        """The rows the edits of the last update replaced, in the new rows (None: everything)."""
         return self._changed_rows
 
     def changes_since(self, revision: int | None) -> tuple[int, int, int] | None:
@@ -113,7 +106,7 @@ class SyntaxDocument:
         source = tree_source(text)
         self._facts = SourceFacts.for_source(source)
         self.tree, self.source, self.skipped = bounded_parse(self._parser, source, None, self._facts)
-        self._changed_rows = self._old_tree = None
+        self._changed_rows = None
         self._note(None)
 
     def apply(self, edits: list[TextEdit]) -> None:
@@ -196,10 +189,10 @@ class SyntaxDocument:
             new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree
         if had_skips or self.skipped:  # the tree may differ anywhere
-            self._changed_rows = self._old_tree = None
+            self._changed_rows = None
             self._note(None)
         else:
-            self._changed_rows, self._old_tree = rows, tree
+            self._changed_rows = rows
             if fresh:  # error recovery may differ anywhere
                 self._note(None)
             elif dirty is not None:

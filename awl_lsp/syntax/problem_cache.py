@@ -12,12 +12,16 @@ tab, skipped parts, or a problem that stops the reading, and everything is read 
 
 from __future__ import annotations
 
+import threading
+
 from tree_sitter import Node
 
 from awl_lsp.syntax.document import SyntaxDocument
 from awl_lsp.syntax.errors import SyntaxProblem, reading_stops, syntax_problems
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.problems import moved
+
+_PARSERS = threading.local()  # one parser per thread for the items read on their own
 
 
 class SyntaxProblemCache:
@@ -27,7 +31,6 @@ class SyntaxProblemCache:
         self._revision: int | None = None
         self._lines = 0
         self._problems: list[SyntaxProblem] = []
-        self._parser = new_parser()
         self.last_window: tuple[int, int] | None = None  # rows read again last time (None: all)
 
     def problems(self, doc: SyntaxDocument, strings: dict | None = None) -> list[SyntaxProblem]:
@@ -54,7 +57,10 @@ class SyntaxProblemCache:
         nodes, first_byte, last_byte = window
         source = doc.source
         part = source[first_byte:last_byte]
-        tree = self._parser.parse(part)
+        parser = getattr(_PARSERS, "parser", None)
+        if parser is None:
+            parser = _PARSERS.parser = new_parser()
+        tree = parser.parse(part)
         alone = [c for c in tree.root_node.children]
         if tree.root_node.has_error or len(alone) != len(nodes):
             return None
