@@ -307,8 +307,6 @@ class ModelBuilder:
             if rows:
                 for facts in tail:  # (`ItemFacts.shift`, inlined: this runs for every item below)
                     facts.anchor.rows += rows
-                    facts.start_row += rows
-                    facts.end_row += rows
             items += tail
             reused += len(tail)
         keys_all = old_keys[:i0] + keys + old_keys[m:]

@@ -54,10 +54,12 @@ def _moved_reference(r: Reference, rows: int, uid: int, anchor: Anchor) -> Refer
     return new
 
 
-@dataclass
+@dataclass(eq=False)
 class ItemFacts:
-    """What one top-level item declares and references."""
+    """What one top-level item declares and references (compared and hashed by identity)."""
 
+    # (first: `start_row` and `end_row` are kept relative to it, see below)
+    anchor: Anchor = field(default_factory=Anchor, compare=False, repr=False)  # see `symbols.Anchor`
     symbols: list[Symbol] = field(default_factory=list)  # top-level symbols (with children)
     flat: list[Symbol] = field(default_factory=list)  # every symbol, nested ones included
     references: list[Reference] = field(default_factory=list)
@@ -65,7 +67,6 @@ class ItemFacts:
     end_row: int = 0  # … and its end row
     start_col: int = 0  # the item node's first column
     uid: int = field(default_factory=lambda: next(_uids))  # tells copies apart (fork scopes)
-    anchor: Anchor = field(default_factory=Anchor, compare=False, repr=False)  # see `symbols.Anchor`
     _named: dict[str, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def references_named(self, name: str) -> list[Reference]:
@@ -87,11 +88,7 @@ class ItemFacts:
 
     def shift(self, rows: int) -> None:
         """Move these facts `rows` lines down in place (the item moved; the old model is done with)."""
-        if rows == 0:
-            return
-        self.anchor.rows += rows
-        self.start_row += rows
-        self.end_row += rows
+        self.anchor.rows += rows  # its rows and ranges follow (see `_anchored_row`, `symbols.Anchor`)
 
     def shifted(self, rows: int, moved: dict[int, Symbol] | None = None) -> ItemFacts:
         """The same facts for the item moved `rows` lines down (an edit above it).
@@ -119,3 +116,19 @@ class ItemFacts:
         copy.symbols = [mapping[id(s)] for s in self.symbols]
         copy.references = [_moved_reference(r, rows, uid, anchor) for r in self.references]
         return copy
+
+
+def _anchored_row(stored: str) -> property:
+    """An item's row kept as read (in `stored`) and given moved by its anchor, like its ranges."""
+
+    def get(self: ItemFacts) -> int:
+        return int(getattr(self, stored)) + self.anchor.rows
+
+    def put(self: ItemFacts, row: int) -> None:
+        setattr(self, stored, row - self.anchor.rows)
+
+    return property(get, put)
+
+
+ItemFacts.start_row = _anchored_row("_start_row")  # type: ignore[assignment]
+ItemFacts.end_row = _anchored_row("_end_row")  # type: ignore[assignment]

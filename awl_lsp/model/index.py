@@ -37,7 +37,7 @@ class Reuse:
 
     The new model takes the previous one's indexes over and updates them for the changed run (the
     previous model is done with: only the newest one describes the text), so its cost follows the
-    run and the items that read a changed name (found by one set test per item), not the document.
+    run and the items that read a changed name (`_readers`), not the document.
     """
 
     changed: set[str]
@@ -72,6 +72,7 @@ class SemanticModel(Resolution):
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
         self.item_deps: list[frozenset[str]] = []
+        self._readers: dict[str, list[ItemFacts]] = {}  # name -> the items whose resolution read it
         if reuse is None:
             self._item_starts = [item.start_row for item in items]
             self._link_all()
@@ -153,31 +154,50 @@ class SemanticModel(Resolution):
             self.item_deps.append(self._resolve_item(item))
 
     def _resolve_item(self, item: ItemFacts) -> frozenset[str]:
-        """Resolve the item's references; the names consulted."""
+        """Resolve the item's references; the names consulted (also noted in `_readers`)."""
         self.resolved_items += 1
         deps: set[str] = set()
         resolve = self._resolve
         for ref in item.references:
             ref.target = resolve(ref, deps)
+        readers = self._readers
+        for name in deps:
+            found = readers.get(name)
+            if found is None:
+                readers[name] = [item]
+            else:
+                found.append(item)
         return frozenset(deps)
+
+    def _forget(self, item: ItemFacts, deps: frozenset[str]) -> None:
+        readers = self._readers
+        for name in deps:
+            found = readers.get(name)
+            if found is not None:
+                found.remove(item)  # (by identity: `ItemFacts` has no value equality)
+                if not found:
+                    del readers[name]
 
     def _link(self, reuse: Reuse) -> None:
         """Resolve the changed run, and the kept items that read a changed name; re-point the rest."""
         self.resolved_items = 0
         prev, p, s = reuse.prev, reuse.prefix, reuse.suffix
         items, old_n, n = self.items, len(reuse.prev.items), len(self.items)
+        self._readers, prev._readers = prev._readers, {}  # taken over (see `Reuse`)
         old_deps = prev.item_deps
+        for i in range(p, old_n - s):
+            self._forget(prev.items[i], old_deps[i])
+        changed, moved_names = reuse.changed, reuse.moved_names if reuse.moved else set()
+        # the kept items that read a changed or re-created name
+        readers = {id(x): x for name in changed | moved_names for x in self._readers.get(name, ())}
         deps = self.item_deps = old_deps[:p] + [_NO_DEPS] * (n - p - s) + old_deps[old_n - s :]
         for i in range(p, n - s):
             deps[i] = self._resolve_item(items[i])
-        changed, moved_names = reuse.changed, reuse.moved_names if reuse.moved else set()
-        meets = (changed | moved_names).isdisjoint
-        # the kept items that read a changed or re-created name (one C-level test per item)
-        readers = [i for i, d in enumerate(deps) if (i < p or i >= n - s) and not meets(d)]
         moved = reuse.moved
-        for i in readers:
-            item = items[i]
+        for item in readers.values():
+            i = self._index_of(item)
             if not changed.isdisjoint(deps[i]):
+                self._forget(item, deps[i])
                 deps[i] = self._resolve_item(item)
                 continue
             for name in moved_names & deps[i]:  # re-point references to re-created declarations
@@ -185,6 +205,12 @@ class SemanticModel(Resolution):
                     t = ref.target
                     if t is not None:
                         ref.target = moved.get(id(t), t)
+
+    def _index_of(self, item: ItemFacts) -> int:
+        j = bisect_left(self._item_starts, item.start_row)
+        while self.items[j] is not item:
+            j += 1
+        return j
 
     # ------------------------------------------------------------------ look-ups
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
