@@ -91,6 +91,9 @@ class CheckContext:
         related: tuple[Related, ...] = (),
     ) -> None:
         """Record a problem; `data` is what its quick fixes need, `related` other places it names."""
+        probed = getattr(where, "probed", None)  # a node seen through `replay.NodeProbe`
+        if probed is not None:
+            where = probed
         if isinstance(where, Node):
             s, e = where.start_point, where.end_point
             where = (s.row, s.column, e.row, e.column)

@@ -11,7 +11,7 @@ A throwaway cache gives the same results from scratch, so `run_checks` always go
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tree_sitter import Node, Query, QueryCursor
@@ -29,9 +29,10 @@ from awl_lsp.checks.base import (
     kind_token,
 )
 from awl_lsp.checks.deps import RecordingModel
+from awl_lsp.checks.replay import SAME, FactsProbe, ItemMap, NodeProbe, Replay, shape
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.summary import ItemSummary, summarize
-from awl_lsp.checks.tallies import Tally, resolved, tally
+from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.model import Kind
 from awl_lsp.model.builder import NOT_ITEMS, common_ends, export_key, item_keys
 from awl_lsp.model.facts import ItemFacts, plain_scope
@@ -156,6 +157,8 @@ class _Entry:
     item: Item | None = None  # as the document-wide rules saw it last
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
     exports: dict[str, tuple] | None = None
+    kind: str = ""  # the item's node type
+    gap: int = 0  # lines of its key above its first row (comments, blank lines)
 
     def exported(self) -> dict[str, tuple]:
         if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
@@ -176,6 +179,7 @@ class CheckCache:
         self._doc: tuple | None = None  # (flow kind, broken outcomes, model says workloop)
         self._flow_entry: _Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
+        self._replay: Replay | None = None  # the document-wide rules' last problems
         self.last_checked = 0  # items whose rules ran in the last run
         self.last_reused = 0
 
@@ -189,11 +193,12 @@ class CheckCache:
         if keys is None or len(keys) != len(nodes):
             keys = item_keys(source, nodes)
         if self._where != (ctx.path, ctx.workspace):
-            self._entries, self._keys, self._doc, self._table = [], [], None, None
+            self._entries, self._keys, self._doc, self._table, self._replay = [], [], None, None, None
             self._where = (ctx.path, ctx.workspace)
         old, count = self._entries, len(nodes)
         p, s = common_ends(self._keys, keys) if old else (0, 0)
         previous: list[_Entry | None] = [*old[:p], *([None] * (count - p - s)), *old[len(old) - s :]]
+        suffix_row = old[len(old) - s].row if s else 0  # (reused entries are moved below)
 
         # 1. the type table (declared records and enums), from each item's own types
         types: list[ItemTypes | None] = [e.types if e is not None else None for e in previous]
@@ -214,7 +219,7 @@ class CheckCache:
         entries: list[_Entry | None] = [None] * count
         for i, prev in enumerate(previous):
             if prev is None or prev.volatile:
-                entry = self._check_item(ctx, item_rules, nodes[i], i, keys[i], doc, env)
+                entry = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
                 entry.types = types[i]
                 entries[i] = entry
         checked = sum(e is not None for e in entries)
@@ -235,6 +240,7 @@ class CheckCache:
                 changed.add(FLOW_ITEM)
 
         # 3. every other item keeps its problems unless something it looked up changed
+        rechecked: list[int] = []
         for i, n in enumerate(nodes):
             prev = previous[i]
             if entries[i] is not None or prev is None:
@@ -247,9 +253,10 @@ class CheckCache:
                     prev.row = prev.summary.anchor.row = row
                 entries[i] = prev
                 continue
-            entry = self._check_item(ctx, item_rules, n, i, keys[i], doc, env)
+            entry = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
             entry.types = types[i]
             entries[i] = entry
+            rechecked.append(i)
             checked += 1
         env.reset(None)
         done = [e for e in entries if e is not None]
@@ -258,20 +265,62 @@ class CheckCache:
         self._flow_entry = done[doc.flow_index] if doc.flow_index is not None else None
         self.last_checked, self.last_reused = checked, count - checked
 
-        # 3. document-wide rules over the summaries
-        deps = model.item_deps
-        ctx.items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
-        ctx.doc = doc
         for e in done:
             ctx.problems.extend(e.problems)
+
+        # 4. document-wide rules over the summaries (their last problems, moved, when what they read
+        # is the same as before)
+        outside = _signature(ctx, nodes, doc)
+        wide = None
+        last = self._replay
+        if last is not None and len(old) == count and not changed and last.signature == outside:
+            compared = sorted({*range(p, count - s), *rechecked})
+            delta = done[count - s].row - suffix_row if s else 0
+            wide = _replayed(last, old, done, compared, p, s, delta)
+        if wide is None:
+            wide = self._run_wide(ctx, rules, nodes, doc, done, outside)
+        ctx.problems.extend(wide)
+
+    def _run_wide(
+        self,
+        ctx: CheckContext,
+        rules: list,
+        nodes: list[Node],
+        doc: DocFacts,
+        done: list[_Entry],
+        signature: tuple,
+    ) -> list[Problem]:
+        """Run the document-wide rules, remembering what they reported and which nodes they read."""
+        model = ctx.model
+        deps = model.item_deps
+        reads: set[int] = set()
+        ref_reads: set[int] = set()
+        items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
+        for i, it in enumerate(items):
+            it.node = NodeProbe(it.node, i, reads)  # type: ignore[assignment]
+            it.facts = FactsProbe(it.facts, i, ref_reads)  # type: ignore[assignment]
+        ctx.items = items
+        ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
+        kept, ctx.problems = ctx.problems, []
         for rule in rules:
             check = getattr(rule, "check", None)
             if callable(check):
                 check(ctx)
+        wide, ctx.problems = ctx.problems, kept
+        self._replay = Replay.record(wide, [e.row - e.gap for e in done], reads, ref_reads, signature)
+        return wide
 
     def _check_item(
-        self, ctx: CheckContext, rules: list, node: Node, index: int, key: bytes, doc: DocFacts, env: TypeEnv
+        self,
+        ctx: CheckContext,
+        rules: list,
+        nodes: list[Node],
+        index: int,
+        key: bytes,
+        doc: DocFacts,
+        env: TypeEnv,
     ) -> _Entry:
+        node = nodes[index]
         deps: set[str] = set()
         found = item_nodes(node)
         ictx = ItemContext(
@@ -305,6 +354,8 @@ class CheckCache:
             volatile=bool(found.get("schema_import")),
             row_numbers=ictx.row_numbers,
             exports=exported,
+            kind=node.type,
+            gap=_gap(ctx.source, nodes, index),
         )
 
 
@@ -323,6 +374,52 @@ def _top_level(ctx: CheckContext) -> tuple[list[Node], DocFacts]:
         nodes.append(n)
     doc.broken_outcomes = broken_outcome_names(ctx, doc.flow)
     return nodes, doc
+
+
+def _gap(source: bytes, nodes: list[Node], index: int) -> int:
+    """The lines of an item's key (see `item_keys`) above the item's first row."""
+    prev_end = nodes[index - 1].end_byte if index else 0
+    start = source.rfind(b"\n", 0, prev_end) + 1
+    return source.count(b"\n", start, nodes[index].start_byte)
+
+
+def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
+    """What the document-wide rules read outside the items: whether the tree has errors, the text
+    after the last item, the top-level narration and which item is the flow."""
+    tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source
+    narration = tuple((n.start_point.row, n.start_point.column) for n in doc.narration)
+    return (ctx.tree.root_node.has_error, tail, narration, doc.flow_index)
+
+
+def _replayed(
+    last: Replay, old: list[_Entry], done: list[_Entry], compared: list[int], p: int, s: int, delta: int
+) -> list[Problem] | None:
+    """The last document-wide problems moved to this version, when every item that changed has the
+    shape it had (see `replay`); None when the rules must run."""
+    maps: dict[int, ItemMap] = {}
+    for i in compared:
+        o, e = old[i], done[i]
+        if i in last.reads and o.key != e.key:
+            return None
+        m = ItemMap(o.key, o.row - o.gap, e.key, e.row - e.gap)
+        refs = i in last.ref_reads
+        before = shape(o.kind, o.facts, o.summary, m, refs, _resolution(o))
+        if before is None or before != shape(e.kind, e.facts, e.summary, SAME, refs, _resolution(e)):
+            return None
+        maps[i] = m
+    moved = last.moved(maps, p, s, len(done), delta)
+    if moved is not None:
+        last.problems = [(q, j, rel) for q, (_, j, rel) in zip(moved, last.problems, strict=True)]
+    return moved
+
+
+def _resolution(e: _Entry) -> Resolved:
+    """What `_item` would compute for the entry's `Item.resolved` from its facts as they are."""
+    starts = None
+    if e.kind != "step_declaration":
+        row = e.summary.anchor.row
+        starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
+    return resolved(e.facts, starts)
 
 
 def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -> Item:

@@ -1,0 +1,313 @@
+"""Reusing the document-wide rules' problems across an edit that changes nothing they read.
+
+The document-wide rules (`check(ctx)` of the rule modules) read the items' facts, summaries and
+tallies, a few document facts and, for some items, the tree (`Item.node`). After an edit inside one
+step most of that is the same as before, only moved. This module decides when it is *exactly* the
+same — so the previous problems, moved, are what a fresh run would report — without any rule
+declaring what it reads:
+
+- `ItemMap` carries points of one item's old text to its new text (the text both share before and
+  after the edited stretch keeps its place relative to it; a point inside the stretch has no image).
+- `shape(entry, map)` is everything a document-wide rule can see of an item — facts with their
+  places, the summary with its places, the node type — with the old places carried through the
+  map, so an old and a new item compare equal when the rules would see the same item, moved.
+- `NodeProbe` stands in for an item's tree node while the document-wide rules run and notes the
+  items whose node they read beyond its type; such an item's text is one of the rules' inputs.
+- `Replay` remembers the last run's document-wide problems with the items they lie in, and moves
+  them (`moved`) when the engine finds every changed item of the same shape and the document
+  facts unchanged. A message naming a line number is not reused when lines moved.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, fields, is_dataclass
+from typing import TYPE_CHECKING, Any
+
+from awl_lsp.checks.tallies import Resolved, Tally, tally
+from awl_lsp.model.facts import plain_scope
+from awl_lsp.syntax.problems import Problem, Range, Related
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from awl_lsp.checks.summary import ItemSummary
+    from awl_lsp.model.facts import ItemFacts
+
+Point = tuple[int, int]
+_LINE_NUMBER = re.compile(r"\bline \d")
+
+
+class _Unmappable(Exception):
+    """A place inside the edited stretch: the item's shape cannot be compared."""
+
+
+def _point(text: bytes, offset: int) -> Point:
+    """The (row, byte column) of `offset` in `text`."""
+    return text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1)
+
+
+class ItemMap:
+    """Points of one item's old text -> its new text (rows in document coordinates).
+
+    The two texts (the items' keys, which start at the beginning of a line) share a prefix and a
+    suffix; a point before the differing stretch keeps its place, one after it moves with the
+    suffix. A range's start at a pure insertion point moves with the insertion, its end does not.
+    """
+
+    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved", "usable")
+
+    def __init__(self, old_key: bytes, old_row: int, new_key: bytes, new_row: int) -> None:
+        self._old_row, self._new_row = old_row, new_row
+        if old_key == new_key:
+            end = _point(old_key, len(old_key))
+            self._a = self._b0 = self._b1 = end
+            self.usable = True
+        else:
+            # an item key with `\0` extras (shared lines, a broken item) is not plain text
+            self.usable = b"\0" not in old_key and b"\0" not in new_key
+            n = min(len(old_key), len(new_key))
+            p = _common_prefix(old_key, new_key, n)
+            s = _common_suffix(old_key, new_key, n - p)
+            self._a = _point(old_key, p)
+            self._b0 = _point(old_key, len(old_key) - s)
+            self._b1 = _point(new_key, len(new_key) - s)
+        self.rows_moved = old_row != new_row or self._b0[0] != self._b1[0]
+
+    def point(self, row: int, col: int, end: bool = False) -> Point:
+        q = (row - self._old_row, col)
+        if q < self._a or (end and q == self._a):
+            return (q[0] + self._new_row, col)
+        if q >= self._b0:
+            if q[0] == self._b0[0]:
+                return (self._b1[0] + self._new_row, col - self._b0[1] + self._b1[1])
+            return (q[0] - self._b0[0] + self._b1[0] + self._new_row, col)
+        raise _Unmappable
+
+    def range(self, r: Range) -> Range:
+        if not self.usable:
+            raise _Unmappable
+        s = self.point(r[0], r[1])
+        e = self.point(r[2], r[3], end=True)
+        return (s[0], s[1], e[0], e[1])
+
+
+class _Same:
+    """The identity map (a new item's own places)."""
+
+    rows_moved = False
+
+    def range(self, r: Range) -> Range:
+        return r
+
+
+SAME = _Same()
+
+
+def _common_prefix(a: bytes, b: bytes, n: int) -> int:
+    lo, hi = 0, n  # a[:lo] == b[:lo]; the answer is at most hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, n: int) -> int:
+    la, lb = len(a), len(b)
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def shape(
+    kind: str, facts: ItemFacts, summary: ItemSummary, m: ItemMap | _Same, refs: bool, resolved: Resolved
+) -> tuple | None:
+    """What a document-wide rule can see of an item, its places carried by `m` (None: a place
+    lies inside the edited stretch). Its references count one by one only when `refs` (the rules
+    read them); otherwise through the item's tally and resolution."""
+    try:
+        own = {id(s): k for k, s in enumerate(facts.flat)}
+        rng = m.range
+        symbols = tuple(
+            (
+                s.kind,
+                s.name,
+                plain_scope(s.scope),
+                s.container,
+                s.type,
+                s.detail,
+                s.doc,
+                tuple(sorted(s.extra.items())),
+                tuple(own.get(id(c), -1) for c in s.children),
+                rng(s.range),
+                rng(s.selection),
+            )
+            for s in facts.flat
+        )
+        top = tuple(own.get(id(s), -1) for s in facts.symbols)
+        seen: tuple = (kind, symbols, top, _walk(summary, summary.anchor.row, m))
+        if refs:
+            return (
+                *seen,
+                tuple(
+                    (r.kind, r.name, rng(r.range), plain_scope(r.scope), r.context, _target(r.target, own))
+                    for r in facts.references
+                ),
+            )
+        return (*seen, _plain(tally(facts, "")), resolved.variant_types, resolved.cross_reads)
+    except _Unmappable:
+        return None
+
+
+def _plain(t: Tally) -> tuple:
+    """A tally with the facts' id taken out of its fork scopes (a new copy of an item has a new id)."""
+    out: list[object] = []
+    for f in fields(t):
+        v = getattr(t, f.name)
+        if isinstance(v, frozenset):
+            out.append(frozenset(plain_scope(x) for x in v))
+        else:
+            out.append(tuple(x if x is None else plain_scope(x) for x in v))
+    return tuple(out)
+
+
+def _target(t: Any, own: dict[int, int]) -> object:
+    if t is None:
+        return None
+    k = own.get(id(t))
+    if k is not None:
+        return k
+    return (t.kind, t.name, plain_scope(t.scope), t.container)  # in another item: it moves with it
+
+
+def _walk(v: Any, row: int, m: ItemMap | _Same) -> object:
+    """A summary value with its item-relative places as document places carried by `m`."""
+    if is_dataclass(v):
+        return tuple(_walk(getattr(v, f.name), row, m) for f in fields(v) if f.name != "anchor")
+    if isinstance(v, tuple):
+        if len(v) == 4 and all(type(x) is int for x in v):  # a relative range
+            return m.range((v[0] + row, v[1], v[2] + row, v[3]))
+        if len(v) == 2 and all(type(x) is int for x in v):  # a relative point
+            r = m.range((v[0] + row, v[1], v[0] + row, v[1]))
+            return r[:2]
+        return tuple(_walk(x, row, m) for x in v)
+    if isinstance(v, list):
+        return tuple(_walk(x, row, m) for x in v)
+    return v
+
+
+class FactsProbe:
+    """An item's facts as the document-wide rules see them: reading its references (or anything
+    but its symbols) notes the item in `reads`."""
+
+    __slots__ = ("_facts", "_index", "_reads")
+
+    def __init__(self, facts: ItemFacts, index: int, reads: set[int]) -> None:
+        self._facts = facts
+        self._index = index
+        self._reads = reads
+
+    @property
+    def flat(self) -> list:
+        return self._facts.flat
+
+    @property
+    def symbols(self) -> list:
+        return self._facts.symbols
+
+    def __getattr__(self, name: str) -> Any:
+        self._reads.add(self._index)
+        return getattr(self._facts, name)
+
+
+class NodeProbe:
+    """An item's node as the document-wide rules see it: reading anything but its type notes the
+    item in `reads` (its text becomes an input of the rules)."""
+
+    __slots__ = ("probed", "_index", "_reads")
+
+    def __init__(self, node: Node, index: int, reads: set[int]) -> None:
+        self.probed = node
+        self._index = index
+        self._reads = reads
+
+    @property
+    def type(self) -> str:
+        return self.probed.type
+
+    def __getattr__(self, name: str) -> Any:
+        self._reads.add(self._index)
+        return getattr(self.probed, name)
+
+    def __eq__(self, other: object) -> bool:
+        self._reads.add(self._index)
+        return self.probed == getattr(other, "probed", other)
+
+    def __hash__(self) -> int:
+        return hash(self.probed)
+
+
+@dataclass
+class Replay:
+    """The last run's document-wide problems, each with the items its places lie in."""
+
+    problems: list[tuple[Problem, int, tuple[int, ...]]]  # (problem, item of its range, items of related)
+    reads: set[int]  # items whose node the rules read beyond its type
+    ref_reads: set[int]  # items whose references the rules read
+    signature: tuple  # the document facts the rules read outside the items
+    numbered: bool  # a message names a line number
+
+    @staticmethod
+    def record(
+        problems: list[Problem], key_rows: list[int], reads: set[int], ref_reads: set[int], signature: tuple
+    ) -> Replay:
+        def item(r: Range) -> int:
+            return max(bisect_right(key_rows, r[0]) - 1, 0)
+
+        out = [(p, item(p.range), tuple(item(r.range) for r in p.related)) for p in problems]
+        numbered = any(_LINE_NUMBER.search(p.message) for p in problems)
+        return Replay(out, reads, ref_reads, signature, numbered)
+
+    def moved(self, maps: dict[int, ItemMap], p: int, s: int, count: int, delta: int) -> list[Problem] | None:
+        """The problems moved to the new text: items before `p` stay, the last `s` move `delta` rows,
+        the others through their map (None when a place cannot be carried or a line number moved)."""
+        if self.numbered and (delta or any(m.rows_moved for m in maps.values())):
+            return None
+        suffix = count - s
+
+        def carry(r: Range, j: int) -> Range:
+            if j < p:
+                return r
+            if j >= suffix:
+                return (r[0] + delta, r[1], r[2] + delta, r[3]) if delta else r
+            m = maps.get(j)
+            if m is None:
+                raise _Unmappable
+            return m.range(r)
+
+        out: list[Problem] = []
+        try:
+            for prob, j, rel in self.problems:
+                rng = carry(prob.range, j)
+                related = tuple(
+                    Related(carry(r.range, k), r.message) for r, k in zip(prob.related, rel, strict=True)
+                )
+                if rng == prob.range and related == prob.related:
+                    out.append(prob)
+                else:
+                    out.append(Problem(rng, prob.message, prob.code, prob.severity, prob.data, related))
+        except _Unmappable:
+            return None
+        return out
+
+
+__all__ = ["SAME", "FactsProbe", "ItemMap", "NodeProbe", "Replay", "shape"]
