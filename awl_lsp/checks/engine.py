@@ -158,6 +158,7 @@ class _Entry:
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
     exports: dict[str, tuple] | None = None
     kind: str = ""  # the item's node type
+    seen: tuple[frozenset[str], Resolved] | None = None  # the resolution the document-wide rules last saw
     gap: int = 0  # lines of its key above its first row (comments, blank lines)
 
     def exported(self) -> dict[str, tuple]:
@@ -182,6 +183,7 @@ class CheckCache:
         self._replay: Replay | None = None  # the document-wide rules' last problems
         self.last_checked = 0  # items whose rules ran in the last run
         self.last_reused = 0
+        self.last_replayed = False  # the last run reused the document-wide problems
 
     def run(self, ctx: CheckContext, rules: list) -> None:
         """Fill `ctx.problems` with every rule's problems (item rules first, then document-wide)."""
@@ -273,10 +275,16 @@ class CheckCache:
         outside = _signature(ctx, nodes, doc)
         wide = None
         last = self._replay
-        if last is not None and len(old) == count and not changed and last.signature == outside:
+        if (
+            last is not None
+            and len(old) == count
+            and changed.isdisjoint(_DOC_TOKENS)
+            and last.signature == outside
+        ):
             compared = sorted({*range(p, count - s), *rechecked})
             delta = done[count - s].row - suffix_row if s else 0
-            wide = _replayed(last, old, done, compared, p, s, delta)
+            wide = _replayed(last, old, done, compared, p, s, delta, model.item_deps)
+        self.last_replayed = wide is not None
         if wide is None:
             wide = self._run_wide(ctx, rules, nodes, doc, done, outside)
         ctx.problems.extend(wide)
@@ -297,6 +305,7 @@ class CheckCache:
         ref_reads: set[int] = set()
         items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
         for i, it in enumerate(items):
+            done[i].seen = (deps[i], it.resolved)
             it.node = NodeProbe(it.node, i, reads)  # type: ignore[assignment]
             it.facts = FactsProbe(it.facts, i, ref_reads)  # type: ignore[assignment]
         ctx.items = items
@@ -376,6 +385,10 @@ def _top_level(ctx: CheckContext) -> tuple[list[Node], DocFacts]:
     return nodes, doc
 
 
+# document facts (dependency tokens) the document-wide rules read besides the items
+_DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
+
+
 def _gap(source: bytes, nodes: list[Node], index: int) -> int:
     """The lines of an item's key (see `item_keys`) above the item's first row."""
     prev_end = nodes[index - 1].end_byte if index else 0
@@ -392,21 +405,39 @@ def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
 
 
 def _replayed(
-    last: Replay, old: list[_Entry], done: list[_Entry], compared: list[int], p: int, s: int, delta: int
+    last: Replay,
+    old: list[_Entry],
+    done: list[_Entry],
+    compared: list[int],
+    p: int,
+    s: int,
+    delta: int,
+    deps: list[frozenset[str]],
 ) -> list[Problem] | None:
     """The last document-wide problems moved to this version, when every item that changed has the
-    shape it had (see `replay`); None when the rules must run."""
+    shape it had (see `replay`) and every other item resolves as it did; None when the rules must run."""
     maps: dict[int, ItemMap] = {}
     for i in compared:
         o, e = old[i], done[i]
-        if i in last.reads and o.key != e.key:
-            return None
         m = ItemMap(o.key, o.row - o.gap, e.key, e.row - e.gap)
-        refs = i in last.ref_reads
-        before = shape(o.kind, o.facts, o.summary, m, refs, _resolution(o))
-        if before is None or before != shape(e.kind, e.facts, e.summary, SAME, refs, _resolution(e)):
-            return None
         maps[i] = m
+        if o.key == e.key and o.facts is e.facts:
+            continue  # the same text and facts, checked again: its resolution is compared below
+        if (i in last.reads and o.key != e.key) or o.seen is None:
+            return None
+        refs = i in last.ref_reads
+        now = _resolution(e)
+        before = shape(o.kind, o.facts, o.summary, m, refs, o.seen[1])
+        if before is None or before != shape(e.kind, e.facts, e.summary, SAME, refs, now):
+            return None
+        e.seen = (deps[i], now)
+    for i, e in enumerate(done):  # references resolved afresh since the rules last saw them
+        seen = e.seen
+        if seen is None or seen[0] is not deps[i]:
+            now = _resolution(e)
+            if seen is None or now != seen[1] or i in last.ref_reads:
+                return None
+            e.seen = (deps[i], now)
     moved = last.moved(maps, p, s, len(done), delta)
     if moved is not None:
         last.problems = [(q, j, rel) for q, (_, j, rel) in zip(moved, last.problems, strict=True)]

@@ -39,7 +39,7 @@ Point = tuple[int, int]
 _LINE_NUMBER = re.compile(r"\bline \d")
 
 
-class _Unmappable(Exception):
+class Unmappable(Exception):
     """A place inside the edited stretch: the item's shape cannot be compared."""
 
 
@@ -56,17 +56,17 @@ class ItemMap:
     suffix. A range's start at a pure insertion point moves with the insertion, its end does not.
     """
 
-    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved", "usable")
+    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved")
 
     def __init__(self, old_key: bytes, old_row: int, new_key: bytes, new_row: int) -> None:
         self._old_row, self._new_row = old_row, new_row
+        # an item key's text ends at its first `\0` (what follows describes shared lines or a
+        # broken item's tree: no places)
+        old_key, new_key = old_key.split(b"\0", 1)[0], new_key.split(b"\0", 1)[0]
         if old_key == new_key:
             end = _point(old_key, len(old_key))
             self._a = self._b0 = self._b1 = end
-            self.usable = True
         else:
-            # an item key with `\0` extras (shared lines, a broken item) is not plain text
-            self.usable = b"\0" not in old_key and b"\0" not in new_key
             n = min(len(old_key), len(new_key))
             p = _common_prefix(old_key, new_key, n)
             s = _common_suffix(old_key, new_key, n - p)
@@ -83,11 +83,9 @@ class ItemMap:
             if q[0] == self._b0[0]:
                 return (self._b1[0] + self._new_row, col - self._b0[1] + self._b1[1])
             return (q[0] - self._b0[0] + self._b1[0] + self._new_row, col)
-        raise _Unmappable
+        raise Unmappable
 
     def range(self, r: Range) -> Range:
-        if not self.usable:
-            raise _Unmappable
         s = self.point(r[0], r[1])
         e = self.point(r[2], r[3], end=True)
         return (s[0], s[1], e[0], e[1])
@@ -164,7 +162,7 @@ def shape(
                 ),
             )
         return (*seen, _plain(tally(facts, "")), resolved.variant_types, resolved.cross_reads)
-    except _Unmappable:
+    except Unmappable:
         return None
 
 
@@ -291,7 +289,7 @@ class Replay:
                 return (r[0] + delta, r[1], r[2] + delta, r[3]) if delta else r
             m = maps.get(j)
             if m is None:
-                raise _Unmappable
+                raise Unmappable
             return m.range(r)
 
         out: list[Problem] = []
@@ -305,9 +303,9 @@ class Replay:
                     out.append(prob)
                 else:
                     out.append(Problem(rng, prob.message, prob.code, prob.severity, prob.data, related))
-        except _Unmappable:
+        except Unmappable:
             return None
         return out
 
 
-__all__ = ["SAME", "FactsProbe", "ItemMap", "NodeProbe", "Replay", "shape"]
+__all__ = ["SAME", "FactsProbe", "ItemMap", "NodeProbe", "Replay", "Unmappable", "shape"]
