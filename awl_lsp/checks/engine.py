@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import is_not
 from pathlib import Path
 
 from tree_sitter import Node, Query, QueryCursor
@@ -34,7 +36,7 @@ from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.model import Kind
-from awl_lsp.model.builder import NOT_ITEMS, common_ends, export_key, item_keys
+from awl_lsp.model.builder import NOT_ITEMS, export_key, item_keys
 from awl_lsp.model.facts import ItemFacts, plain_scope
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
@@ -145,7 +147,7 @@ def _table_changes(old: TypeTable | None, new: TypeTable) -> set[str]:
 @dataclass(eq=False)
 class _Entry:
     key: bytes
-    row: int  # the item's first row when `problems` were computed
+    row: int  # the item's first row when `problems` were computed (moved lazily, see `_publish`)
     problems: list[Problem]
     deps: frozenset[str]
     facts: ItemFacts  # the facts the item was checked with (its exports are read from them)
@@ -158,8 +160,9 @@ class _Entry:
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
     exports: dict[str, tuple] | None = None
     kind: str = ""  # the item's node type
-    seen: tuple[frozenset[str], Resolved] | None = None  # the resolution the document-wide rules last saw
     gap: int = 0  # lines of its key above its first row (comments, blank lines)
+    span: int = 0  # its last row minus its first
+    seen: Resolved | None = None  # its resolution as the document-wide rules last saw it
 
     def exported(self) -> dict[str, tuple]:
         if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
@@ -171,7 +174,13 @@ _serials = itertools.count()
 
 
 class CheckCache:
-    """Per-document memory of item check results (owned by `OpenDocument`, next to its ModelBuilder)."""
+    """Per-document memory of item check results (owned by `OpenDocument`, next to its ModelBuilder).
+
+    Besides the entries in document order it keeps the few indexes a run must visit whatever the
+    edit: entries checked on every run (`volatile`), entries whose messages name lines (checked
+    again when they move) and entries with problems (moved when published). Every other entry is
+    left alone by a run that does not touch it — its row is brought up to date only when needed.
+    """
 
     def __init__(self) -> None:
         self._entries: list[_Entry] = []
@@ -181,6 +190,10 @@ class CheckCache:
         self._flow_entry: _Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
         self._replay: Replay | None = None  # the document-wide rules' last problems
+        self._deps: list[frozenset[str]] = []  # the model's item resolutions in the last run
+        self._model_deps: list[frozenset[str]] = []  # … and in this one
+        self._last_end = 0  # the last item's last row in the last run
+        self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
         self.last_checked = 0  # items whose rules ran in the last run
         self.last_reused = 0
         self.last_replayed = False  # the last run reused the document-wide problems
@@ -188,52 +201,57 @@ class CheckCache:
     def run(self, ctx: CheckContext, rules: list) -> None:
         """Fill `ctx.problems` with every rule's problems (item rules first, then document-wide)."""
         model, source = ctx.model, ctx.source
-        nodes, doc = _top_level(ctx)
+        nodes = model.item_nodes
+        if nodes is None or len(nodes) != len(model.items):
+            nodes = [n for n in ctx.tree.root_node.named_children if n.type not in NOT_ITEMS]
         if len(model.items) != len(nodes):
             raise ValueError("the semantic model does not belong to this tree")
         keys = model.item_keys
         if keys is None or len(keys) != len(nodes):
             keys = item_keys(source, nodes)
+        doc = _doc_facts(ctx, nodes)
         if self._where != (ctx.path, ctx.workspace):
-            self._entries, self._keys, self._doc, self._table, self._replay = [], [], None, None, None
+            self.__init__()  # type: ignore[misc]
             self._where = (ctx.path, ctx.workspace)
         old, count = self._entries, len(nodes)
         p, s = common_ends(self._keys, keys) if old else (0, 0)
-        previous: list[_Entry | None] = [*old[:p], *([None] * (count - p - s)), *old[len(old) - s :]]
-        suffix_row = old[len(old) - s].row if s else 0  # (reused entries are moved below)
+        end_old, end_new, offset = len(old) - s, count - s, count - len(old)
+        delta = nodes[-1].end_point.row - self._last_end if s else 0  # rows the unchanged end moved
+        marked = {
+            name: [j if j < p else j + offset for j in js if j < p or j >= end_old]
+            for name, js in self._marked.items()
+        }
+        entries: list[_Entry] = [*old[:p], *([None] * (end_new - p)), *old[end_old:]]  # type: ignore[list-item]
+
+        def before(i: int) -> _Entry | None:
+            """The entry item `i` had in the last run (None in the changed middle)."""
+            return old[i] if i < p else old[i - offset] if i >= end_new else None
 
         # 1. the type table (declared records and enums), from each item's own types
-        types: list[ItemTypes | None] = [e.types if e is not None else None for e in previous]
-        types_changed = not old or any(e.types is not None for e in old[p : len(old) - s])
-        for i, prev in enumerate(previous):
-            if prev is None or prev.volatile:
-                types[i] = item_types(nodes[i], source, ctx.path, ctx.workspace)
-                types_changed = types_changed or types[i] is not None
+        fresh = sorted({*range(p, end_new), *marked["volatile"]})
+        types = {i: item_types(nodes[i], source, ctx.path, ctx.workspace) for i in fresh}
+        types_changed = not old or any(e.types is not None for e in old[p:end_old])
+        types_changed = types_changed or any(t is not None for t in types.values())
         changed: set[str] = set()
         table = self._table
         if table is None or types_changed:
-            table = TypeTable.assemble(types)
+            table = TypeTable.assemble([types[i] if i in types else e.types for i, e in enumerate(entries)])
             changed |= _table_changes(self._table, table)
 
         # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
         item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
         env = TypeEnv(model, ctx.tree, source, ctx.path, table, ctx.workspace)
-        entries: list[_Entry | None] = [None] * count
-        for i, prev in enumerate(previous):
-            if prev is None or prev.volatile:
-                entry = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
-                entry.types = types[i]
-                entries[i] = entry
-        checked = sum(e is not None for e in entries)
+        for i in fresh:
+            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
+            entries[i].types = types[i]
         if old:
-            old_mid = [e.exported() for e in old[p : len(old) - s]]
-            new_mid = [e.exported() for e in entries[p : count - s] if e is not None]
-            changed |= _changed_exports(old_mid, new_mid)
-            for i, prev in enumerate(previous):
-                new = entries[i]
-                if prev is not None and new is not None:  # volatile, in place
-                    changed |= _changed_exports([prev.exported()], [new.exported()])
-        flow_old = None if doc.flow_index is None else previous[doc.flow_index]
+            old_mid = [e.exported() for e in old[p:end_old]]
+            changed |= _changed_exports(old_mid, [e.exported() for e in entries[p:end_new]])
+            for i in marked["volatile"]:  # checked again in place
+                prev = before(i)
+                if prev is not None:
+                    changed |= _changed_exports([prev.exported()], [entries[i].exported()])
+        flow_old = None if doc.flow_index is None else before(doc.flow_index)
         signature = (doc.flow.type if doc.flow is not None else None, doc.broken_outcomes, model.is_workloop)
         if self._doc is not None:
             tokens = (FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW)
@@ -241,74 +259,134 @@ class CheckCache:
             if flow_old is not self._flow_entry or (flow_old is None and doc.flow is not None):
                 changed.add(FLOW_ITEM)
 
-        # 3. every other item keeps its problems unless something it looked up changed
-        rechecked: list[int] = []
-        for i, n in enumerate(nodes):
-            prev = previous[i]
-            if entries[i] is not None or prev is None:
-                continue
-            row = n.start_point.row
-            if (row == prev.row or not prev.row_numbers) and changed.isdisjoint(prev.deps):
-                if row != prev.row:
-                    delta = row - prev.row
-                    prev.problems = [_moved(pr, delta) for pr in prev.problems]
-                    prev.row = prev.summary.anchor.row = row
-                entries[i] = prev
-                continue
-            entry = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
-            entry.types = types[i]
-            entries[i] = entry
-            rechecked.append(i)
-            checked += 1
+        # 3. every other item keeps its problems unless something it looked up changed, or it names
+        # line numbers and moved
+        again: set[int] = set()
+        if changed and old:
+            again.update(
+                i for i, e in enumerate(entries) if e is before(i) and not changed.isdisjoint(e.deps)
+            )
+        if delta:
+            again.update(i for i in marked["numbered"] if i >= end_new and entries[i] is before(i))
+        rechecked = sorted(again)
+        for i in rechecked:
+            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
+            entries[i].types = types.get(i, before(i).types)  # type: ignore[union-attr]
         env.reset(None)
-        done = [e for e in entries if e is not None]
-        assert len(done) == count
-        self._entries, self._keys, self._table, self._doc = done, keys, table, signature
-        self._flow_entry = done[doc.flow_index] if doc.flow_index is not None else None
-        self.last_checked, self.last_reused = checked, count - checked
-
-        for e in done:
-            ctx.problems.extend(e.problems)
+        visited = sorted({*fresh, *rechecked})
+        for name, test in (
+            ("volatile", lambda e: e.volatile),
+            ("numbered", lambda e: e.row_numbers),
+            ("troubled", lambda e: bool(e.problems)),
+        ):
+            kept = [i for i in marked[name] if entries[i] is before(i)]
+            marked[name] = sorted({*kept, *(i for i in visited if test(entries[i]))})
+        self._entries, self._keys, self._table, self._doc = entries, keys, table, signature
+        self._flow_entry = entries[doc.flow_index] if doc.flow_index is not None else None
+        self._marked, self._last_end = marked, nodes[-1].end_point.row if nodes else 0
+        self.last_checked, self.last_reused = len(visited), count - len(visited)
+        for i in marked["troubled"]:
+            ctx.problems.extend(_publish(entries[i], nodes[i]))
 
         # 4. document-wide rules over the summaries (their last problems, moved, when what they read
         # is the same as before)
         outside = _signature(ctx, nodes, doc)
         wide = None
         last = self._replay
+        self._model_deps = model.item_deps
         if (
             last is not None
             and len(old) == count
             and changed.isdisjoint(_DOC_TOKENS)
             and last.signature == outside
         ):
-            compared = sorted({*range(p, count - s), *rechecked})
-            delta = done[count - s].row - suffix_row if s else 0
-            wide = _replayed(last, old, done, compared, p, s, delta, model.item_deps)
+            wide = self._replayed(last, old, nodes, visited, p, s, delta)
+        self._deps = model.item_deps
         self.last_replayed = wide is not None
         if wide is None:
-            wide = self._run_wide(ctx, rules, nodes, doc, done, outside)
+            wide = self._run_wide(ctx, rules, nodes, doc, outside)
         ctx.problems.extend(wide)
 
-    def _run_wide(
+    def _replayed(
         self,
-        ctx: CheckContext,
-        rules: list,
+        last: Replay,
+        old: list[_Entry],
         nodes: list[Node],
-        doc: DocFacts,
-        done: list[_Entry],
-        signature: tuple,
+        visited: list[int],
+        p: int,
+        s: int,
+        delta: int,
+    ) -> list[Problem] | None:
+        """The last document-wide problems moved to this version, when every item checked in this run
+        has the shape it had (see `replay`) and every other item resolves as it did; else None."""
+        entries, count = self._entries, len(nodes)
+        end = count - s
+        deps = self._model_deps
+        old_rows: dict[int, int] = {}
+        if p < end:  # the changed middle: the text above it is the same, so its first key starts alike
+            k = nodes[p].start_point.row - entries[p].gap
+            for i in range(p, end):
+                old_rows[i] = k + old[i].gap
+                k = old_rows[i] + old[i].span  # the next key starts on the line this item ends on
+        maps: dict[int, ItemMap] = {}
+        judged: set[int] = set()
+        for i in visited:
+            o, e = old[i], entries[i]
+            row = nodes[i].start_point.row
+            was = row if i < p else row - delta if i >= end else old_rows[i]
+            m = maps[i] = ItemMap(o.key, was - o.gap, e.key, row - e.gap)
+            if o.key == e.key and o.facts is e.facts:
+                e.seen = o.seen  # the same text and facts, checked again: its resolution is compared below
+                continue
+            if (i in last.reads and o.key != e.key) or o.seen is None:
+                return None
+            if o.key != e.key and (b"//!" in o.key or b"//!" in e.key):
+                return None  # top-level narration may lie in the key's gap
+            refs = i in last.ref_reads
+            now = _resolution(e)
+            seen = shape(o.kind, o.facts, o.summary, was, m, refs, o.seen)
+            if seen is None or seen != shape(e.kind, e.facts, e.summary, row, SAME, refs, now):
+                return None
+            e.seen = now
+            judged.add(i)
+        # references resolved afresh since the last run (the model re-resolves only where names changed)
+        fresh = (
+            compress(range(count), map(is_not, self._deps, deps))
+            if len(self._deps) == count
+            else range(count)
+        )
+        for i in fresh:
+            if i in judged:
+                continue
+            e = entries[i]
+            e.summary.anchor.row = nodes[i].start_point.row
+            now = _resolution(e)
+            if e.seen is None or now != e.seen or i in last.ref_reads:
+                return None
+        moved_problems = last.moved(maps, p, s, count, delta)
+        if moved_problems is not None:
+            last.problems = [
+                (q, j, rel) for q, (_, j, rel) in zip(moved_problems, last.problems, strict=True)
+            ]
+        return moved_problems
+
+    def _run_wide(
+        self, ctx: CheckContext, rules: list, nodes: list[Node], doc: DocFacts, signature: tuple
     ) -> list[Problem]:
         """Run the document-wide rules, remembering what they reported and which nodes they read."""
-        model = ctx.model
+        model, entries = ctx.model, self._entries
         deps = model.item_deps
         reads: set[int] = set()
         ref_reads: set[int] = set()
-        items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
+        for n, e in zip(nodes, entries, strict=True):
+            e.summary.anchor.row = n.start_point.row
+        items = [_item(entries[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
         for i, it in enumerate(items):
-            done[i].seen = (deps[i], it.resolved)
+            entries[i].seen = it.resolved
             it.node = NodeProbe(it.node, i, reads)  # type: ignore[assignment]
             it.facts = FactsProbe(it.facts, i, ref_reads)  # type: ignore[assignment]
         ctx.items = items
+        doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
         kept, ctx.problems = ctx.problems, []
         for rule in rules:
@@ -316,7 +394,8 @@ class CheckCache:
             if callable(check):
                 check(ctx)
         wide, ctx.problems = ctx.problems, kept
-        self._replay = Replay.record(wide, [e.row - e.gap for e in done], reads, ref_reads, signature)
+        key_rows = [n.start_point.row - e.gap for n, e in zip(nodes, entries, strict=True)]
+        self._replay = Replay.record(wide, key_rows, reads, ref_reads, signature)
         return wide
 
     def _check_item(
@@ -351,9 +430,10 @@ class CheckCache:
             rule.check_item(ictx)
         facts = ctx.model.items[index]
         exported = exports(facts, key, env)  # the inference it needs is recorded in `deps` too
+        start, end = node.start_point.row, node.end_point.row
         return _Entry(
             key=key,
-            row=node.start_point.row,
+            row=start,
             problems=ictx.problems,
             deps=frozenset(deps),
             facts=facts,
@@ -365,24 +445,51 @@ class CheckCache:
             exports=exported,
             kind=node.type,
             gap=_gap(ctx.source, nodes, index),
+            span=end - start,
         )
 
 
-def _top_level(ctx: CheckContext) -> tuple[list[Node], DocFacts]:
-    """The top-level items (as the model counts them) and the document facts read from them."""
-    nodes: list[Node] = []
+def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
+    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
+    (halving slices: the comparisons run in C, not one Python step per item)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p, lo, hi = lo, 0, n - lo
+    a, b = len(old), len(new)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[a - mid : a - lo] == new[b - mid : b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def _publish(e: _Entry, node: Node) -> list[Problem]:
+    """The entry's problems at the item's row now (moved, and remembered so, when it moved)."""
+    row = node.start_point.row
+    if row != e.row:
+        e.problems = [moved(pr, row - e.row) for pr in e.problems]
+        e.row = row
+    return e.problems
+
+
+def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
+    """The document facts item rules read (the top-level narration is added for the document-wide
+    rules when they run)."""
     doc = DocFacts()
-    for n in ctx.tree.root_node.named_children:
-        t = n.type
-        if t in NOT_ITEMS:
-            if t == "narration":
-                doc.narration.append(n)
-            continue
-        if doc.flow is None and t in FLOW_TYPES:
-            doc.flow, doc.flow_index = n, len(nodes)
-        nodes.append(n)
+    for i, n in enumerate(nodes):
+        if n.type in FLOW_TYPES:
+            doc.flow, doc.flow_index = n, i
+            break
     doc.broken_outcomes = broken_outcome_names(ctx, doc.flow)
-    return nodes, doc
+    return doc
 
 
 # document facts (dependency tokens) the document-wide rules read besides the items
@@ -398,54 +505,14 @@ def _gap(source: bytes, nodes: list[Node], index: int) -> int:
 
 def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
     """What the document-wide rules read outside the items: whether the tree has errors, the text
-    after the last item, the top-level narration and which item is the flow."""
+    after the last item and which item is the flow. (Top-level narration lies in the items' keys.)"""
     tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source
-    narration = tuple((n.start_point.row, n.start_point.column) for n in doc.narration)
-    return (ctx.tree.root_node.has_error, tail, narration, doc.flow_index)
-
-
-def _replayed(
-    last: Replay,
-    old: list[_Entry],
-    done: list[_Entry],
-    compared: list[int],
-    p: int,
-    s: int,
-    delta: int,
-    deps: list[frozenset[str]],
-) -> list[Problem] | None:
-    """The last document-wide problems moved to this version, when every item that changed has the
-    shape it had (see `replay`) and every other item resolves as it did; None when the rules must run."""
-    maps: dict[int, ItemMap] = {}
-    for i in compared:
-        o, e = old[i], done[i]
-        m = ItemMap(o.key, o.row - o.gap, e.key, e.row - e.gap)
-        maps[i] = m
-        if o.key == e.key and o.facts is e.facts:
-            continue  # the same text and facts, checked again: its resolution is compared below
-        if (i in last.reads and o.key != e.key) or o.seen is None:
-            return None
-        refs = i in last.ref_reads
-        now = _resolution(e)
-        before = shape(o.kind, o.facts, o.summary, m, refs, o.seen[1])
-        if before is None or before != shape(e.kind, e.facts, e.summary, SAME, refs, now):
-            return None
-        e.seen = (deps[i], now)
-    for i, e in enumerate(done):  # references resolved afresh since the rules last saw them
-        seen = e.seen
-        if seen is None or seen[0] is not deps[i]:
-            now = _resolution(e)
-            if seen is None or now != seen[1] or i in last.ref_reads:
-                return None
-            e.seen = (deps[i], now)
-    moved = last.moved(maps, p, s, len(done), delta)
-    if moved is not None:
-        last.problems = [(q, j, rel) for q, (_, j, rel) in zip(moved, last.problems, strict=True)]
-    return moved
+    return (ctx.tree.root_node.has_error, tail, doc.flow_index)
 
 
 def _resolution(e: _Entry) -> Resolved:
-    """What `_item` would compute for the entry's `Item.resolved` from its facts as they are."""
+    """What `_item` would compute for the entry's `Item.resolved` from its facts as they are (the
+    summary's anchor up to date)."""
     starts = None
     if e.kind != "step_declaration":
         row = e.summary.anchor.row

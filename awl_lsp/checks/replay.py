@@ -127,11 +127,17 @@ def _common_suffix(a: bytes, b: bytes, n: int) -> int:
 
 
 def shape(
-    kind: str, facts: ItemFacts, summary: ItemSummary, m: ItemMap | _Same, refs: bool, resolved: Resolved
+    kind: str,
+    facts: ItemFacts,
+    summary: ItemSummary,
+    row: int,
+    m: ItemMap | _Same,
+    refs: bool,
+    resolved: Resolved,
 ) -> tuple | None:
-    """What a document-wide rule can see of an item, its places carried by `m` (None: a place
-    lies inside the edited stretch). Its references count one by one only when `refs` (the rules
-    read them); otherwise through the item's tally and resolution."""
+    """What a document-wide rule can see of an item (first row `row`), its places carried by `m`
+    (None: a place lies inside the edited stretch). Its references count one by one only when
+    `refs` (the rules read them); otherwise through the item's tally and resolution."""
     try:
         own = {id(s): k for k, s in enumerate(facts.flat)}
         rng = m.range
@@ -152,7 +158,7 @@ def shape(
             for s in facts.flat
         )
         top = tuple(own.get(id(s), -1) for s in facts.symbols)
-        seen: tuple = (kind, symbols, top, _walk(summary, summary.anchor.row, m))
+        seen: tuple = (kind, symbols, top, _walk(summary, row, m))
         if refs:
             return (
                 *seen,

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 
@@ -51,6 +55,7 @@ class SemanticModel(Resolution):
         self.items = items
         self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
         self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
+        self.item_nodes: list[Node] | None = None  # … with the items' nodes
         if reuse is not None:
             self._patch(reuse.prev, reuse.prefix, reuse.suffix)
         else:
