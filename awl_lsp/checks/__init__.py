@@ -35,7 +35,6 @@ from awl_lsp.checks import (
 )
 from awl_lsp.checks.base import CheckContext, ItemContext, Problem, Severity
 from awl_lsp.checks.engine import CheckCache
-from awl_lsp.checks.unchecked import soften_unchecked
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.builder import gc_paused
 
@@ -92,7 +91,7 @@ def run_checks(
         if key not in seen:
             seen.add(key)
             unique.append(p)
-    return soften_unchecked(unique, tree, source)
+    return unique  # (softened and annotated per item by the engine)
 
 
 __all__ = ["CheckCache", "CheckContext", "ItemContext", "Problem", "Severity", "run_checks"]

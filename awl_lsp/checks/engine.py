@@ -33,8 +33,10 @@ from awl_lsp.checks.base import (
 from awl_lsp.checks.deps import RecordingModel
 from awl_lsp.checks.replay import SAME, FactsProbe, ItemMap, NodeProbe, Replay, shape
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
+from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
+from awl_lsp.checks.unchecked import soften_unchecked
 from awl_lsp.model import Kind
 from awl_lsp.model.builder import NOT_ITEMS, export_key, item_keys
 from awl_lsp.model.facts import ItemFacts, plain_scope
@@ -175,6 +177,8 @@ class _Entry:
     gap: int = 0  # lines of its key above its first row (comments, blank lines)
     span: int = 0  # its last row minus its first
     seen: Resolved | None = None  # its resolution as the document-wide rules last saw it
+    shown: list[Problem] | None = None  # `problems` as published (softened, names annotated), at `row`
+    shown_in: int = -1  # the declarations epoch `shown` was annotated in
 
     def exported(self) -> dict[str, tuple]:
         if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
@@ -206,6 +210,7 @@ class CheckCache:
         self._model_deps: list[frozenset[str]] = []  # … and in this one
         self._last_end = 0  # the last item's last row in the last run
         self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
+        self._epoch = 0  # counts the runs in which some declaration changed (annotations depend on them)
         self.last_checked = 0  # items whose rules ran in the last run
         self.last_reused = 0
         self.last_replayed = False  # the last run reused the document-wide problems
@@ -275,9 +280,10 @@ class CheckCache:
         # line numbers and moved
         again: set[int] = set()
         if changed and old:
-            again.update(
-                i for i, e in enumerate(entries) if e is before(i) and not changed.isdisjoint(e.deps)
-            )
+            done = set(fresh)
+            for i in itertools.chain(range(p), range(end_new, count)):
+                if i not in done and not changed.isdisjoint(entries[i].deps):
+                    again.add(i)
         if delta:
             again.update(i for i in marked["numbered"] if i >= end_new and entries[i] is before(i))
         rechecked = sorted(again)
@@ -297,8 +303,10 @@ class CheckCache:
         self._flow_entry = entries[doc.flow_index] if doc.flow_index is not None else None
         self._marked, self._last_end = marked, nodes[-1].end_point.row if nodes else 0
         self.last_checked, self.last_reused = len(visited), count - len(visited)
+        if changed:
+            self._epoch += 1
         for i in marked["troubled"]:
-            ctx.problems.extend(_publish(entries[i], nodes[i]))
+            ctx.problems.extend(self._publish(ctx, entries[i], nodes[i]))
 
         # 4. document-wide rules over the summaries (their last problems, moved, when what they read
         # is the same as before)
@@ -318,6 +326,21 @@ class CheckCache:
         if wide is None:
             wide = self._run_wide(ctx, rules, nodes, doc, outside)
         ctx.problems.extend(wide)
+
+    def _publish(self, ctx: CheckContext, e: _Entry, node: Node) -> list[Problem]:
+        """The entry's problems as published, at the item's row now: moved (and remembered so) when
+        it moved; softened and annotated with close names once per declarations epoch."""
+        row = node.start_point.row
+        if row != e.row:
+            e.problems = [moved(pr, row - e.row) for pr in e.problems]
+            if e.shown is not None:
+                e.shown = [moved(pr, row - e.row) for pr in e.shown]
+            e.row = row
+        if e.shown is None or e.shown_in != self._epoch:
+            softened = soften_unchecked(e.problems, node, ctx.source)
+            e.shown = annotate(ctx.model, ctx.tree, ctx.source, softened, ctx.path)
+            e.shown_in = self._epoch
+        return e.shown
 
     def _replayed(
         self,
@@ -406,6 +429,7 @@ class CheckCache:
             if callable(check):
                 check(ctx)
         wide, ctx.problems = ctx.problems, kept
+        wide = soften_unchecked(wide, ctx.tree, ctx.source)
         key_rows = [n.start_point.row - e.gap for n, e in zip(nodes, entries, strict=True)]
         self._replay = Replay.record(wide, key_rows, reads, ref_reads, signature)
         return wide
@@ -481,15 +505,6 @@ def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
         else:
             hi = mid - 1
     return p, lo
-
-
-def _publish(e: _Entry, node: Node) -> list[Problem]:
-    """The entry's problems at the item's row now (moved, and remembered so, when it moved)."""
-    row = node.start_point.row
-    if row != e.row:
-        e.problems = [moved(pr, row - e.row) for pr in e.problems]
-        e.row = row
-    return e.problems
 
 
 def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:

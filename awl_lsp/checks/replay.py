@@ -237,16 +237,13 @@ class NodeProbe:
     """An item's node as the document-wide rules see it: reading anything but its type notes the
     item in `reads` (its text becomes an input of the rules)."""
 
-    __slots__ = ("probed", "_index", "_reads")
+    __slots__ = ("probed", "type", "_index", "_reads")
 
     def __init__(self, node: Node, index: int, reads: set[int]) -> None:
         self.probed = node
+        self.type = node.type  # read freely (rules pick items by type)
         self._index = index
         self._reads = reads
-
-    @property
-    def type(self) -> str:
-        return self.probed.type
 
     def __getattr__(self, name: str) -> Any:
         self._reads.add(self._index)
