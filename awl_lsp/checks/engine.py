@@ -4,7 +4,11 @@
 summary the document-wide rules read, the declarations it exports and the names its rules looked
 up (`ItemContext.deps`). The next run lines the items up with the previous ones (common prefix and
 suffix): the changed run in the middle decides which exported declarations changed, and every
-other item keeps its problems — moved by its row delta — unless it looked up one of those names.
+other item keeps its problems unless it looked up one of those names. A run visits only the
+items it checks and the few it keeps lists of (checked every run, naming line numbers, holding
+problems): problems move with their item when published, and are softened and annotated with
+close names once per declarations epoch. The document-wide rules' problems are reused, moved,
+when nothing they read changed (`awl_lsp.checks.replay`).
 A throwaway cache gives the same results from scratch, so `run_checks` always goes through here.
 """
 
@@ -12,11 +16,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from itertools import compress
-from operator import is_not
 from pathlib import Path
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
@@ -28,134 +30,20 @@ from awl_lsp.checks.base import (
     Item,
     ItemContext,
     Problem,
-    kind_token,
 )
 from awl_lsp.checks.deps import RecordingModel
-from awl_lsp.checks.replay import SAME, FactsProbe, ItemMap, NodeProbe, Replay, shape
+from awl_lsp.checks.exports import CAPTURED, CAPTURED_SET, changed_exports, exports, item_nodes, table_changes
+from awl_lsp.checks.replay import FactsProbe, NodeProbe, Replay, replay_wide
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.checks.unchecked import soften_unchecked
-from awl_lsp.model import Kind
-from awl_lsp.model.builder import NOT_ITEMS, export_key, item_keys
-from awl_lsp.model.facts import ItemFacts, plain_scope
+from awl_lsp.model.builder import NOT_ITEMS, item_keys
+from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
-from awl_lsp.syntax.parser import LANGUAGE
 from awl_lsp.syntax.problems import moved
-
-# node types the item rules and summaries ask for, captured in one query per item
-CAPTURED = (
-    "ERROR",
-    "action_declaration",
-    "answer_statement",
-    "arguments",
-    "binding",
-    "block",
-    "call_config",
-    "call_expression",
-    "collect_statement",
-    "distribute_statement",
-    "fork_statement",
-    "guard",
-    "hatch_statement",
-    "header",
-    "invariant_clause",
-    "json_literal",
-    "list_type",
-    "loop_body",
-    "loop_statement",
-    "narration",
-    "on_failure",
-    "optional_type",
-    "parenthesized_expression",
-    "pipe_expression",
-    "route_statement",
-    "schema_body",
-    "schema_import",
-    "sleep_statement",
-    "spawn_statement",
-    "step_body",
-    "step_declaration",
-    "step_outcome",
-    "unexpected_block",
-    "unknown_clause",
-    "unknown_declaration",
-    "unknown_setting",
-    "visits_bound",
-    "wait_statement",
-    "workflow_declaration",
-    "workloop_declaration",
-)
-CAPTURED_SET = frozenset(CAPTURED)
-_QUERY = Query(LANGUAGE, "\n".join(f"({t}) @{t}" for t in CAPTURED))
-# kinds whose type inference reads their item's expressions (a carry only without a declared type)
-_TEXT_KINDS = frozenset({Kind.BINDING, Kind.CARRY, Kind.CONST})
-
-
-def item_nodes(item: Node) -> dict[str, list[Node]]:
-    """The item's nodes by type (the item itself included), in document order."""
-    found = QueryCursor(_QUERY).captures(item)
-    for nodes in found.values():
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-    return found
-
-
-def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
-    """What an item declares, as other items' rules can see it: name -> (kind, digest hash), in order.
-
-    Digested by meaning — kind, scope, declared type and, for a binding, its inferred type (with
-    `env`, whose look-ups are recorded as the item's dependencies) — not by the item's text, so
-    typing inside a step changes its exports only when one of its bindings changes type. Consts
-    and untyped carries are digested with their item's text (their values are read elsewhere).
-    """
-    out: dict[str, list[tuple]] = {}
-    for s in facts.flat:
-        meaning: object = None
-        if s.kind is Kind.BINDING:
-            meaning = env.type_of_symbol(s) if env is not None else key
-        elif s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type):
-            meaning = key
-        d = (
-            s.kind,
-            plain_scope(s.scope),
-            s.container,
-            s.type,
-            tuple(sorted(s.extra.items())),
-            tuple((c.kind, c.name, c.type) for c in s.children),
-            meaning,
-        )
-        out.setdefault(export_key(s), []).append((s.kind, hash(d)))  # kept per item: a hash is enough
-    return {name: tuple(ds) for name, ds in out.items()}
-
-
-def _changed_exports(old: list[dict[str, tuple]], new: list[dict[str, tuple]]) -> set[str]:
-    before: dict[str, list[tuple]] = {}
-    after: dict[str, list[tuple]] = {}
-    for side, parts in ((before, old), (after, new)):
-        for part in parts:
-            for name, digests in part.items():
-                side.setdefault(name, []).extend(digests)
-    changed = set()
-    for name in before.keys() | after.keys():
-        a, b = before.get(name), after.get(name)
-        if a != b:
-            changed.add(name)
-            for d in (a or []) + (b or []):
-                changed.add(kind_token(d[0]))
-    return changed
-
-
-def _table_changes(old: TypeTable | None, new: TypeTable) -> set[str]:
-    if old is None:
-        return set()
-    changed = set()
-    for a, b in ((old.records, new.records), (old.enums, new.enums)):
-        for name in a.keys() | b.keys():
-            if a.get(name) != b.get(name):
-                changed.add(name)
-    return changed
 
 
 @dataclass(eq=False)
@@ -207,7 +95,6 @@ class CheckCache:
         self._table: TypeTable | None = None
         self._replay: Replay | None = None  # the document-wide rules' last problems
         self._deps: list[frozenset[str]] = []  # the model's item resolutions in the last run
-        self._model_deps: list[frozenset[str]] = []  # … and in this one
         self._last_end = 0  # the last item's last row in the last run
         self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
         self._epoch = 0  # counts the runs in which some declaration changed (annotations depend on them)
@@ -253,7 +140,7 @@ class CheckCache:
         table = self._table
         if table is None or types_changed:
             table = TypeTable.assemble([types[i] if i in types else e.types for i, e in enumerate(entries)])
-            changed |= _table_changes(self._table, table)
+            changed |= table_changes(self._table, table)
 
         # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
         item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
@@ -263,11 +150,11 @@ class CheckCache:
             entries[i].types = types[i]
         if old:
             old_mid = [e.exported() for e in old[p:end_old]]
-            changed |= _changed_exports(old_mid, [e.exported() for e in entries[p:end_new]])
+            changed |= changed_exports(old_mid, [e.exported() for e in entries[p:end_new]])
             for i in marked["volatile"]:  # checked again in place
                 prev = before(i)
                 if prev is not None:
-                    changed |= _changed_exports([prev.exported()], [entries[i].exported()])
+                    changed |= changed_exports([prev.exported()], [entries[i].exported()])
         flow_old = None if doc.flow_index is None else before(doc.flow_index)
         signature = (doc.flow.type if doc.flow is not None else None, doc.broken_outcomes, model.is_workloop)
         if self._doc is not None:
@@ -313,14 +200,15 @@ class CheckCache:
         outside = _signature(ctx, nodes, doc)
         wide = None
         last = self._replay
-        self._model_deps = model.item_deps
         if (
             last is not None
             and len(old) == count
             and changed.isdisjoint(_DOC_TOKENS)
             and last.signature == outside
         ):
-            wide = self._replayed(last, old, nodes, visited, p, s, delta)
+            wide = replay_wide(
+                last, old, self._entries, nodes, visited, p, s, delta, self._deps, model.item_deps
+            )
         self._deps = model.item_deps
         self.last_replayed = wide is not None
         if wide is None:
@@ -341,69 +229,6 @@ class CheckCache:
             e.shown = annotate(ctx.model, ctx.tree, ctx.source, softened, ctx.path)
             e.shown_in = self._epoch
         return e.shown
-
-    def _replayed(
-        self,
-        last: Replay,
-        old: list[_Entry],
-        nodes: list[Node],
-        visited: list[int],
-        p: int,
-        s: int,
-        delta: int,
-    ) -> list[Problem] | None:
-        """The last document-wide problems moved to this version, when every item checked in this run
-        has the shape it had (see `replay`) and every other item resolves as it did; else None."""
-        entries, count = self._entries, len(nodes)
-        end = count - s
-        deps = self._model_deps
-        old_rows: dict[int, int] = {}
-        if p < end:  # the changed middle: the text above it is the same, so its first key starts alike
-            k = nodes[p].start_point.row - entries[p].gap
-            for i in range(p, end):
-                old_rows[i] = k + old[i].gap
-                k = old_rows[i] + old[i].span  # the next key starts on the line this item ends on
-        maps: dict[int, ItemMap] = {}
-        judged: set[int] = set()
-        for i in visited:
-            o, e = old[i], entries[i]
-            row = nodes[i].start_point.row
-            was = row if i < p else row - delta if i >= end else old_rows[i]
-            m = maps[i] = ItemMap(o.key, was - o.gap, e.key, row - e.gap)
-            if o.key == e.key and o.facts is e.facts:
-                e.seen = o.seen  # the same text and facts, checked again: its resolution is compared below
-                continue
-            if (i in last.reads and o.key != e.key) or o.seen is None:
-                return None
-            if o.key != e.key and (b"//!" in o.key or b"//!" in e.key):
-                return None  # top-level narration may lie in the key's gap
-            refs = i in last.ref_reads
-            now = _resolution(e)
-            seen = shape(o.kind, o.facts, o.summary, was, m, refs, o.seen)
-            if seen is None or seen != shape(e.kind, e.facts, e.summary, row, SAME, refs, now):
-                return None
-            e.seen = now
-            judged.add(i)
-        # references resolved afresh since the last run (the model re-resolves only where names changed)
-        fresh = (
-            compress(range(count), map(is_not, self._deps, deps))
-            if len(self._deps) == count
-            else range(count)
-        )
-        for i in fresh:
-            if i in judged:
-                continue
-            e = entries[i]
-            e.summary.anchor.row = nodes[i].start_point.row
-            now = _resolution(e)
-            if e.seen is None or now != e.seen or i in last.ref_reads:
-                return None
-        moved_problems = last.moved(maps, p, s, count, delta)
-        if moved_problems is not None:
-            last.problems = [
-                (q, j, rel) for q, (_, j, rel) in zip(moved_problems, last.problems, strict=True)
-            ]
-        return moved_problems
 
     def _run_wide(
         self, ctx: CheckContext, rules: list, nodes: list[Node], doc: DocFacts, signature: tuple
@@ -537,16 +362,6 @@ def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
     return (ctx.tree.root_node.has_error, tail, doc.flow_index)
 
 
-def _resolution(e: _Entry) -> Resolved:
-    """What `_item` would compute for the entry's `Item.resolved` from its facts as they are (the
-    summary's anchor up to date)."""
-    starts = None
-    if e.kind != "step_declaration":
-        row = e.summary.anchor.row
-        starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
-    return resolved(e.facts, starts)
-
-
 def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -> Item:
     """The item as document-wide rules see it; its resolution-dependent tallies refreshed if needed."""
     item = e.item
@@ -562,8 +377,4 @@ def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -
     return item
 
 
-def _moved(p: Problem, rows: int) -> Problem:
-    return moved(p, rows)
-
-
-__all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]
+__all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]  # (the last three from `exports`)

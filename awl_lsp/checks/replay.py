@@ -23,9 +23,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, fields, is_dataclass
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
-from awl_lsp.checks.tallies import Resolved, Tally, tally
+from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.model.facts import plain_scope
 from awl_lsp.syntax.problems import Problem, Range, Related
 
@@ -311,4 +313,83 @@ class Replay:
         return out
 
 
-__all__ = ["SAME", "FactsProbe", "ItemMap", "NodeProbe", "Replay", "Unmappable", "shape"]
+def replay_wide(
+    last: Replay,
+    old: list,
+    entries: list,
+    nodes: list[Node],
+    visited: list[int],
+    p: int,
+    s: int,
+    delta: int,
+    old_deps: list[frozenset[str]],
+    deps: list[frozenset[str]],
+) -> list[Problem] | None:
+    """The last document-wide problems moved to this version, when every item checked in this run
+    has the shape it had (see `replay`) and every other item resolves as it did; else None."""
+    count = len(nodes)
+    end = count - s
+    old_rows: dict[int, int] = {}
+    if p < end:  # the changed middle: the text above it is the same, so its first key starts alike
+        k = nodes[p].start_point.row - entries[p].gap
+        for i in range(p, end):
+            old_rows[i] = k + old[i].gap
+            k = old_rows[i] + old[i].span  # the next key starts on the line this item ends on
+    maps: dict[int, ItemMap] = {}
+    judged: set[int] = set()
+    for i in visited:
+        o, e = old[i], entries[i]
+        row = nodes[i].start_point.row
+        was = row if i < p else row - delta if i >= end else old_rows[i]
+        m = maps[i] = ItemMap(o.key, was - o.gap, e.key, row - e.gap)
+        if o.key == e.key and o.facts is e.facts:
+            e.seen = o.seen  # the same text and facts, checked again: its resolution is compared below
+            continue
+        if (i in last.reads and o.key != e.key) or o.seen is None:
+            return None
+        if o.key != e.key and (b"//!" in o.key or b"//!" in e.key):
+            return None  # top-level narration may lie in the key's gap
+        refs = i in last.ref_reads
+        now = resolution(e)
+        seen = shape(o.kind, o.facts, o.summary, was, m, refs, o.seen)
+        if seen is None or seen != shape(e.kind, e.facts, e.summary, row, SAME, refs, now):
+            return None
+        e.seen = now
+        judged.add(i)
+    # references resolved afresh since the last run (the model re-resolves only where names changed)
+    fresh = compress(range(count), map(is_not, old_deps, deps)) if len(old_deps) == count else range(count)
+    for i in fresh:
+        if i in judged:
+            continue
+        e = entries[i]
+        e.summary.anchor.row = nodes[i].start_point.row
+        now = resolution(e)
+        if e.seen is None or now != e.seen or i in last.ref_reads:
+            return None
+    moved_problems = last.moved(maps, p, s, count, delta)
+    if moved_problems is not None:
+        last.problems = [(q, j, rel) for q, (_, j, rel) in zip(moved_problems, last.problems, strict=True)]
+    return moved_problems
+
+
+def resolution(e: Any) -> Resolved:
+    """What `_item` would compute for the entry's `Item.resolved` from its facts as they are (the
+    summary's anchor up to date)."""
+    starts = None
+    if e.kind != "step_declaration":
+        row = e.summary.anchor.row
+        starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
+    return resolved(e.facts, starts)
+
+
+__all__ = [
+    "SAME",
+    "FactsProbe",
+    "ItemMap",
+    "NodeProbe",
+    "Replay",
+    "Unmappable",
+    "replay_wide",
+    "resolution",
+    "shape",
+]
