@@ -39,9 +39,15 @@ def _tangled_loop() -> str:
     return text.replace("route stage_4\n", "route stage_5\n")
 
 
+def _misspelt_loop() -> str:
+    """A generated workloop whose steps read names nothing binds (each gets "did you mean")."""
+    return document(140).replace("-> note_", "-> notes_").replace("(part: part)", "(part: prat)")
+
+
 BASES = {
     "workflow": (DATA / "wide_problems.awl").read_text(),
     "workloop": _tangled_loop(),
+    "misspelt": _misspelt_loop(),
 }
 
 
@@ -158,3 +164,39 @@ def test_an_item_map_carries_points_around_the_edited_stretch() -> None:
     changed = ItemMap(old, 10, b"step a\n  f(x: 2)\n  route b\n", 10)
     with pytest.raises(Unmappable):  # a place inside the edited stretch has no image
         changed.range((11, 7, 11, 8))
+
+
+def test_close_names_are_looked_up_again_only_for_the_step_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every step reads a misspelt name; typing in one step suggests names for that step alone."""
+    from awl_lsp.checks import suggest
+
+    text = BASES["misspelt"]
+    doc = OpenDocument(text, 1, None, None)
+    before = findings(doc.snapshot)
+    suggested = [p for p in before if "did you mean" in p.message]
+    assert len({p.range[0] for p in suggested}) > 4, "every step has a suggestion"
+    asked: list[int] = []
+    real = suggest.candidates
+    monkeypatch.setattr(
+        suggest, "candidates", lambda *a, **k: asked.append(a[4].start_point.row) or real(*a, **k)
+    )
+    lines = text.split("\n")
+    row = lines.index("step stage_2") + 1
+    doc.edit([TextEdit(row, 2, row, 2, "\n  ")], 2)  # Enter: every step below moves a line
+    got = findings(doc.snapshot)
+    step = range(row, lines.index("step stage_3") + 1)
+    assert asked and all(r in step for r in asked), asked
+    assert got == fresh(doc.syntax.text)
+    assert sum("did you mean" in p.message for p in got) == len(suggested)
+
+
+def test_a_substeps_failure_block_stays_a_warning_while_its_step_moves() -> None:
+    text = BASES["workflow"]
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(0, 0, 0, 0, "// a new first comment\n")], 2)
+    got = [p for p in findings(doc.snapshot) if "fetsh" in p.message]
+    assert got == [p for p in fresh(doc.syntax.text) if "fetsh" in p.message]
+    assert len(got) == 1 and "does not check" in got[0].message and got[0].message.endswith("`fetch`?")

@@ -57,7 +57,7 @@ class _Entry:
     tally: Tally
     types: ItemTypes | None
     volatile: bool  # reads a schema file: checked on every run
-    row_numbers: bool  # a message names a line number: checked again when the item moves
+    row_numbers: bool  # a message names a line number: checked again on every edit
     item: Item | None = None  # as the document-wide rules saw it last
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
     exports: dict[str, tuple] | None = None
@@ -163,16 +163,16 @@ class CheckCache:
             if flow_old is not self._flow_entry or (flow_old is None and doc.flow is not None):
                 changed.add(FLOW_ITEM)
 
-        # 3. every other item keeps its problems unless something it looked up changed, or it names
-        # line numbers and moved
+        # 3. every other item keeps its problems unless something it looked up changed, or one of its
+        # messages names a line number (which may be another item's, moved)
         again: set[int] = set()
         if changed and old:
             done = set(fresh)
             for i in itertools.chain(range(p), range(end_new, count)):
                 if i not in done and not changed.isdisjoint(entries[i].deps):
                     again.add(i)
-        if delta:
-            again.update(i for i in marked["numbered"] if i >= end_new and entries[i] is before(i))
+        if fresh or delta:  # a message naming a line may name one in another item, moved or changed
+            again.update(i for i in marked["numbered"] if entries[i] is before(i))
         rechecked = sorted(again)
         for i in rechecked:
             entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)

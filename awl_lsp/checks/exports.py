@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node, Query, QueryCursor
 
 from awl_lsp.checks.base import kind_token
@@ -63,6 +65,9 @@ CAPTURED = (
 )
 CAPTURED_SET = frozenset(CAPTURED)
 _QUERY = Query(LANGUAGE, "\n".join(f"({t}) @{t}" for t in CAPTURED))
+# a fork's row inside its item: other items see a fork's bindings only through scope-agnostic
+# look-ups, which a line added above the fork inside the step does not change
+_FORK_ROW = re.compile(r"fork@\d+")
 # kinds whose type inference reads their item's expressions (a carry only without a declared type)
 _TEXT_KINDS = frozenset({Kind.BINDING, Kind.CARRY, Kind.CONST})
 
@@ -92,7 +97,7 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
             meaning = key
         d = (
             s.kind,
-            plain_scope(s.scope),
+            _FORK_ROW.sub("fork@", plain_scope(s.scope)),
             s.container,
             s.type,
             tuple(sorted(s.extra.items())),

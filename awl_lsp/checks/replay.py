@@ -38,6 +38,15 @@ if TYPE_CHECKING:
     from awl_lsp.model.facts import ItemFacts
 
 Point = tuple[int, int]
+_FORK_ROW = re.compile(r"fork@\d+")
+
+
+def _scope(scope: str) -> str:
+    """A scope without what moves with the text: the facts' id and a fork's row in its item (forks
+    are told apart by their places, which the shape holds)."""
+    return _FORK_ROW.sub("fork@", plain_scope(scope)) if "@" in scope else scope
+
+
 _LINE_NUMBER = re.compile(r"\bline \d")
 
 
@@ -147,7 +156,7 @@ def shape(
             (
                 s.kind,
                 s.name,
-                plain_scope(s.scope),
+                _scope(s.scope),
                 s.container,
                 s.type,
                 s.detail,
@@ -165,7 +174,7 @@ def shape(
             return (
                 *seen,
                 tuple(
-                    (r.kind, r.name, rng(r.range), plain_scope(r.scope), r.context, _target(r.target, own))
+                    (r.kind, r.name, rng(r.range), _scope(r.scope), r.context, _target(r.target, own))
                     for r in facts.references
                 ),
             )
@@ -180,9 +189,9 @@ def _plain(t: Tally) -> tuple:
     for f in fields(t):
         v = getattr(t, f.name)
         if isinstance(v, frozenset):
-            out.append(frozenset(plain_scope(x) for x in v))
+            out.append(frozenset(_scope(x) for x in v))
         else:
-            out.append(tuple(x if x is None else plain_scope(x) for x in v))
+            out.append(tuple(x if x is None else _scope(x) for x in v))
     return tuple(out)
 
 
@@ -192,7 +201,7 @@ def _target(t: Any, own: dict[int, int]) -> object:
     k = own.get(id(t))
     if k is not None:
         return k
-    return (t.kind, t.name, plain_scope(t.scope), t.container)  # in another item: it moves with it
+    return (t.kind, t.name, _scope(t.scope), t.container)  # in another item: it moves with it
 
 
 def _walk(v: Any, row: int, m: ItemMap | _Same) -> object:
