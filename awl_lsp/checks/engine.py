@@ -238,13 +238,17 @@ class CheckCache:
         deps = model.item_deps
         reads: set[int] = set()
         ref_reads: set[int] = set()
-        for n, e in zip(nodes, entries, strict=True):
-            e.summary.anchor.row = n.start_point.row
-        items = [_item(entries[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
-        for i, it in enumerate(items):
-            entries[i].seen = it.resolved
-            it.node = NodeProbe(it.node, i, reads)  # type: ignore[assignment]
-            it.facts = FactsProbe(it.facts, i, ref_reads)  # type: ignore[assignment]
+        items: list[Item] = []
+        key_rows: list[int] = []
+        facts = model.items
+        for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
+            row = e.summary.anchor.row = n.start_point.row
+            key_rows.append(row - e.gap)
+            it = _item(e, facts[i], deps[i])
+            e.seen = it.resolved
+            it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
+            it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
+            items.append(it)
         ctx.items = items
         doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
@@ -255,7 +259,6 @@ class CheckCache:
                 check(ctx)
         wide, ctx.problems = ctx.problems, kept
         wide = soften_unchecked(wide, ctx.tree, ctx.source)
-        key_rows = [n.start_point.row - e.gap for n, e in zip(nodes, entries, strict=True)]
         self._replay = Replay.record(wide, key_rows, reads, ref_reads, signature)
         return wide
 
@@ -362,18 +365,17 @@ def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
     return (ctx.tree.root_node.has_error, tail, doc.flow_index)
 
 
-def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -> Item:
-    """The item as document-wide rules see it; its resolution-dependent tallies refreshed if needed."""
+def _item(e: _Entry, facts: ItemFacts, resolution: frozenset[str]) -> Item:
+    """The item as document-wide rules see it (its node set by the caller); its
+    resolution-dependent tallies refreshed if needed (the summary's anchor up to date)."""
     item = e.item
     if item is None or e.resolved_by is not resolution:
         starts = None
-        if node.type != "step_declaration":
+        if e.kind != "step_declaration":
             row = e.summary.anchor.row
             starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
         e.resolved_by = resolution
-        item = e.item = Item(node, facts, e.summary, e.tally, resolved(facts, starts))
-    else:
-        item.node, item.facts = node, facts
+        item = e.item = Item(None, facts, e.summary, e.tally, resolved(facts, starts))  # type: ignore[arg-type]
     return item
 
 
