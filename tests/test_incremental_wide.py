@@ -200,3 +200,32 @@ def test_a_substeps_failure_block_stays_a_warning_while_its_step_moves() -> None
     got = [p for p in findings(doc.snapshot) if "fetsh" in p.message]
     assert got == [p for p in fresh(doc.syntax.text) if "fetsh" in p.message]
     assert len(got) == 1 and "does not check" in got[0].message and got[0].message.endswith("`fetch`?")
+
+
+def test_a_rule_naming_a_line_elsewhere_need_not_say_so() -> None:
+    """An item rule whose message names another item's line is checked again when lines move,
+    though it never set `ctx.row_numbers` (the engine reads its messages)."""
+    from awl_lsp.checks import CheckCache, CheckContext
+    from awl_lsp.model import Kind
+
+    class NamesTheLastStep:
+        @staticmethod
+        def check_item(ctx) -> None:  # noqa: ANN001 — an `ItemContext`
+            last = ctx.model.first(Kind.STEP, "last")
+            if ctx.node.type == "step_declaration" and last is not None:
+                ctx.warning(ctx.node, f"the last step is on line {last.range[0] + 1}", "test")
+
+    def messages(doc: OpenDocument, cache: CheckCache) -> list[str]:
+        ctx = CheckContext(doc.snapshot.model, doc.syntax.tree, doc.syntax.source)
+        cache.run(ctx, [NamesTheLastStep])
+        return sorted(p.message for p in ctx.problems)
+
+    text = BASES["workflow"]
+    doc, cache = OpenDocument(text, 1, None, None), CheckCache()
+    messages(doc, cache)
+    row = text.split("\n").index("step second") + 1
+    doc.edit([TextEdit(row, 0, row, 0, "  weigh(part: part) -> more\n")], 2)
+    got = messages(doc, cache)
+    assert got == messages(doc, CheckCache())
+    last = doc.syntax.text.split("\n").index("step last") + 1
+    assert got and all(m == f"the last step is on line {last}" for m in got)

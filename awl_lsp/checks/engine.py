@@ -15,6 +15,7 @@ A throwaway cache gives the same results from scratch, so `run_checks` always go
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -305,7 +306,7 @@ class CheckCache:
             tally=tally(facts, str(next(_serials))),
             types=None,
             volatile=bool(found.get("schema_import")),
-            row_numbers=ictx.row_numbers,
+            row_numbers=ictx.row_numbers or any(_LINE_NUMBER.search(pr.message) for pr in ictx.problems),
             exports=exported,
             kind=node.type,
             gap=_gap(ctx.source, nodes, index),
@@ -347,6 +348,8 @@ def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
     return doc
 
 
+# a message naming a line (noticed here, so a rule need not say so with `ctx.row_numbers`)
+_LINE_NUMBER = re.compile(r"\bline \d")
 # document facts (dependency tokens) the document-wide rules read besides the items
 _DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
 
