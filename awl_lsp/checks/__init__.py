@@ -3,7 +3,10 @@
 `run_checks` is the one entry point; the LSP diagnostics, `awl check` and its JSON output all use it.
 The rule modules run in the order of the explicit registry `RULES` below; each has
 `check_item(ctx: ItemContext)` (one top-level item; results are cached per item by a `CheckCache`)
-and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries).
+and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries). A document-wide rule
+reads the document through `ctx.items`, `ctx.doc` and `ctx.model`; its problems are reused after
+an edit that changed nothing it read (`awl_lsp.checks.replay` notes which items' nodes and
+references it read — nothing to declare).
 """
 
 from __future__ import annotations
@@ -35,7 +38,6 @@ from awl_lsp.checks import (
 )
 from awl_lsp.checks.base import CheckContext, ItemContext, Problem, Severity
 from awl_lsp.checks.engine import CheckCache
-from awl_lsp.checks.unchecked import soften_unchecked
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.builder import gc_paused
 
@@ -92,7 +94,7 @@ def run_checks(
         if key not in seen:
             seen.add(key)
             unique.append(p)
-    return soften_unchecked(unique, tree, source)
+    return unique  # (softened and annotated per item by the engine)
 
 
 __all__ = ["CheckCache", "CheckContext", "ItemContext", "Problem", "Severity", "run_checks"]

@@ -91,6 +91,9 @@ class CheckContext:
         related: tuple[Related, ...] = (),
     ) -> None:
         """Record a problem; `data` is what its quick fixes need, `related` other places it names."""
+        probed = getattr(where, "probed", None)  # a node seen through `replay.NodeProbe`
+        if probed is not None:
+            where = probed
         if isinstance(where, Node):
             s, e = where.start_point, where.end_point
             where = (s.row, s.column, e.row, e.column)
@@ -142,7 +145,10 @@ class ItemContext(CheckContext):
         for t in types:
             these = nodes.get(t)
             if these is None:
-                these = nodes[t] = [] if t in self.captured else _walk_for(self.node, t)
+                if t not in self.captured:  # one walk files every type the query did not capture
+                    _walk_into(self.node, nodes, self.captured)
+                    self.captured = _EVERY
+                these = nodes.setdefault(t, [])
             if these:
                 if found is None:
                     found = these
@@ -177,21 +183,32 @@ class ItemContext(CheckContext):
         return self.doc.broken_outcomes
 
 
-def _walk_for(root: Node | None, node_type: str) -> list[Node]:
-    """The nodes of one type under `root` (itself included), in document order.
+class _Every(frozenset):
+    """Every node type (after `_walk_into` has filed them all)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
+def _walk_into(root: Node | None, nodes: dict[str, list[Node]], captured: frozenset[str]) -> None:
+    """File the nodes under `root` (itself included) of every type not in `captured`, in document order.
 
     Walked with a cursor: `Node.children` would cache a child list in every node it visits, and
     the item's node lives as long as its cached check results.
     """
-    out: list[Node] = []
     if root is None:
-        return out
+        return
     cursor = root.walk()
     while True:
-        if cursor.node.type == node_type:  # type: ignore[union-attr]
-            out.append(cursor.node)  # type: ignore[arg-type]
+        node = cursor.node
+        t = node.type  # type: ignore[union-attr]
+        if t not in captured:
+            nodes.setdefault(t, []).append(node)  # type: ignore[arg-type]
         if cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
-                return out
+                return

@@ -4,17 +4,22 @@
 summary the document-wide rules read, the declarations it exports and the names its rules looked
 up (`ItemContext.deps`). The next run lines the items up with the previous ones (common prefix and
 suffix): the changed run in the middle decides which exported declarations changed, and every
-other item keeps its problems — moved by its row delta — unless it looked up one of those names.
+other item keeps its problems unless it looked up one of those names. A run visits only the
+items it checks and the few it keeps lists of (checked every run, naming line numbers, holding
+problems): problems move with their item when published, and are softened and annotated with
+close names once per declarations epoch. The document-wide rules' problems are reused, moved,
+when nothing they read changed (`awl_lsp.checks.replay`).
 A throwaway cache gives the same results from scratch, so `run_checks` always goes through here.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
@@ -26,125 +31,26 @@ from awl_lsp.checks.base import (
     Item,
     ItemContext,
     Problem,
-    kind_token,
 )
 from awl_lsp.checks.deps import RecordingModel
+from awl_lsp.checks.exports import CAPTURED, CAPTURED_SET, changed_exports, exports, item_nodes, table_changes
+from awl_lsp.checks.replay import FactsProbe, NodeProbe, Replay, replay_wide
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
+from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
-from awl_lsp.checks.tallies import Tally, resolved, tally
-from awl_lsp.model import Kind
-from awl_lsp.model.builder import NOT_ITEMS, common_ends, export_key, item_keys
-from awl_lsp.model.facts import ItemFacts, plain_scope
+from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
+from awl_lsp.checks.unchecked import soften_unchecked
+from awl_lsp.model.builder import NOT_ITEMS, item_keys
+from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
-from awl_lsp.syntax.parser import LANGUAGE
 from awl_lsp.syntax.problems import moved
-
-# node types the item rules and summaries ask for, captured in one query per item
-CAPTURED = (
-    "ERROR",
-    "action_declaration",
-    "answer_statement",
-    "arguments",
-    "binding",
-    "call_config",
-    "call_expression",
-    "guard",
-    "hatch_statement",
-    "header",
-    "json_literal",
-    "list_type",
-    "loop_statement",
-    "narration",
-    "on_failure",
-    "pipe_expression",
-    "route_statement",
-    "schema_body",
-    "schema_import",
-    "sleep_statement",
-    "spawn_statement",
-    "step_declaration",
-    "step_outcome",
-    "unexpected_block",
-    "unknown_clause",
-    "unknown_declaration",
-    "unknown_setting",
-    "wait_statement",
-)
-CAPTURED_SET = frozenset(CAPTURED)
-_QUERY = Query(LANGUAGE, "\n".join(f"({t}) @{t}" for t in CAPTURED))
-# kinds whose type inference reads their item's expressions (a carry only without a declared type)
-_TEXT_KINDS = frozenset({Kind.BINDING, Kind.CARRY, Kind.CONST})
-
-
-def item_nodes(item: Node) -> dict[str, list[Node]]:
-    """The item's nodes by type (the item itself included), in document order."""
-    found = QueryCursor(_QUERY).captures(item)
-    for nodes in found.values():
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-    return found
-
-
-def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
-    """What an item declares, as other items' rules can see it: name -> (kind, digest hash), in order.
-
-    Digested by meaning — kind, scope, declared type and, for a binding, its inferred type (with
-    `env`, whose look-ups are recorded as the item's dependencies) — not by the item's text, so
-    typing inside a step changes its exports only when one of its bindings changes type. Consts
-    and untyped carries are digested with their item's text (their values are read elsewhere).
-    """
-    out: dict[str, list[tuple]] = {}
-    for s in facts.flat:
-        meaning: object = None
-        if s.kind is Kind.BINDING:
-            meaning = env.type_of_symbol(s) if env is not None else key
-        elif s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type):
-            meaning = key
-        d = (
-            s.kind,
-            plain_scope(s.scope),
-            s.container,
-            s.type,
-            tuple(sorted(s.extra.items())),
-            tuple((c.kind, c.name, c.type) for c in s.children),
-            meaning,
-        )
-        out.setdefault(export_key(s), []).append((s.kind, hash(d)))  # kept per item: a hash is enough
-    return {name: tuple(ds) for name, ds in out.items()}
-
-
-def _changed_exports(old: list[dict[str, tuple]], new: list[dict[str, tuple]]) -> set[str]:
-    before: dict[str, list[tuple]] = {}
-    after: dict[str, list[tuple]] = {}
-    for side, parts in ((before, old), (after, new)):
-        for part in parts:
-            for name, digests in part.items():
-                side.setdefault(name, []).extend(digests)
-    changed = set()
-    for name in before.keys() | after.keys():
-        a, b = before.get(name), after.get(name)
-        if a != b:
-            changed.add(name)
-            for d in (a or []) + (b or []):
-                changed.add(kind_token(d[0]))
-    return changed
-
-
-def _table_changes(old: TypeTable | None, new: TypeTable) -> set[str]:
-    if old is None:
-        return set()
-    changed = set()
-    for a, b in ((old.records, new.records), (old.enums, new.enums)):
-        for name in a.keys() | b.keys():
-            if a.get(name) != b.get(name):
-                changed.add(name)
-    return changed
 
 
 @dataclass(eq=False)
 class _Entry:
     key: bytes
-    row: int  # the item's first row when `problems` were computed
+    row: int  # the item's first row when `problems` were computed (moved lazily, see `_publish`)
     problems: list[Problem]
     deps: frozenset[str]
     facts: ItemFacts  # the facts the item was checked with (its exports are read from them)
@@ -152,10 +58,16 @@ class _Entry:
     tally: Tally
     types: ItemTypes | None
     volatile: bool  # reads a schema file: checked on every run
-    row_numbers: bool  # a message names a line number: checked again when the item moves
+    row_numbers: bool  # a message names a line number: checked again on every edit
     item: Item | None = None  # as the document-wide rules saw it last
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
     exports: dict[str, tuple] | None = None
+    kind: str = ""  # the item's node type
+    gap: int = 0  # lines of its key above its first row (comments, blank lines)
+    span: int = 0  # its last row minus its first
+    seen: Resolved | None = None  # its resolution as the document-wide rules last saw it
+    shown: list[Problem] | None = None  # `problems` as published (softened, names annotated), at `row`
+    shown_in: int = -1  # the declarations epoch `shown` was annotated in
 
     def exported(self) -> dict[str, tuple]:
         if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
@@ -167,7 +79,13 @@ _serials = itertools.count()
 
 
 class CheckCache:
-    """Per-document memory of item check results (owned by `OpenDocument`, next to its ModelBuilder)."""
+    """Per-document memory of item check results (owned by `OpenDocument`, next to its ModelBuilder).
+
+    Besides the entries in document order it keeps the few indexes a run must visit whatever the
+    edit: entries checked on every run (`volatile`), entries whose messages name lines (checked
+    again when they move) and entries with problems (moved when published). Every other entry is
+    left alone by a run that does not touch it — its row is brought up to date only when needed.
+    """
 
     def __init__(self) -> None:
         self._entries: list[_Entry] = []
@@ -176,57 +94,69 @@ class CheckCache:
         self._doc: tuple | None = None  # (flow kind, broken outcomes, model says workloop)
         self._flow_entry: _Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
+        self._replay: Replay | None = None  # the document-wide rules' last problems
+        self._deps: list[frozenset[str]] = []  # the model's item resolutions in the last run
+        self._last_end = 0  # the last item's last row in the last run
+        self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
+        self._epoch = 0  # counts the runs in which some declaration changed (annotations depend on them)
         self.last_checked = 0  # items whose rules ran in the last run
         self.last_reused = 0
+        self.last_replayed = False  # the last run reused the document-wide problems
 
     def run(self, ctx: CheckContext, rules: list) -> None:
         """Fill `ctx.problems` with every rule's problems (item rules first, then document-wide)."""
         model, source = ctx.model, ctx.source
-        nodes, doc = _top_level(ctx)
+        nodes = model.item_nodes
+        if nodes is None or len(nodes) != len(model.items):
+            nodes = [n for n in ctx.tree.root_node.named_children if n.type not in NOT_ITEMS]
         if len(model.items) != len(nodes):
             raise ValueError("the semantic model does not belong to this tree")
         keys = model.item_keys
         if keys is None or len(keys) != len(nodes):
             keys = item_keys(source, nodes)
+        doc = _doc_facts(ctx, nodes)
         if self._where != (ctx.path, ctx.workspace):
-            self._entries, self._keys, self._doc, self._table = [], [], None, None
+            self.__init__()  # type: ignore[misc]
             self._where = (ctx.path, ctx.workspace)
         old, count = self._entries, len(nodes)
         p, s = common_ends(self._keys, keys) if old else (0, 0)
-        previous: list[_Entry | None] = [*old[:p], *([None] * (count - p - s)), *old[len(old) - s :]]
+        end_old, end_new, offset = len(old) - s, count - s, count - len(old)
+        delta = nodes[-1].end_point.row - self._last_end if s else 0  # rows the unchanged end moved
+        marked = {
+            name: [j if j < p else j + offset for j in js if j < p or j >= end_old]
+            for name, js in self._marked.items()
+        }
+        entries: list[_Entry] = [*old[:p], *([None] * (end_new - p)), *old[end_old:]]  # type: ignore[list-item]
+
+        def before(i: int) -> _Entry | None:
+            """The entry item `i` had in the last run (None in the changed middle)."""
+            return old[i] if i < p else old[i - offset] if i >= end_new else None
 
         # 1. the type table (declared records and enums), from each item's own types
-        types: list[ItemTypes | None] = [e.types if e is not None else None for e in previous]
-        types_changed = not old or any(e.types is not None for e in old[p : len(old) - s])
-        for i, prev in enumerate(previous):
-            if prev is None or prev.volatile:
-                types[i] = item_types(nodes[i], source, ctx.path, ctx.workspace)
-                types_changed = types_changed or types[i] is not None
+        fresh = sorted({*range(p, end_new), *marked["volatile"]})
+        types = {i: item_types(nodes[i], source, ctx.path, ctx.workspace) for i in fresh}
+        types_changed = not old or any(e.types is not None for e in old[p:end_old])
+        types_changed = types_changed or any(t is not None for t in types.values())
         changed: set[str] = set()
         table = self._table
         if table is None or types_changed:
-            table = TypeTable.assemble(types)
-            changed |= _table_changes(self._table, table)
+            table = TypeTable.assemble([types[i] if i in types else e.types for i, e in enumerate(entries)])
+            changed |= table_changes(self._table, table)
 
         # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
         item_rules = [r for r in rules if callable(getattr(r, "check_item", None))]
         env = TypeEnv(model, ctx.tree, source, ctx.path, table, ctx.workspace)
-        entries: list[_Entry | None] = [None] * count
-        for i, prev in enumerate(previous):
-            if prev is None or prev.volatile:
-                entry = self._check_item(ctx, item_rules, nodes[i], i, keys[i], doc, env)
-                entry.types = types[i]
-                entries[i] = entry
-        checked = sum(e is not None for e in entries)
+        for i in fresh:
+            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
+            entries[i].types = types[i]
         if old:
-            old_mid = [e.exported() for e in old[p : len(old) - s]]
-            new_mid = [e.exported() for e in entries[p : count - s] if e is not None]
-            changed |= _changed_exports(old_mid, new_mid)
-            for i, prev in enumerate(previous):
-                new = entries[i]
-                if prev is not None and new is not None:  # volatile, in place
-                    changed |= _changed_exports([prev.exported()], [new.exported()])
-        flow_old = None if doc.flow_index is None else previous[doc.flow_index]
+            old_mid = [e.exported() for e in old[p:end_old]]
+            changed |= changed_exports(old_mid, [e.exported() for e in entries[p:end_new]])
+            for i in marked["volatile"]:  # checked again in place
+                prev = before(i)
+                if prev is not None:
+                    changed |= changed_exports([prev.exported()], [entries[i].exported()])
+        flow_old = None if doc.flow_index is None else before(doc.flow_index)
         signature = (doc.flow.type if doc.flow is not None else None, doc.broken_outcomes, model.is_workloop)
         if self._doc is not None:
             tokens = (FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW)
@@ -234,44 +164,116 @@ class CheckCache:
             if flow_old is not self._flow_entry or (flow_old is None and doc.flow is not None):
                 changed.add(FLOW_ITEM)
 
-        # 3. every other item keeps its problems unless something it looked up changed
-        for i, n in enumerate(nodes):
-            prev = previous[i]
-            if entries[i] is not None or prev is None:
-                continue
-            row = n.start_point.row
-            if (row == prev.row or not prev.row_numbers) and changed.isdisjoint(prev.deps):
-                if row != prev.row:
-                    delta = row - prev.row
-                    prev.problems = [_moved(pr, delta) for pr in prev.problems]
-                    prev.row = prev.summary.anchor.row = row
-                entries[i] = prev
-                continue
-            entry = self._check_item(ctx, item_rules, n, i, keys[i], doc, env)
-            entry.types = types[i]
-            entries[i] = entry
-            checked += 1
+        # 3. every other item keeps its problems unless something it looked up changed, or one of its
+        # messages names a line number (which may be another item's, moved)
+        again: set[int] = set()
+        if changed and old:
+            done = set(fresh)
+            for i in itertools.chain(range(p), range(end_new, count)):
+                if i not in done and not changed.isdisjoint(entries[i].deps):
+                    again.add(i)
+        if fresh or delta:  # a message naming a line may name one in another item, moved or changed
+            again.update(i for i in marked["numbered"] if entries[i] is before(i))
+        rechecked = sorted(again)
+        for i in rechecked:
+            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
+            entries[i].types = types.get(i, before(i).types)  # type: ignore[union-attr]
         env.reset(None)
-        done = [e for e in entries if e is not None]
-        assert len(done) == count
-        self._entries, self._keys, self._table, self._doc = done, keys, table, signature
-        self._flow_entry = done[doc.flow_index] if doc.flow_index is not None else None
-        self.last_checked, self.last_reused = checked, count - checked
+        visited = sorted({*fresh, *rechecked})
+        for name, test in (
+            ("volatile", lambda e: e.volatile),
+            ("numbered", lambda e: e.row_numbers),
+            ("troubled", lambda e: bool(e.problems)),
+        ):
+            kept = [i for i in marked[name] if entries[i] is before(i)]
+            marked[name] = sorted({*kept, *(i for i in visited if test(entries[i]))})
+        self._entries, self._keys, self._table, self._doc = entries, keys, table, signature
+        self._flow_entry = entries[doc.flow_index] if doc.flow_index is not None else None
+        self._marked, self._last_end = marked, nodes[-1].end_point.row if nodes else 0
+        self.last_checked, self.last_reused = len(visited), count - len(visited)
+        if changed:
+            self._epoch += 1
+        for i in marked["troubled"]:
+            ctx.problems.extend(self._publish(ctx, entries[i], nodes[i]))
 
-        # 3. document-wide rules over the summaries
+        # 4. document-wide rules over the summaries (their last problems, moved, when what they read
+        # is the same as before)
+        outside = _signature(ctx, nodes, doc)
+        wide = None
+        last = self._replay
+        if (
+            last is not None
+            and len(old) == count
+            and changed.isdisjoint(_DOC_TOKENS)
+            and last.signature == outside
+        ):
+            wide = replay_wide(
+                last, old, self._entries, nodes, visited, p, s, delta, self._deps, model.item_deps
+            )
+        self._deps = model.item_deps
+        self.last_replayed = wide is not None
+        if wide is None:
+            wide = self._run_wide(ctx, rules, nodes, doc, outside)
+        ctx.problems.extend(wide)
+
+    def _publish(self, ctx: CheckContext, e: _Entry, node: Node) -> list[Problem]:
+        """The entry's problems as published, at the item's row now: moved (and remembered so) when
+        it moved; softened and annotated with close names once per declarations epoch."""
+        row = node.start_point.row
+        if row != e.row:
+            e.problems = [moved(pr, row - e.row) for pr in e.problems]
+            if e.shown is not None:
+                e.shown = [moved(pr, row - e.row) for pr in e.shown]
+            e.row = row
+        if e.shown is None or e.shown_in != self._epoch:
+            softened = soften_unchecked(e.problems, node, ctx.source)
+            e.shown = annotate(ctx.model, ctx.tree, ctx.source, softened, ctx.path)
+            e.shown_in = self._epoch
+        return e.shown
+
+    def _run_wide(
+        self, ctx: CheckContext, rules: list, nodes: list[Node], doc: DocFacts, signature: tuple
+    ) -> list[Problem]:
+        """Run the document-wide rules, remembering what they reported and which nodes they read."""
+        model, entries = ctx.model, self._entries
         deps = model.item_deps
-        ctx.items = [_item(done[i], n, model.items[i], deps[i]) for i, n in enumerate(nodes)]
-        ctx.doc = doc
-        for e in done:
-            ctx.problems.extend(e.problems)
+        reads: set[int] = set()
+        ref_reads: set[int] = set()
+        items: list[Item] = []
+        key_rows: list[int] = []
+        facts = model.items
+        for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
+            row = e.summary.anchor.row = n.start_point.row
+            key_rows.append(row - e.gap)
+            it = _item(e, facts[i], deps[i])
+            e.seen = it.resolved
+            it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
+            it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
+            items.append(it)
+        ctx.items = items
+        doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
+        ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
+        kept, ctx.problems = ctx.problems, []
         for rule in rules:
             check = getattr(rule, "check", None)
             if callable(check):
                 check(ctx)
+        wide, ctx.problems = ctx.problems, kept
+        wide = soften_unchecked(wide, ctx.tree, ctx.source)
+        self._replay = Replay.record(wide, key_rows, reads, ref_reads, signature)
+        return wide
 
     def _check_item(
-        self, ctx: CheckContext, rules: list, node: Node, index: int, key: bytes, doc: DocFacts, env: TypeEnv
+        self,
+        ctx: CheckContext,
+        rules: list,
+        nodes: list[Node],
+        index: int,
+        key: bytes,
+        doc: DocFacts,
+        env: TypeEnv,
     ) -> _Entry:
+        node = nodes[index]
         deps: set[str] = set()
         found = item_nodes(node)
         ictx = ItemContext(
@@ -293,9 +295,10 @@ class CheckCache:
             rule.check_item(ictx)
         facts = ctx.model.items[index]
         exported = exports(facts, key, env)  # the inference it needs is recorded in `deps` too
+        start, end = node.start_point.row, node.end_point.row
         return _Entry(
             key=key,
-            row=node.start_point.row,
+            row=start,
             problems=ictx.problems,
             deps=frozenset(deps),
             facts=facts,
@@ -303,45 +306,80 @@ class CheckCache:
             tally=tally(facts, str(next(_serials))),
             types=None,
             volatile=bool(found.get("schema_import")),
-            row_numbers=ictx.row_numbers,
+            row_numbers=ictx.row_numbers or any(_LINE_NUMBER.search(pr.message) for pr in ictx.problems),
             exports=exported,
+            kind=node.type,
+            gap=_gap(ctx.source, nodes, index),
+            span=end - start,
         )
 
 
-def _top_level(ctx: CheckContext) -> tuple[list[Node], DocFacts]:
-    """The top-level items (as the model counts them) and the document facts read from them."""
-    nodes: list[Node] = []
+def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
+    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
+    (halving slices: the comparisons run in C, not one Python step per item)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p, lo, hi = lo, 0, n - lo
+    a, b = len(old), len(new)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[a - mid : a - lo] == new[b - mid : b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
+    """The document facts item rules read (the top-level narration is added for the document-wide
+    rules when they run)."""
     doc = DocFacts()
-    for n in ctx.tree.root_node.named_children:
-        t = n.type
-        if t in NOT_ITEMS:
-            if t == "narration":
-                doc.narration.append(n)
-            continue
-        if doc.flow is None and t in FLOW_TYPES:
-            doc.flow, doc.flow_index = n, len(nodes)
-        nodes.append(n)
+    for i, n in enumerate(nodes):
+        if n.type in FLOW_TYPES:
+            doc.flow, doc.flow_index = n, i
+            break
     doc.broken_outcomes = broken_outcome_names(ctx, doc.flow)
-    return nodes, doc
+    return doc
 
 
-def _item(e: _Entry, node: Node, facts: ItemFacts, resolution: frozenset[str]) -> Item:
-    """The item as document-wide rules see it; its resolution-dependent tallies refreshed if needed."""
+# a message naming a line (noticed here, so a rule need not say so with `ctx.row_numbers`)
+_LINE_NUMBER = re.compile(r"\bline \d")
+# document facts (dependency tokens) the document-wide rules read besides the items
+_DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
+
+
+def _gap(source: bytes, nodes: list[Node], index: int) -> int:
+    """The lines of an item's key (see `item_keys`) above the item's first row."""
+    prev_end = nodes[index - 1].end_byte if index else 0
+    start = source.rfind(b"\n", 0, prev_end) + 1
+    return source.count(b"\n", start, nodes[index].start_byte)
+
+
+def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
+    """What the document-wide rules read outside the items: whether the tree has errors, the text
+    after the last item and which item is the flow. (Top-level narration lies in the items' keys.)"""
+    tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source
+    return (ctx.tree.root_node.has_error, tail, doc.flow_index)
+
+
+def _item(e: _Entry, facts: ItemFacts, resolution: frozenset[str]) -> Item:
+    """The item as document-wide rules see it (its node set by the caller); its
+    resolution-dependent tallies refreshed if needed (the summary's anchor up to date)."""
     item = e.item
     if item is None or e.resolved_by is not resolution:
         starts = None
-        if node.type != "step_declaration":
+        if e.kind != "step_declaration":
             row = e.summary.anchor.row
             starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
         e.resolved_by = resolution
-        item = e.item = Item(node, facts, e.summary, e.tally, resolved(facts, starts))
-    else:
-        item.node, item.facts = node, facts
+        item = e.item = Item(None, facts, e.summary, e.tally, resolved(facts, starts))  # type: ignore[arg-type]
     return item
 
 
-def _moved(p: Problem, rows: int) -> Problem:
-    return moved(p, rows)
-
-
-__all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]
+__all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]  # (the last three from `exports`)

@@ -84,7 +84,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                 )
         if s.dist is not None:
             mode, at = s.dist
-            if s.n_items > 1:
+            if s.several:
                 ctx.error(
                     s.at(at),
                     f"`{mode}` is its step's only line: move the other statements of step "

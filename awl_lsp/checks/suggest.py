@@ -198,6 +198,20 @@ def _unresolved(model: SemanticModel, p: Problem, node: Node, name: str) -> bool
 
 # ---------------------------------------------------------------- annotate
 ANNOTATED = 200
+# close names of recent look-ups (a pure function of its key, so never stale): typing in a step
+# with a misspelt name re-checks it on every key, and its candidates rarely change meanwhile
+_CLOSE: dict[tuple[str, frozenset[str]], list[str]] = {}
+_CLOSE_LIMIT = 64
+
+
+def _close(name: str, choices: frozenset[str]) -> list[str]:
+    key = (name, choices)
+    found = _CLOSE.get(key)
+    if found is None:
+        if len(_CLOSE) >= _CLOSE_LIMIT:
+            _CLOSE.clear()
+        found = _CLOSE[key] = close_names(name, choices)
+    return list(found)
 
 
 def annotate(
@@ -222,7 +236,7 @@ def annotate(
                     try:
                         choices = frozenset(candidates(model, tree, source, p.code, node, path))
                         key = (name, choices)
-                        found = seen[key] if key in seen else seen.setdefault(key, close_names(name, choices))
+                        found = seen[key] if key in seen else seen.setdefault(key, _close(name, choices))
                     except Exception:  # noqa: BLE001 — a failed guess must not lose the problem
                         found = []
                     data = {"name": name, "candidates": found}

@@ -45,7 +45,7 @@ class StepInfo:
     bounded: bool  # has `max N visits`
     has_loop: bool  # a `loop` anywhere below it
     arms: list[str]  # its outcome arm names
-    n_items: int  # body lines (comments aside)
+    several: bool  # more than one body line (comments aside)
     dist: tuple[str, Range] | None  # the first `distribute`/`sequence`: (mode word, range)
     coll: tuple[bool, Range] | None  # the first `collect`: (is it the first line, range)
     failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
@@ -164,7 +164,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             bounded=any(_bound_line(i, source) for i in items),
             has_loop=step.id in loops,
             arms=[_text(source, a.child_by_field_name("name")) for a in items if a.type == "step_outcome"],
-            n_items=len(items),
+            several=len(items) > 1,
             dist=(mode or "distribute", _rel(dist, base)) if dist is not None else None,
             coll=(items[0].id == coll.id, _rel(coll, base)) if coll is not None else None,
             failures=[_rel(f, base) for f in failures.get(step.id, [])],

@@ -17,10 +17,11 @@ from awl_lsp.syntax.problems import Problem, Range, Severity
 _NOTE = " (the engine does not check a substep's `on failure` block: this fails only when the block runs)"
 
 
-def _substep_failure_blocks(tree: Tree) -> list[Range]:
-    """The ranges of the `on failure` bodies that belong to a nested step."""
+def _substep_failure_blocks(top: Node) -> list[Range]:
+    """The ranges of the `on failure` bodies below `top` (the root or a top-level item) that belong
+    to a nested step."""
     found: list[Range] = []
-    stack: list[tuple[Node, int]] = [(tree.root_node, 0)]
+    stack: list[tuple[Node, int]] = [(top, 0)]
     while stack:
         node, steps = stack.pop()
         if node.type == "on_failure" and steps >= 2:
@@ -35,11 +36,15 @@ def _substep_failure_blocks(tree: Tree) -> list[Range]:
     return found
 
 
-def soften_unchecked(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
-    """`problems` with the errors inside a substep's `on failure` block made warnings."""
-    if not any(p.severity is Severity.ERROR for p in problems) or b"failure" not in source:
+def soften_unchecked(problems: list[Problem], tree: Tree | Node, source: bytes) -> list[Problem]:
+    """`problems` with the errors inside a substep's `on failure` block made warnings (`tree` may
+    be one top-level item holding all of them)."""
+    top = tree.root_node if isinstance(tree, Tree) else tree
+    if not any(p.severity is Severity.ERROR for p in problems):
         return problems
-    blocks = _substep_failure_blocks(tree)
+    if source.find(b"failure", top.start_byte, top.end_byte) == -1:
+        return problems
+    blocks = _substep_failure_blocks(top)
     if not blocks:
         return problems
     out: list[Problem] = []

@@ -107,4 +107,22 @@ def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Dia
 
 
 def diagnostics(snap: Snapshot, uri: str | None = None) -> list[lsp.Diagnostic]:
-    return [to_diagnostic(snap, p, uri) for p in findings(snap)]
+    """The snapshot's findings as LSP diagnostics.
+
+    A problem the checker hands out again unchanged (the same object: its item, or the stretch of
+    text before an edit, did not change) keeps the diagnostic it was converted to last time; the
+    memory holds only the last publish's problems."""
+    key = (uri, snap.doc.encoding)
+    memo = snap.shared.get("diagnostics")
+    last: dict[int, tuple[Problem, lsp.Diagnostic]] = (
+        memo[1] if isinstance(memo, tuple) and memo[0] == key else {}
+    )
+    kept: dict[int, tuple[Problem, lsp.Diagnostic]] = {}
+    out: list[lsp.Diagnostic] = []
+    for p in findings(snap):
+        hit = last.get(id(p))
+        d = hit[1] if hit is not None and hit[0] is p else to_diagnostic(snap, p, uri)
+        kept[id(p)] = (p, d)
+        out.append(d)
+    snap.shared["diagnostics"] = (key, kept)
+    return out

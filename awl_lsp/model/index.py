@@ -12,11 +12,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 
@@ -58,6 +61,7 @@ class SemanticModel(Resolution):
         self.items = items
         self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
         self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
+        self.item_nodes: list[Node] | None = None  # … with the items' nodes
         # the previous version's kind lists, where the changed run starts, its old and new symbols
         self._run: tuple[dict[Kind, list[Symbol]], tuple[int, int], list[Symbol], list[Symbol]] | None = None
         if reuse is not None:

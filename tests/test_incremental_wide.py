@@ -1,0 +1,231 @@
+"""The document-wide rules' problems survive an edit only when a fresh check would find them again.
+
+After an edit inside a step the checker reuses the last problems of the document-wide rules
+(duplicates, unreachable steps, single assignment, unused declarations, …), moved with the text,
+when nothing those rules read changed (`awl_lsp.checks.replay`). These tests edit documents full
+of such problems where people type — inside steps: a character, Enter, deleting a line, pasting
+lines — and compare every version with a fresh check of its text.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from awl_lsp.checks import Problem
+from awl_lsp.checks.replay import ItemMap, Unmappable
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features.diagnostics import findings
+from awl_lsp.syntax import TextEdit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import document  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "incremental"
+EDITS = int(os.environ.get("AWL_DIFF_EXAMPLES", "25")) * 2  # edits per document
+
+
+def _tangled_loop() -> str:
+    """A generated workloop with problems between its steps: a name bound in two steps, a
+    duplicate step, an unread binding and a step nothing reaches."""
+    text = document(140)
+    text = text.replace("  check_2(item: item_2) -> checked_2", "  check_2(item: item_2) -> checked_1")
+    text = text.replace("step stage_4\n", "step stage_3\n", 1)
+    text = text.replace("  answer board(seen: 5)", "  answer board(seen: 5)\n  weigh(part: part) -> unread")
+    return text.replace("route stage_4\n", "route stage_5\n")
+
+
+def _misspelt_loop() -> str:
+    """A generated workloop whose steps read names nothing binds (each gets "did you mean")."""
+    return document(140).replace("-> note_", "-> notes_").replace("(part: part)", "(part: prat)")
+
+
+BASES = {
+    "workflow": (DATA / "wide_problems.awl").read_text(),
+    "workloop": _tangled_loop(),
+    "misspelt": _misspelt_loop(),
+}
+
+
+def fresh(text: str) -> list[Problem]:
+    return findings(OpenDocument(text, 1, None, None).snapshot)
+
+
+def step_lines(text: str) -> list[int]:
+    """The rows of the lines inside steps (indented lines below a `step` line)."""
+    rows, inside = [], False
+    for row, line in enumerate(text.split("\n")):
+        if line.startswith("step "):
+            inside = True
+        elif not line.startswith("  "):
+            inside = False
+        elif inside:
+            rows.append(row)
+    return rows
+
+
+def an_edit(rng: random.Random, text: str) -> TextEdit:
+    """A random edit of the kind people make inside a step."""
+    lines = text.split("\n")
+    rows = step_lines(text)
+    if not rows:  # every step line was deleted: a new step at the end
+        end = len(lines) - 1
+        return TextEdit(end, len(lines[end]), end, len(lines[end]), "\nstep again\n  route first\n")
+    row = rng.choice(rows)
+    line = lines[row]
+    col = rng.randrange(2, len(line) + 1)
+    kinds = ["char", "char", "enter", "delete", "paste", "cut", "word"]
+    kind = rng.choice(kinds if len(rows) > 12 else ["paste", "char", "enter"])
+    if kind == "char":
+        return TextEdit(row, col, row, col, rng.choice(["7", "x", " ", "_", ")", "."]))
+    if kind == "word":
+        return TextEdit(
+            row, col, row, min(col + rng.randrange(0, 6), len(line)), rng.choice(["", "part", "12"])
+        )
+    if kind == "enter":
+        return TextEdit(row, len(line), row, len(line), "\n  ")
+    if kind == "delete":
+        return TextEdit(row, 0, row + 1, 0, "")
+    if kind == "cut":  # two lines at once
+        return TextEdit(row, 0, min(row + 2, len(lines) - 1), 0, "")
+    return TextEdit(
+        row, 0, row, 0, rng.choice([line + "\n", "  weigh(part: part) -> extra\n", "  route first\n"])
+    )
+
+
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_edits_inside_steps_give_what_a_fresh_check_gives(base: str) -> None:
+    rng = random.Random(9)
+    doc = OpenDocument(BASES[base], 1, None, None)
+    assert findings(doc.snapshot) == fresh(BASES[base])
+    replayed = 0
+    for version in range(2, EDITS + 2):
+        doc.edit([an_edit(rng, doc.syntax.text)], version)
+        got = findings(doc.snapshot)
+        assert got == fresh(doc.syntax.text), f"after edit {version - 1}:\n{doc.syntax.text}"
+        replayed += doc.checks.last_replayed
+    # random typing mostly renames what the rules read; still, some edits must reuse their problems
+    assert replayed > EDITS // 20, "no edit inside a step reused the document-wide problems"
+
+
+def test_typing_a_digit_in_a_step_moves_nothing_and_reruns_no_document_wide_rule() -> None:
+    text = BASES["workflow"]
+    doc = OpenDocument(text, 1, None, None)
+    before = findings(doc.snapshot)
+    assert any(p.code == "unreachable-step" for p in before) and any(
+        p.code == "binding-twice" for p in before
+    )
+    row = text.split("\n").index("  weigh(part: part) -> again")
+    doc.edit([TextEdit(row, 2, row, 2, "7")], 2)  # a broken line: the syntax error is the news
+    doc.edit([TextEdit(row, 2, row, 3, "")], 3)
+    assert findings(doc.snapshot) == before
+    assert doc.checks.last_replayed
+
+
+def test_enter_inside_a_step_moves_the_problems_below_it() -> None:
+    text = BASES["workflow"]
+    lines = text.split("\n")
+    row = lines.index("step lonely") + 1
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(row, len(lines[row]), row, len(lines[row]), "\n  ")], 2)
+    got = findings(doc.snapshot)
+    assert got == fresh(doc.syntax.text)
+    third = text.split("\n").index("step third") + 1  # 1-based rows, one line further down now
+    assert [p.range[0] for p in got if p.message.startswith("step `third` is unreachable")] == [third]
+
+
+def test_a_message_naming_a_line_is_written_again_when_lines_move() -> None:
+    """`already bound in step first (line N)`: Enter above the first binding changes N."""
+    text = BASES["workflow"]
+    lines = text.split("\n")
+    row = lines.index("step first") + 1
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(row, 0, row, 0, "  weigh(part: part) -> early\n")], 2)
+    got = [p.message for p in findings(doc.snapshot) if p.code == "binding-twice"]
+    assert got == [p.message for p in fresh(doc.syntax.text) if p.code == "binding-twice"]
+    assert any(f"(line {row + 2})" in m for m in got), got
+
+
+def test_an_item_map_carries_points_around_the_edited_stretch() -> None:
+    old = b"step a\n  f(x: 1)\n  route b\n"
+    grown = ItemMap(old, 10, b"step a\n  f(x: 12)\n  route b\n", 10)
+    assert grown.range((10, 0, 10, 6)) == (10, 0, 10, 6)  # before the edit
+    assert grown.range((11, 2, 11, 9)) == (11, 2, 11, 10)  # around it: grows with the text
+    assert grown.range((12, 2, 12, 9)) == (12, 2, 12, 9)  # on a line below it
+    longer = ItemMap(old, 10, b"step a\n  f(x: 1)\n  y\n  route b\n", 14)  # and the item moved down
+    assert longer.range((12, 2, 12, 9)) == (17, 2, 17, 9)
+    assert longer.range((11, 2, 11, 9)) == (15, 2, 15, 9)
+    changed = ItemMap(old, 10, b"step a\n  f(x: 2)\n  route b\n", 10)
+    with pytest.raises(Unmappable):  # a place inside the edited stretch has no image
+        changed.range((11, 7, 11, 8))
+
+
+def test_close_names_are_looked_up_again_only_for_the_step_that_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every step reads a misspelt name; typing in one step suggests names for that step alone."""
+    from awl_lsp.checks import suggest
+
+    text = BASES["misspelt"]
+    doc = OpenDocument(text, 1, None, None)
+    before = findings(doc.snapshot)
+    suggested = [p for p in before if "did you mean" in p.message]
+    assert len({p.range[0] for p in suggested}) > 4, "every step has a suggestion"
+    asked: list[int] = []
+    real = suggest.candidates
+    monkeypatch.setattr(
+        suggest, "candidates", lambda *a, **k: asked.append(a[4].start_point.row) or real(*a, **k)
+    )
+    lines = text.split("\n")
+    row = lines.index("step stage_2") + 1
+    doc.edit([TextEdit(row, 2, row, 2, "\n  ")], 2)  # Enter: every step below moves a line
+    got = findings(doc.snapshot)
+    step = range(row, lines.index("step stage_3") + 1)
+    assert asked and all(r in step for r in asked), asked
+    assert got == fresh(doc.syntax.text)
+    assert sum("did you mean" in p.message for p in got) == len(suggested)
+
+
+def test_a_substeps_failure_block_stays_a_warning_while_its_step_moves() -> None:
+    text = BASES["workflow"]
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(0, 0, 0, 0, "// a new first comment\n")], 2)
+    got = [p for p in findings(doc.snapshot) if "fetsh" in p.message]
+    assert got == [p for p in fresh(doc.syntax.text) if "fetsh" in p.message]
+    assert len(got) == 1 and "does not check" in got[0].message and got[0].message.endswith("`fetch`?")
+
+
+def test_a_rule_naming_a_line_elsewhere_need_not_say_so() -> None:
+    """An item rule whose message names another item's line is checked again when lines move,
+    though it never set `ctx.row_numbers` (the engine reads its messages)."""
+    from awl_lsp.checks import CheckCache, CheckContext
+    from awl_lsp.model import Kind
+
+    class NamesTheLastStep:
+        @staticmethod
+        def check_item(ctx) -> None:  # noqa: ANN001 — an `ItemContext`
+            last = ctx.model.first(Kind.STEP, "last")
+            if ctx.node.type == "step_declaration" and last is not None:
+                ctx.warning(ctx.node, f"the last step is on line {last.range[0] + 1}", "test")
+
+    def messages(doc: OpenDocument, cache: CheckCache) -> list[str]:
+        ctx = CheckContext(doc.snapshot.model, doc.syntax.tree, doc.syntax.source)
+        cache.run(ctx, [NamesTheLastStep])
+        return sorted(p.message for p in ctx.problems)
+
+    text = BASES["workflow"]
+    doc, cache = OpenDocument(text, 1, None, None), CheckCache()
+    messages(doc, cache)
+    row = text.split("\n").index("step second") + 1
+    doc.edit([TextEdit(row, 0, row, 0, "  weigh(part: part) -> more\n")], 2)
+    got = messages(doc, cache)
+    assert got == messages(doc, CheckCache())
+    last = doc.syntax.text.split("\n").index("step last") + 1
+    assert got and all(m == f"the last step is on line {last}" for m in got)
