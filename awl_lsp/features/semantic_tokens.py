@@ -304,9 +304,8 @@ class _ItemTokens:
 
 
 def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
-    first = item.start_point.row
-    toks = [(line - first, *rest) for line, *rest in _item_tokens(snap, item, facts)]
-    return _ItemTokens(toks, encode(toks))  # type: ignore[arg-type]
+    toks = _item_tokens(snap, item, facts, item.start_point.row)
+    return _ItemTokens(toks, encode(toks))
 
 
 def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
@@ -387,10 +386,12 @@ def _full_wire(snap: Snapshot) -> list[int]:
     return data
 
 
-def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[Token]:
+def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None, first: int = 0) -> list[Token]:
+    """The item's tokens, rows counted from `first`."""
     classifier = _Classifier(snap, [facts] if facts is not None else [])
     lines = _Lines(snap)
     out: list[Token] = []
+    append = out.append
     for leaf in _leaves(item, item.start_point.row, item.end_point.row):
         if leaf.start_byte == leaf.end_byte:
             continue
@@ -398,8 +399,17 @@ def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[To
         if kind is None:
             continue
         type_index, bits = _encode(*kind)
-        out.extend((line, char, length, type_index, bits) for line, char, length in lines.segments(leaf))
-    out.sort(key=lambda t: (t[0], t[1]))
+        s, e = leaf.start_point, leaf.end_point
+        if s.row == e.row:  # the common case, without `segments`' generator
+            ascii_, size = lines.row(s.row)
+            if ascii_:
+                end = min(e.column, size)
+                if end > s.column:
+                    append((s.row - first, s.column, end - s.column, type_index, bits))
+                continue
+        for line, char, length in lines.segments(leaf):
+            append((line - first, char, length, type_index, bits))
+    out.sort()  # (in document order already, but for a token split over lines; no two share a start)
     return out
 
 
