@@ -7,7 +7,9 @@ nothing (or `null`) plus a pop-up. This module owns what happens between the byt
 - a body that is not UTF-8 JSON → -32700; not a single JSON-RPC 2.0 object (a batch, no
   `"jsonrpc"`, a bad id or method) → -32600; params that do not fit the method → -32602;
   an unknown request method → -32601 (pygls); a request before `initialize` → -32002; a second
-  `initialize` or any request after `shutdown` → -32600; a request cancelled before it ran → -32800;
+  `initialize` or any request after `shutdown` → -32600; a request cancelled before it ran → -32800,
+  and one cancelled while it runs too (at the feature's next `checkpoint()`, see
+  `awl_lsp.features.cancel`, or at its next `await`);
 - `exit` ends the process with status 0 after `shutdown`, 1 without;
 - failures that have no request to answer are logged (`window/logMessage`), never popped up;
 - pygls's own text-document bookkeeping (which splits lines with `str.splitlines`) is switched
@@ -29,7 +31,7 @@ from typing import Any
 
 from cattrs.errors import ClassValidationError
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
@@ -130,6 +132,8 @@ class Dispatcher:
         self.shut_down = False
         self.exit_code: int | None = None
         self.cancelled: set[Any] = set()
+        self.arrived = 0  # bodies the reader thread has read (only it counts them)
+        self.taken = 0  # bodies the loop has taken up (only it counts them)
         self._lock = threading.Lock()
 
     # ---- output
@@ -155,11 +159,68 @@ class Dispatcher:
                     self.cancelled.add(target)
 
     # ---- loop side
-    def handle(self, body: bytes) -> None:
-        """Handle one body; every request gets exactly one answer."""
-        value: Any = None
+    def handle_all(self, bodies: list[bytes]) -> None:
+        """Handle bodies that arrived together, in order. A run of `didChange` notifications for one
+        document (keys typed faster than the server parses) is applied as one change carrying all
+        their edits, with the last version: one re-parse for the burst instead of one per key."""
+        run: dict[str, Any] | None = None
+        for body in bodies:
+            change = self._change(body)
+            if change is not None and run is not None and _continues(run, change):
+                run["params"]["contentChanges"] += change["params"]["contentChanges"]
+                run["params"]["textDocument"]["version"] = change["params"]["textDocument"]["version"]
+                continue
+            if run is not None:
+                self.handle(value=run)
+                run = None
+            if change is not None and self.server_merges(change):
+                run = change
+            else:
+                self.handle(body)
+            if self.exit_code is not None:
+                return
+        if run is not None:
+            self.handle(value=run)
+
+    def _change(self, body: bytes) -> dict[str, Any] | None:
+        """A well-formed `didChange` notification made only of range edits, or None."""
+        if b"textDocument/didChange" not in body:
+            return None
         try:
             value = envelope(decode(body))
+        except Rejection:
+            return None
+        params = value.get("params")
+        if (
+            value.get("method") != lsp.TEXT_DOCUMENT_DID_CHANGE
+            or "id" in value
+            or not isinstance(params, dict)
+        ):
+            return None
+        doc, changes = params.get("textDocument"), params.get("contentChanges")
+        if not (isinstance(doc, dict) and isinstance(doc.get("uri"), str) and isinstance(changes, list)):
+            return None
+        version = doc.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            return None
+        if not all(isinstance(c, dict) and isinstance(c.get("range"), dict) for c in changes):
+            return None
+        return value
+
+    def server_merges(self, change: dict[str, Any]) -> bool:
+        """May later changes be folded into this one? (The server says: only when this one will be
+        applied — its document is open, in sync and older than this version.)"""
+        ask = getattr(self.server, "can_merge_changes", None)
+        doc = change["params"]["textDocument"]
+        return bool(
+            ask is not None and self.initialized and not self.shut_down and ask(doc["uri"], doc["version"])
+        )
+
+    def handle(self, body: bytes = b"", value: dict[str, Any] | None = None) -> None:
+        """Handle one body (or an already decoded message); every request gets exactly one answer."""
+        try:
+            if value is None:
+                value = envelope(decode(body))
             self._dispatch(value)
         except Rejection as rej:
             if rej.msg_id is not None or rej.code in (PARSE_ERROR, INVALID_REQUEST):
@@ -168,7 +229,7 @@ class Dispatcher:
         except Exception as exc:  # noqa: BLE001 — whatever goes wrong, the connection keeps serving
             log.exception("failed to handle a message")
             msg_id = value.get("id") if isinstance(value, dict) else None
-            if isinstance(msg_id, (int, str)) and "method" in value:
+            if isinstance(msg_id, (int, str)) and isinstance(value, dict) and "method" in value:
                 self.reply_error(msg_id, INTERNAL_ERROR, f"internal error: {exc}")
             self.log(f"failed to handle a message: {exc}", lsp.MessageType.Error)
 
@@ -184,8 +245,12 @@ class Dispatcher:
             return
         if method == lsp.CANCEL_REQUEST:
             params = value.get("params")
+            target = params.get("id") if isinstance(params, dict) else None
+            running = self.protocol._request_futures.get(target) if isinstance(target, (int, str)) else None
+            if running is not None and not running.done():
+                running.cancel()  # a request awaiting something: pygls answers it -32800
             with self._lock:
-                self.cancelled.discard(params.get("id") if isinstance(params, dict) else None)
+                self.cancelled.discard(target)
             return
         if is_request:
             with self._lock:
@@ -233,6 +298,12 @@ class Dispatcher:
             raise Rejection(INVALID_PARAMS, text, msg_id) from None
 
 
+def _continues(run: dict[str, Any], change: dict[str, Any]) -> bool:
+    """Is `change` the next change of the same document as `run`, with a newer version?"""
+    a, b = run["params"]["textDocument"], change["params"]["textDocument"]
+    return bool(a["uri"] == b["uri"] and b["version"] > a["version"])
+
+
 def _first_error(exc: BaseException) -> str:
     while isinstance(exc, ClassValidationError) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -246,8 +317,24 @@ class RobustLanguageServer(LanguageServer):
     def __init__(self, name: str, version: str, **kwargs: Any) -> None:
         super().__init__(name, version, protocol_cls=AwlProtocol, **kwargs)
 
+    dispatcher: Dispatcher | None = None
+
+    def request_cancelled(self, msg_id: Any) -> bool:
+        """Has the client cancelled request `msg_id`? (Noted by the reader thread as the
+        `$/cancelRequest` arrives, so a request can see it while it runs.)"""
+        dispatcher = self.dispatcher
+        return dispatcher is not None and msg_id in dispatcher.cancelled
+
+    def messages_waiting(self) -> bool:
+        """Has a message arrived that the loop has not taken up yet? (Work that can wait — a
+        publish — lets it go first.)"""
+        dispatcher = self.dispatcher
+        return dispatcher is not None and dispatcher.arrived > dispatcher.taken
+
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Failures are logged for the user to find, never popped up (requests already carry -32603)."""
+        if isinstance(error, JsonRpcRequestCancelled):
+            return  # not a failure: the client asked for it (and was answered -32800)
         text = error.message if isinstance(error, JsonRpcException) else str(error)
         log.error("%s: %s", getattr(source, "__name__", source), text)
         try:
@@ -268,7 +355,7 @@ class RobustLanguageServer(LanguageServer):
         from pygls.io_ import StdoutWriter
 
         self.protocol.set_writer(StdoutWriter(write))
-        dispatcher = Dispatcher(self)
+        dispatcher = self.dispatcher = Dispatcher(self)
         return asyncio.run(self._serve(Framer(read), dispatcher))
 
     async def _serve(self, framer: Framer, dispatcher: Dispatcher) -> int:
@@ -283,6 +370,8 @@ class RobustLanguageServer(LanguageServer):
                         dispatcher.note_cancel(json.loads(event.data))
                     except Exception:  # noqa: BLE001 — judged properly on the loop
                         pass
+                if isinstance(event, Body):
+                    dispatcher.arrived += 1
                 loop.call_soon_threadsafe(queue.put_nowait, event)
                 if isinstance(event, (Lost, End)):
                     return
@@ -290,6 +379,18 @@ class RobustLanguageServer(LanguageServer):
         threading.Thread(target=pump, name="awl-lsp-reader", daemon=True).start()
         while True:
             event = await queue.get()
+            if isinstance(event, Body):
+                dispatcher.taken += 1
+            if isinstance(event, Body) and not event.slip and not queue.empty():
+                # what arrived while the loop was busy is handled together (see `handle_all`)
+                bodies = [event.data]
+                while not queue.empty() and _plain_body(queue):
+                    bodies.append(queue.get_nowait().data)  # type: ignore[union-attr]
+                    dispatcher.taken += 1
+                dispatcher.handle_all(bodies)
+                if dispatcher.exit_code is not None:
+                    return dispatcher.exit_code
+                continue
             if isinstance(event, Body):
                 if event.slip:
                     dispatcher.log(event.slip)
@@ -307,6 +408,12 @@ class RobustLanguageServer(LanguageServer):
                 if event.message:
                     dispatcher.log(event.message, lsp.MessageType.Error)
                 return 0 if dispatcher.shut_down else 1
+
+
+def _plain_body(queue: asyncio.Queue) -> bool:
+    """Is the next queued event a body that arrived without a framing slip?"""
+    head = queue._queue[0]  # type: ignore[attr-defined]
+    return isinstance(head, Body) and not head.slip
 
 
 def serve_stdio(server: RobustLanguageServer) -> int:

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pygls.uris import to_fs_path
 
 from awl_lsp import __version__, memory
 from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
+from awl_lsp.features.cancel import Cancelled, cancellable
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
@@ -30,12 +33,15 @@ from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
 log = logging.getLogger("awl_lsp")
+_Handler = Callable[..., object]
 
 # how long after the last edit diagnostics are published (a burst of keys publishes once); an edit
 # that came hard on the heels of the previous one (within the debounce: keys sent without waiting,
 # a replayed macro) waits a little longer, so a burst whose messages trickle in publishes once too
 DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
 BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
+# a due publish lets messages that are waiting go first, for at most this long
+MAX_POSTPONE = 0.25
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -155,10 +161,17 @@ class AwlServer(RobustLanguageServer):
         delay = BURST_DEBOUNCE if burst else DEBOUNCE
         self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
 
-    def _due_now(self, uri: str, version: int | None) -> None:
+    def _due_now(self, uri: str, version: int | None, since: float | None = None) -> None:
         doc = self.documents.get(uri)
-        if doc is not None and doc.version == version:  # a newer edit re-armed its own timer
-            self.publish(uri)
+        if doc is None or doc.version != version:  # a newer edit re-armed its own timer
+            return
+        loop = asyncio.get_running_loop()
+        since = loop.time() if since is None else since
+        if self.messages_waiting() and loop.time() - since < MAX_POSTPONE:
+            # a message is waiting (a request, more keys): it goes first, the publish right after
+            self._due[uri] = loop.call_later(0.001, self._due_now, uri, version, since)
+            return
+        self.publish(uri)
 
     def release_memory_soon(self) -> None:
         """After a burst of closes, give the freed memory back (once, not per document)."""
@@ -176,6 +189,12 @@ class AwlServer(RobustLanguageServer):
 
         self._release = loop.call_later(0.5, run)
 
+    def can_merge_changes(self, uri: str, version: int) -> bool:
+        """May a burst of changes to `uri` starting at `version` be applied as one (see
+        `Dispatcher.handle_all`)? Only when the first would be applied anyway."""
+        doc = self.documents.get(uri)
+        return doc is not None and doc.out_of_sync is None and (doc.version is None or version > doc.version)
+
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
         return doc.snapshot if doc is not None else None
@@ -190,6 +209,39 @@ def _out_of_sync(why: str) -> lsp.Diagnostic:
         code="out-of-sync",
         source="awl",
     )
+
+
+def _cancellable(handler: _Handler) -> _Handler:
+    """A request handler the client can cancel while it runs: features reach `checkpoint()` between
+    units of work and stop there, and the request is answered -32800 (RequestCancelled)."""
+
+    def stopped(ls: AwlServer, msg_id: object) -> JsonRpcRequestCancelled:
+        ls.log_message(f"request {msg_id} cancelled while it ran", lsp.MessageType.Log)
+        return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
+
+    if asyncio.iscoroutinefunction(handler):
+
+        @functools.wraps(handler)
+        async def run_async(ls: AwlServer, params: object) -> object:
+            msg_id = ls.protocol.msg_id
+            try:
+                with cancellable(lambda: ls.request_cancelled(msg_id)):
+                    return await handler(ls, params)
+            except Cancelled:
+                raise stopped(ls, msg_id) from None
+
+        return run_async
+
+    @functools.wraps(handler)
+    def run(ls: AwlServer, params: object) -> object:
+        msg_id = ls.protocol.msg_id
+        try:
+            with cancellable(lambda: ls.request_cancelled(msg_id)):
+                return handler(ls, params)
+        except Cancelled:
+            raise stopped(ls, msg_id) from None
+
+    return run
 
 
 server = AwlServer()
@@ -274,6 +326,7 @@ def _wants_markdown(ls: AwlServer) -> bool:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@_cancellable
 def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
     snap = ls.snapshot(params.text_document.uri)
     return hover(snap, params.position, _wants_markdown(ls)) if snap else None
@@ -281,24 +334,41 @@ def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
 
 @server.feature(
     lsp.TEXT_DOCUMENT_COMPLETION,
-    lsp.CompletionOptions(trigger_characters=[".", " ", "(", ">", ","]),
+    lsp.CompletionOptions(trigger_characters=[".", " ", "(", ">", ","], resolve_provider=True),
 )
+@_cancellable
 def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
-    from awl_lsp.features.completion import complete
+    from awl_lsp.features.completion import completion_list
 
     caps = ls.client_capabilities.text_document
     item = caps.completion.completion_item if caps and caps.completion else None
     snippet_ok = bool(item and item.snippet_support)
     formats = item.documentation_format if item else None
     markdown_ok = formats is not None and lsp.MarkupKind.Markdown in formats
-    items = complete(snap, params.position, snippet_ok, markdown_ok)
-    return lsp.CompletionList(is_incomplete=False, items=items)
+    lazy = bool(item and item.resolve_support and "detail" in item.resolve_support.properties)
+    answer = completion_list(snap, params.position, snippet_ok, markdown_ok, lazy_detail=lazy)
+    for entry in answer.items:
+        if isinstance(entry.data, dict):  # which document `completionItem/resolve` reads
+            entry.data["uri"] = params.text_document.uri
+    return answer
+
+
+@server.feature(lsp.COMPLETION_ITEM_RESOLVE)
+@_cancellable
+def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
+    from awl_lsp.features.completion import resolve_value
+
+    data = item.data
+    uri = data.get("uri") if isinstance(data, dict) else None
+    snap = ls.snapshot(uri) if isinstance(uri, str) else None
+    return resolve_value(snap, item) if snap is not None else item
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@_cancellable
 async def on_definition(
     ls: AwlServer, params: lsp.DefinitionParams
 ) -> lsp.Location | list[lsp.Location] | None:
@@ -324,6 +394,7 @@ async def on_definition(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@_cancellable
 async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -339,12 +410,14 @@ async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@_cancellable
 def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.highlights(snap, params.position) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+@_cancellable
 async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -369,30 +442,35 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@_cancellable
 def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.prepare_rename(snap, params.position) if snap else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_cancellable
 def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
     snap = ls.snapshot(params.text_document.uri)
     return document_symbols(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@_cancellable
 def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
     snap = ls.snapshot(params.text_document.uri)
     return folding_ranges(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+@_cancellable
 def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
+@_cancellable
 def on_semantic_tokens_delta(
     ls: AwlServer, params: lsp.SemanticTokensDeltaParams
 ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -403,6 +481,7 @@ def on_semantic_tokens_delta(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
+@_cancellable
 def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_range(snap, params.range) if snap else lsp.SemanticTokens(data=[])
@@ -412,6 +491,7 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
     lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
     lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
 )
+@_cancellable
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
     snap = ls.snapshot(params.text_document.uri)
     caps = ls.client_capabilities.text_document
@@ -428,6 +508,7 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
         resolve_provider=False,
     ),
 )
+@_cancellable
 def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri = params.text_document.uri
     snap = ls.snapshot(uri)
@@ -439,18 +520,21 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
+@_cancellable
 def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint]:
     snap = ls.snapshot(params.text_document.uri)
     return inlay_hints(snap, params.range) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
+@_cancellable
 def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange]:
     snap = ls.snapshot(params.text_document.uri)
     return selection_ranges(snap, list(params.positions)) if snap else []
 
 
 @server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
+@_cancellable
 async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
     index = await ls.session.wait_ready()
     if index is not None:  # every document of the workspace, open ones at their newest text
@@ -546,12 +630,14 @@ def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> 
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@_cancellable
 def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_document(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+@_cancellable
 def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_range(snap, params.range) if snap else []
@@ -569,6 +655,7 @@ def _plain(value: object) -> object:
 
 
 @server.feature("awl/graph")
+@_cancellable
 def on_graph(ls: AwlServer, params: object) -> dict | None:
     """The flow graph of the document's newest version (`awl graph --format json`'s shape), with the
     step under `position` (when given) named in `focus`, and the graph as Mermaid and DOT text."""
@@ -588,6 +675,7 @@ def on_graph(ls: AwlServer, params: object) -> dict | None:
 
 
 @server.feature("awl/syntaxTree")
+@_cancellable
 def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
     """The server's current tree as an S-expression (a debugging view, and what tests compare)."""
     doc = getattr(params, "textDocument", None) or getattr(params, "text_document", None)

@@ -16,15 +16,27 @@ come before keywords.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_context import Analysis, Plan, plan
-from awl_lsp.features.placeholders import argument_value, names_in_scope
+from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
+from awl_lsp.features.typing import type_env
+from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
 from awl_lsp.model.types import AwlType, parse_type_text
 from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
+
+log = logging.getLogger("awl_lsp.completion")
+
+# the most items one answer carries: a longer list is cut to the best matches of what is typed and
+# marked incomplete, so the client asks again as the user types (the answer stays small and quick
+# however many names a large document declares)
+MAX_ITEMS = 200
 
 _SYMBOL_KINDS = {
     Kind.ACTION: lsp.CompletionItemKind.Function,
@@ -51,15 +63,36 @@ _SNIPPET = lsp.InsertTextFormat.Snippet
 _PLAIN = lsp.InsertTextFormat.PlainText
 
 
+@dataclass(slots=True)
+class _Entry:
+    """One offer, built into a `CompletionItem` only if it is shown: `make()` gives its detail,
+    documentation, insert text and whether that is a snippet (the costly parts — a call's
+    placeholders, a value's inferred type — are computed only for the items sent)."""
+
+    label: str
+    kind: lsp.CompletionItemKind
+    make: Callable[[_Entry], tuple[str, str, str | None, bool]]
+    weight: int = 0  # when the list must be cut: lower first (a value's distance from the cursor)
+    data: object = None
+
+
 class _Items:
-    """Collects items in offer order, once per label."""
+    """Collects offers in offer order, once per label."""
 
     def __init__(
-        self, snap: Snapshot, a: Analysis, p: Plan, snippet_ok: bool = True, markdown_ok: bool = True
+        self,
+        snap: Snapshot,
+        a: Analysis,
+        p: Plan,
+        snippet_ok: bool = True,
+        markdown_ok: bool = True,
+        lazy_detail: bool = False,
     ) -> None:
         self.snap, self.a, self.p = snap, a, p
         self._visible: set[str] | None = None
+        self._values: list[Symbol] | None = None
         self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
+        self.lazy_detail = lazy_detail  # the client resolves `detail` later (completionItem/resolve)
         line = snap.doc.lines.line_text(a.row).encode("utf-8")
         self.line_ends_here = not line[a.word_end :].strip()  # a keyword's form would not clash
         model = snap.model
@@ -67,7 +100,7 @@ class _Items:
         start = snap.doc.to_position((a.row, a.word_start))
         end = snap.doc.to_position((a.row, a.word_end))
         self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
-        self.items: list[lsp.CompletionItem] = []
+        self.entries: list[_Entry] = []
         self.seen: set[str] = set()
 
     def add(
@@ -79,9 +112,24 @@ class _Items:
         insert: str | None = None,
         snippet: bool = False,
     ) -> None:
+        self.offer(label, kind, lambda _: (detail, doc, insert, snippet))
+
+    def offer(
+        self,
+        label: str,
+        kind: lsp.CompletionItemKind,
+        make: Callable[[_Entry], tuple[str, str, str | None, bool]],
+        weight: int = 0,
+        data: object = None,
+    ) -> None:
         if label in self.seen:
             return
         self.seen.add(label)
+        self.entries.append(_Entry(label, kind, make, weight, data))
+
+    def build(self, index: int, e: _Entry) -> lsp.CompletionItem:
+        detail, doc, insert, snippet = e.make(e)
+        label = e.label
         text = insert if insert is not None else label
         if snippet and not self.snippet_ok:
             text, snippet = snippets.plain(text), False
@@ -92,18 +140,37 @@ class _Items:
             documentation = (
                 lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if self.markdown_ok else _unmark(doc)
             )
-        self.items.append(
-            lsp.CompletionItem(
-                label=label,
-                kind=kind,
-                detail=detail or None,
-                documentation=documentation,
-                sort_text=f"{len(self.items):04d}",
-                filter_text=label,
-                text_edit=lsp.TextEdit(self.range, text),
-                insert_text_format=_SNIPPET if snippet else _PLAIN,
-            )
+        return lsp.CompletionItem(
+            label=label,
+            kind=e.kind,
+            detail=detail or None,
+            documentation=documentation,
+            sort_text=f"{index:04d}",
+            filter_text=label,
+            text_edit=lsp.TextEdit(self.range, text),
+            insert_text_format=_SNIPPET if snippet else _PLAIN,
+            data=e.data,
         )
+
+    def shown(self, limit: int) -> tuple[list[lsp.CompletionItem], bool]:
+        """The items to send (at most `limit`) and whether the list was cut.
+
+        A cut list keeps the offers that match what is typed (a prefix first, then the letters in
+        order), the names nearest the cursor before far ones, and everything in offer order; the
+        client asks again as the user types on (`isIncomplete`)."""
+        entries = self.entries
+        if len(entries) <= limit:
+            return [self.build(i, e) for i, e in enumerate(entries)], False
+        typed = self.a.prefix.lower()
+        ranked = []
+        for i, e in enumerate(entries):
+            label = e.label.lower()
+            if label.startswith(typed):
+                ranked.append((0, e.weight, i))
+            elif _subsequence(typed, label):
+                ranked.append((1, e.weight, i))
+        keep = sorted(i for *_, i in sorted(ranked)[:limit])
+        return [self.build(i, entries[i]) for i in keep], True
 
     # ---- keywords
     def allowed(self, e: KeywordEntry) -> bool:
@@ -121,9 +188,13 @@ class _Items:
         slot: str = "",
     ) -> None:
         if self.allowed(e):
-            doc = e.hover_markdown() if self.markdown_ok else e.hover_plaintext()
-            shape = snippets.form(e.keyword, slot) if self.line_ends_here else None
-            self.add(e.keyword, kind, form or e.form, doc, shape, snippet=shape is not None)
+
+            def make(_: _Entry) -> tuple[str, str, str | None, bool]:
+                doc = e.hover_markdown() if self.markdown_ok else e.hover_plaintext()
+                shape = snippets.form(e.keyword, slot) if self.line_ends_here else None
+                return form or e.form, doc, shape, shape is not None
+
+            self.offer(e.keyword, kind, make)
 
     def word(
         self, word: str, kind: lsp.CompletionItemKind = lsp.CompletionItemKind.Keyword, slot: str = ""
@@ -137,24 +208,53 @@ class _Items:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
 
-    def call(self, sym: Symbol, params: list[tuple[str, str | None]]) -> None:
+    def visible(self) -> set[str]:
+        """The value names in scope at the cursor (once per request: every call offered shares it)."""
+        if self._visible is None:
+            row = self.a.row
+            self._visible = {
+                s.name for s in self.values() if s.kind is not Kind.BINDING or s.selection[0] < row
+            }
+        return self._visible
+
+    def values(self) -> list[Symbol]:
+        """`model.visible_values` at the cursor, once per request."""
+        if self._values is None:
+            self._values = self.snap.model.visible_values(self.a.row, self.p.scope)
+        return self._values
+
+    def call(self, sym: Symbol, params: Callable[[], list[tuple[str, str | None]]]) -> None:
         """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
         value in scope; an empty tab stop when no value of the type can be written."""
-        model, row, scope = self.snap.model, self.a.row, self.p.scope
-        if self._visible is None:  # once per request: every call offered shares it
-            self._visible = names_in_scope(model, row, scope)
-        parts = []
-        for i, (n, t) in enumerate(params, 1):
-            value = argument_value(model, n, t, row, scope, self._visible)
-            parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
-        self.symbol(sym, f"{sym.name}({', '.join(parts)})", snippet=True)
+        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+
+        def make(_: _Entry) -> tuple[str, str, str | None, bool]:
+            model, row, scope = self.snap.model, self.a.row, self.p.scope
+            parts = []
+            for i, (n, t) in enumerate(params(), 1):
+                value = argument_value(model, n, t, row, scope, self.visible())
+                parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
+            return sym.detail or sym.name, sym.doc, f"{sym.name}({', '.join(parts)})", True
+
+        self.offer(sym.name, kind, make)
 
     def value(self, sym: Symbol) -> None:
-        env = self.a.env
-        t = env.type_of_symbol(sym)
-        shown = sym.type or ("" if t.unknown else str(t))
-        detail = f"{sym.kind.value} {sym.name}: {shown}" if shown else f"{sym.kind.value} {sym.name}"
-        self.symbol(sym, detail=detail)
+        """A value in scope; its type is inferred only when the item is sent — or, for a client that
+        resolves `detail` lazily, when the item is resolved (`resolve_value`)."""
+        if sym.name in self.seen:
+            return
+        self.seen.add(sym.name)
+        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+        self.entries.append(_Entry(sym.name, kind, self._value_make, abs(sym.selection[0] - self.a.row), sym))
+
+    def _value_make(self, e: _Entry) -> tuple[str, str, str | None, bool]:
+        sym = e.data
+        assert isinstance(sym, Symbol)
+        if self.lazy_detail and not sym.type:
+            e.data = {"value": [sym.selection[0], sym.selection[1], sym.name]}
+            return f"{sym.kind.value} {sym.name}", sym.doc, None, False
+        e.data = None
+        return _value_detail(sym, self.a.env.type_of_symbol), sym.doc, None, False
 
     def fields(self, type_text: str | AwlType) -> list[tuple[str, str, str]]:
         """(name, type, doc) of the fields of a type, declared or from a JSON schema."""
@@ -163,6 +263,42 @@ class _Items:
         docs = {f.name: f.doc for f in self.snap.model.fields_of(str(t.strip()))}
         found = env.fields_of_type(t)
         return [(n, str(t), docs.get(n, "")) for n, t in found.items()]
+
+
+def _value_detail(sym: Symbol, type_of: Callable[[Symbol], AwlType]) -> str:
+    t = type_of(sym)
+    shown = sym.type or ("" if t.unknown else str(t))
+    return f"{sym.kind.value} {sym.name}: {shown}" if shown else f"{sym.kind.value} {sym.name}"
+
+
+def _subsequence(typed: str, label: str) -> bool:
+    """Are the letters of `typed` in `label`, in order (what editors' fuzzy filters accept)?"""
+    at = 0
+    for ch in typed:
+        at = label.find(ch, at) + 1
+        if at == 0:
+            return False
+    return True
+
+
+def resolve_value(snap: Snapshot, item: lsp.CompletionItem) -> lsp.CompletionItem:
+    """`completionItem/resolve`: a value's detail with its inferred type (when `data` names one that
+    the newest version still declares there; otherwise the item as it was)."""
+    data = item.data
+    where = data.get("value") if isinstance(data, dict) else None
+    if not (isinstance(where, list) and len(where) == 3):
+        return item
+    row, col, name = where
+    if not (isinstance(row, int) and isinstance(col, int)) or row < 0 or col < 0:
+        return item
+    sym = snap.model.symbol_at(row, col)
+    if sym is None or sym.name != name or sym.selection[:2] != (row, col):
+        return item
+    try:
+        item.detail = _value_detail(sym, type_env(snap).type_of_symbol)
+    except Exception:  # noqa: BLE001 — a resolve must never fail because inference did
+        log.exception("inferring the type of %s failed", name)
+    return item
 
 
 _HEADER_SLOTS = frozenset({"workflow-header", "workloop-header", "invariant-body"})
@@ -185,14 +321,45 @@ def complete(
     `snippet_ok` / `markdown_ok`: what the client said it supports (snippet insert text,
     Markdown documentation).
     """
+    return list(completion_list(snap, position, snippet_ok, markdown_ok).items)
+
+
+def completion_list(
+    snap: Snapshot,
+    position: lsp.Position,
+    snippet_ok: bool = True,
+    markdown_ok: bool = True,
+    lazy_detail: bool = False,
+    limit: int = MAX_ITEMS,
+) -> lsp.CompletionList:
+    """The answer to a completion request: at most `limit` items, `is_incomplete` when cut.
+
+    `lazy_detail`: the client resolves `detail` (`completionItem/resolve`), so values' inferred
+    types are left to `resolve_value`."""
+    out = _offers(snap, position, snippet_ok, markdown_ok, lazy_detail)
+    items, cut = out.shown(limit)
+    return lsp.CompletionList(is_incomplete=cut, items=items)
+
+
+def _params(model: SemanticModel, sym: Symbol) -> Callable[[], list[tuple[str, str | None]]]:
+    return lambda: [(x.name, x.type) for x in model.parameters_of(sym)]
+
+
+def _fields(out: _Items, type_text: str) -> Callable[[], list[tuple[str, str | None]]]:
+    return lambda: [(n, t) for n, t, _ in out.fields(type_text)]
+
+
+def _offers(
+    snap: Snapshot, position: lsp.Position, snippet_ok: bool, markdown_ok: bool, lazy_detail: bool
+) -> _Items:
     row, col = snap.point(position)
     p, a = plan(snap, row, col)
-    out = _Items(snap, a, p, snippet_ok, markdown_ok)
+    out = _Items(snap, a, p, snippet_ok, markdown_ok, lazy_detail)
     model = snap.model
     if not snap.doc.source.strip():
         for name, body in snippets.TEMPLATES.items():
             out.add(name, lsp.CompletionItemKind.Snippet, f"a new {name} document", "", body, snippet=True)
-        return out.items
+        return out
     if p.arguments is not None and not _arguments(out, *p.arguments) and p.arguments[0] == "route":
         p.values = True  # a payload that is not a record: `route failed("text")`
         p.slots.append("expression")
@@ -222,25 +389,25 @@ def complete(
                 out.symbol(step)
     if p.detached:
         for s in model.of_kind(Kind.DETACHED):
-            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
+            out.call(s, _params(model, s))
     if p.reports:
         for s in model.of_kind(Kind.REPORT):
-            out.call(s, [(n, t) for n, t, _ in out.fields(s.type or "")])
+            out.call(s, _fields(out, s.type or ""))
     if p.signals:
         for s in model.of_kind(Kind.SIGNAL):
             out.symbol(s)
     if p.children:
         for s in model.of_kind(Kind.CHILD):
-            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
+            out.call(s, _params(model, s))
     if p.callables:
         for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            out.call(s, [(x.name, x.type) for x in model.parameters_of(s)])
+            out.call(s, _params(model, s))
     if p.stage_actions:
         for s in model.of_kind(Kind.ACTION):
             if len(model.parameters_of(s)) == 1:
                 out.symbol(s)
     if p.values:
-        for s in model.visible_values(row, p.scope):
+        for s in out.values():
             later = s.kind is Kind.BINDING and s.selection[0] >= row  # not bound yet at the cursor
             if s.selection[0] != row and not later and (not p.constants_only or s.kind is Kind.CONST):
                 out.value(s)
@@ -249,7 +416,7 @@ def complete(
     if p.record_types:
         for s in model.of_kind(Kind.TYPE):
             if s.extra.get("form") == "record_body":
-                out.call(s, [(n, t) for n, t, _ in out.fields(s.name)])
+                out.call(s, _fields(out, s.name))
     if any(slot in _LINE_SLOTS for slot in p.slots):  # statements about nothing declared: not yet
         p.drop |= {word for word, kind in _NEEDS.items() if not model.of_kind(kind)}
     for slot in p.slots:
@@ -266,7 +433,7 @@ def complete(
         for name in BUILTIN_TYPES:
             builtin = entry(name)
             out.add(name, lsp.CompletionItemKind.Class, "builtin type", builtin.markdown() if builtin else "")
-    return out.items
+    return out
 
 
 def _arguments(out: _Items, how: str, callee: str) -> bool:

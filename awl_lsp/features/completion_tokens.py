@@ -263,10 +263,10 @@ class Analysis:
     # ------------------------------------------------------------------ types
     @property
     def env(self) -> TypeEnv:
-        if self._env is None:
-            doc = self.snap.doc
-            snap = self.snap
-            self._env = TypeEnv(self.model, doc.tree, doc.source, snap.path, workspace=snap.workspace)
+        if self._env is None:  # the snapshot's own (its type table kept per item between versions)
+            from awl_lsp.features.typing import type_env
+
+            self._env = type_env(self.snap)
         return self._env
 
     def infer_back(self, j: int | None, depth: int = 0) -> AwlType:

@@ -16,6 +16,7 @@ from functools import cache
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
+from awl_lsp.features.cancel import checkpoint
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, Symbol
 from awl_lsp.model.builder import NOT_ITEMS
@@ -248,6 +249,7 @@ def tokens(snap: Snapshot, first_row: int = 0, last_row: int | None = None) -> l
     for item, facts in _items(snap):
         if item.end_point.row < first_row or item.start_point.row > last_row:
             continue
+        checkpoint()  # a cancelled request stops between items
         classifier = _Classifier(snap, [facts] if facts is not None else [])
         for leaf in _leaves(item, first_row, last_row):
             if leaf.start_byte == leaf.end_byte:
@@ -302,43 +304,60 @@ class _ItemTokens:
 
 
 def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
-    first = item.start_point.row
-    toks = [(line - first, *rest) for line, *rest in _item_tokens(snap, item, facts)]
-    return _ItemTokens(toks, encode(toks))  # type: ignore[arg-type]
+    toks = _item_tokens(snap, item, facts, item.start_point.row)
+    return _ItemTokens(toks, encode(toks))
 
 
 def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
-    """(first row, tokens) per top-level item of this version, reusing what the last version had."""
+    """(first row, tokens) per top-level item of this version, reusing what the last version had.
+
+    An item's resolution is numbered (the same resolution, the same number, for as long as some
+    item has it), so the cache key hashes a small number instead of every reference of the item."""
     source = snap.doc.source
     encoding = str(snap.doc.encoding)
-    previous: dict[tuple, _ItemTokens] = snap.shared.get("semantic-tokens", {})  # type: ignore[assignment]
-    seen: dict[int, tuple] = snap.shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
+    shared = snap.shared
+    previous: dict[tuple, _ItemTokens] = shared.get("semantic-tokens", {})  # type: ignore[assignment]
+    seen: dict[int, tuple] = shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
+    numbers: dict[tuple, int] = shared.get("semantic-tokens-resolution-numbers", {})  # type: ignore[assignment]
+    counter = int(shared.get("semantic-tokens-resolution-counter", 0))  # type: ignore[call-overload]
     kept: dict[tuple, _ItemTokens] = {}
     resolutions: dict[int, tuple] = {}
+    used: dict[tuple, int] = {(): 0}
     deps = snap.model.item_deps
     out: list[tuple[int, _ItemTokens]] = []
     index = 0
     for item, facts in _items(snap):
-        resolution: tuple = ()
+        number = 0
         if facts is not None:
             # an item's resolution is re-computed only when the model re-resolved it (new deps)
             by = deps[index] if index < len(deps) else None
             index += 1
             known = seen.get(id(facts))
             if known is not None and known[0] is facts and known[1] is by and by is not None:
-                resolution = known[2]
+                resolution, number = known[2], known[3]
             else:
                 resolution = _resolution(facts)
-            resolutions[id(facts)] = (facts, by, resolution)
+                found = used.get(resolution)
+                if found is None:
+                    found = numbers.get(resolution)
+                if found is None:
+                    counter += 1
+                    found = counter
+                number = found
+            used[resolution] = number
+            resolutions[id(facts)] = (facts, by, resolution, number)
         text = source[source.rfind(b"\n", 0, item.start_byte) + 1 : item.end_byte]  # its first line whole
-        key = (text, str(item) if item.has_error else "", encoding, resolution)
+        key = (text, str(item) if item.has_error else "", encoding, number)
         entry = kept.get(key) or previous.get(key)
         if entry is None:
+            checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
             entry = _item_entry(snap, item, facts)
         kept[key] = entry
         out.append((item.start_point.row, entry))
-    snap.shared["semantic-tokens"] = kept
-    snap.shared["semantic-tokens-resolutions"] = resolutions
+    shared["semantic-tokens"] = kept
+    shared["semantic-tokens-resolutions"] = resolutions
+    shared["semantic-tokens-resolution-numbers"] = used
+    shared["semantic-tokens-resolution-counter"] = counter
     return out
 
 
@@ -367,10 +386,12 @@ def _full_wire(snap: Snapshot) -> list[int]:
     return data
 
 
-def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[Token]:
+def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None, first: int = 0) -> list[Token]:
+    """The item's tokens, rows counted from `first`."""
     classifier = _Classifier(snap, [facts] if facts is not None else [])
     lines = _Lines(snap)
     out: list[Token] = []
+    append = out.append
     for leaf in _leaves(item, item.start_point.row, item.end_point.row):
         if leaf.start_byte == leaf.end_byte:
             continue
@@ -378,8 +399,17 @@ def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[To
         if kind is None:
             continue
         type_index, bits = _encode(*kind)
-        out.extend((line, char, length, type_index, bits) for line, char, length in lines.segments(leaf))
-    out.sort(key=lambda t: (t[0], t[1]))
+        s, e = leaf.start_point, leaf.end_point
+        if s.row == e.row:  # the common case, without `segments`' generator
+            ascii_, size = lines.row(s.row)
+            if ascii_:
+                end = min(e.column, size)
+                if end > s.column:
+                    append((s.row - first, s.column, end - s.column, type_index, bits))
+                continue
+        for line, char, length in lines.segments(leaf):
+            append((line - first, char, length, type_index, bits))
+    out.sort()  # (in document order already, but for a token split over lines; no two share a start)
     return out
 
 
@@ -395,18 +425,31 @@ def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens |
     if not (isinstance(before, tuple) and before[0] == previous):
         return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
     old: list[int] = before[1]
-    n = min(len(old), len(data))
-    p = 0
-    while p < n and old[p] == data[p]:
-        p += 1
-    s = 0
-    while s < n - p and old[len(old) - 1 - s] == data[len(data) - 1 - s]:
-        s += 1
+    p, s = _common_ends(old, data)
     edits = []
     if p < len(old) - s or p < len(data) - s:
         changed = data[p : len(data) - s]
         edits.append(lsp.SemanticTokensEdit(start=p, delete_count=len(old) - s - p, data=changed))
     return lsp.SemanticTokensDelta(edits=edits, result_id=_sent(snap, data))
+
+
+def _common_ends(old: list[int], new: list[int]) -> tuple[int, int]:
+    """How many integers the two lists share at the start, and then at the end (compared a block
+    at a time, so unchanged megabytes of tokens cost little)."""
+    n = min(len(old), len(new))
+    p = 0
+    block = 512
+    while p + block <= n and old[p : p + block] == new[p : p + block]:
+        p += block
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    lo, ln = len(old), len(new)
+    while s + block <= n - p and old[lo - s - block : lo - s] == new[ln - s - block : ln - s]:
+        s += block
+    while s < n - p and old[lo - 1 - s] == new[ln - 1 - s]:
+        s += 1
+    return p, s
 
 
 def _sent(snap: Snapshot, data: list[int]) -> str:

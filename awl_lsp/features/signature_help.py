@@ -82,7 +82,7 @@ def _carry_type(snap: Snapshot, carry: Symbol) -> str | None:
     if carry.type:
         return carry.type
     try:
-        from awl_lsp.features.typing import _env
+        from awl_lsp.features.typing import type_env as _env
 
         env = _env(snap)
         t = env.type_of_symbol(carry) if env is not None else None

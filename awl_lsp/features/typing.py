@@ -8,7 +8,7 @@ from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 
 
-def _env(snap: Snapshot):  # noqa: ANN202 — a TypeEnv, or None when inference is unavailable
+def type_env(snap: Snapshot):  # noqa: ANN202 — a TypeEnv (one per snapshot, shared by the features)
     try:
         from awl_lsp.model.types import TypeEnv
     except ImportError:  # pragma: no cover
@@ -49,7 +49,7 @@ def binding_type(snap: Snapshot, sym: Symbol) -> str | None:
     if sym.kind is not Kind.BINDING or sym.type:
         return sym.type
     try:
-        env = _env(snap)
+        env = type_env(snap)
         t = env.type_of_symbol(sym) if env is not None else None
     except Exception:  # noqa: BLE001 — hover must never fail because inference did
         return None
@@ -65,7 +65,7 @@ def field_at(snap: Snapshot, name: Node) -> Symbol | None:
     if field_node is None or field_node.id != name.id:
         return None
     try:
-        env = _env(snap)
+        env = type_env(snap)
         if env is None:
             return None
         if parent.type == "field_expression":

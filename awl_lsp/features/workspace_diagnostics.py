@@ -52,7 +52,8 @@ def _contract_diagnostic(
 
 def document_summary(snap: Snapshot) -> DocumentSummary:
     """What this version offers and expects of other documents (computed once per snapshot)."""
-    return snap.derived("workspace-summary", lambda s: summarize(s.model))
+    cache: dict = snap.shared.setdefault("workspace-summary-parts", {})  # type: ignore[assignment]
+    return snap.derived("workspace-summary", lambda s: summarize(s.model, cache))
 
 
 def contract_diagnostics(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from awl_lsp.model import Kind, RefKind, SemanticModel, Symbol
+from awl_lsp.model.facts import ItemFacts
 
 Range = tuple[int, int, int, int]
 
@@ -69,7 +70,10 @@ def _param(sym: Symbol) -> FlowParam:
     return FlowParam(sym.name, " ".join((sym.type or "").split()), sym.selection)
 
 
-def summarize(model: SemanticModel) -> DocumentSummary:
+def summarize(model: SemanticModel, cache: dict[int, tuple] | None = None) -> DocumentSummary:
+    """The summary of a model. With `cache` (kept by the caller between versions of one document),
+    each item's part is read again only when the item changed or moved, so a keystroke costs what
+    it touched plus joining the parts."""
     out = DocumentSummary()
     flow = model.flow
     if flow is not None:
@@ -82,22 +86,78 @@ def summarize(model: SemanticModel) -> DocumentSummary:
             for c in flow.children
             if c.kind is Kind.OUTCOME
         )
-    contracts = []
-    for sym in model.symbols:
-        if sym.kind in (Kind.DETACHED, Kind.CHILD):
-            params = tuple(_param(p) for p in sym.children if p.kind is Kind.PARAMETER)
-            contracts.append(Contract(sym.kind.value, sym.name, params, sym.type, sym.range, sym.selection))
+    contracts: list[Contract] = []
+    calls: list[tuple[str, Range]] = []
+    symbols: list[tuple[str, str, Range, str | None]] = []
+    kept: dict[int, tuple] = {}
+    for facts in model.items:
+        part = cache.get(id(facts)) if cache is not None else None
+        if part is None or part[0] is not facts:
+            part = (facts, facts.start_row, *_item_part(facts))
+        elif part[1] != facts.start_row:  # the item moved: its part moves with it
+            part = (facts, facts.start_row, *_moved(part[2:], facts.start_row - part[1]))
+        kept[id(facts)] = part
+        contracts.extend(part[2])
+        calls.extend(part[3])
+        symbols.extend(part[4])
+        out.records.update(part[5])  # (a later declaration of a name wins, as it always did)
+    if cache is not None:
+        cache.clear()
+        cache.update(kept)
     out.contracts = tuple(contracts)
     names = {c.name for c in contracts}
-    for ref in model.references:
-        if ref.kind in (RefKind.HATCH, RefKind.CALL) and ref.name in names:
-            out.uses.setdefault(ref.name, []).append(ref.range)
-    out.symbols = tuple(
-        (s.name, s.kind.value, s.selection, s.container) for s in model.all_symbols if s.kind not in _LOCAL
-    )
-    for sym in model.of_kind(Kind.TYPE):
-        if sym.extra.get("form") == "record_body":
-            out.records[sym.name] = tuple(
-                (f.name, " ".join((f.type or "").split())) for f in sym.children if f.kind is Kind.FIELD
-            )
+    for name, where in calls:
+        if name in names:
+            out.uses.setdefault(name, []).append(where)
+    out.symbols = tuple(symbols)
     return out
+
+
+def _item_part(facts: ItemFacts) -> tuple[list, list, list, list]:
+    """One item's contracts, hatch/call places, non-local symbols and record field lists."""
+    contracts = [
+        Contract(
+            sym.kind.value,
+            sym.name,
+            tuple(_param(p) for p in sym.children if p.kind is Kind.PARAMETER),
+            sym.type,
+            sym.range,
+            sym.selection,
+        )
+        for sym in facts.symbols
+        if sym.kind in (Kind.DETACHED, Kind.CHILD)
+    ]
+    calls = [(r.name, r.range) for r in facts.references if r.kind is RefKind.HATCH or r.kind is RefKind.CALL]
+    symbols = [(s.name, s.kind.value, s.selection, s.container) for s in facts.flat if s.kind not in _LOCAL]
+    records = [
+        (
+            sym.name,
+            tuple((f.name, " ".join((f.type or "").split())) for f in sym.children if f.kind is Kind.FIELD),
+        )
+        for sym in facts.flat
+        if sym.kind is Kind.TYPE and sym.extra.get("form") == "record_body"
+    ]
+    return contracts, calls, symbols, records
+
+
+def _down(r: Range, rows: int) -> Range:
+    return (r[0] + rows, r[1], r[2] + rows, r[3])
+
+
+def _moved(part: tuple, rows: int) -> tuple[list, list, list, list]:
+    """An item's part `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
+    contracts, calls, symbols, records = part
+    moved_contracts = [
+        Contract(
+            c.kind,
+            c.name,
+            tuple(FlowParam(p.name, p.type, _down(p.range, rows)) for p in c.params),
+            c.result,
+            _down(c.range, rows),
+            _down(c.selection, rows),
+        )
+        for c in contracts
+    ]
+    moved_calls = [(name, _down(r, rows)) for name, r in calls]
+    moved_symbols = [(name, kind, _down(r, rows), container) for name, kind, r, container in symbols]
+    return moved_contracts, moved_calls, moved_symbols, records

@@ -1,0 +1,56 @@
+"""A document's workspace summary, kept per item between versions, equals a fresh one after every edit."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features.workspace_diagnostics import document_summary
+from awl_lsp.syntax import TextEdit
+from awl_lsp.workspace.summary import summarize
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from generate import STEP_LINE, document  # noqa: E402
+
+EXTRA = [
+    "detached audit(item_id: String)\n",
+    "child review(item_id: String) -> Board\n",
+    "  hatch audit(item_id: region)\n",
+    "type Extra { a: Int, b: String? }\n",
+    "\n",
+    "x",
+]
+
+
+def test_the_summary_after_each_edit_equals_a_fresh_one() -> None:
+    rng = random.Random(7)
+    text = document(400)
+    doc = OpenDocument(text, 1, None, None)
+    document_summary(doc.snapshot)
+    for version in range(2, 60):
+        lines = doc.syntax.text.split("\n")
+        row = rng.randrange(len(lines))
+        if rng.random() < 0.3 and len(lines) > 2:
+            edit = TextEdit(row, 0, min(row + 1, len(lines) - 1), 0, "")  # a line deleted
+        else:
+            col = rng.randrange(len(lines[row]) + 1)
+            edit = TextEdit(row, col, row, col, rng.choice(EXTRA))
+        doc.edit([edit], version)
+        snap = doc.snapshot
+        assert document_summary(snap) == summarize(snap.model), f"after edit {version}: {edit}"
+
+
+def test_a_contract_added_and_used_shows_in_the_summary() -> None:
+    text = document(300)
+    rows = text.split("\n")
+    step = rows.index("step stage_2")
+    doc = OpenDocument(text, 1, None, None)
+    assert document_summary(doc.snapshot).contract("audit") is None
+    doc.edit([TextEdit(step + STEP_LINE, 0, step + STEP_LINE, 0, "  hatch audit(item_id: region)\n")], 2)
+    doc.edit([TextEdit(14, 0, 14, 0, "detached audit(item_id: String)\n")], 3)
+    summary = document_summary(doc.snapshot)
+    assert summary.contract("audit") is not None
+    assert [r[0] for r in summary.uses["audit"]] == [step + STEP_LINE + 1]
+    assert summary == summarize(doc.snapshot.model)
