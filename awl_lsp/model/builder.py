@@ -337,7 +337,6 @@ class ModelBuilder:
         self.last_reused, self.last_extracted = reused, extracted
         model = SemanticModel(items, reuse)
         model.item_keys = keys
-        model.item_nodes = nodes
         self.last_resolved = model.resolved_items
         self._model = model
         return model
