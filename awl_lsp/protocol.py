@@ -69,6 +69,15 @@ class AwlProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        """pygls's initialize, then the server's word on capabilities that depend on the client's."""
+        result = yield from super().lsp_initialize(params)
+        settle = getattr(self._server, "settle_capabilities", None)
+        if settle is not None:
+            settle(params.capabilities, result.capabilities)
+        return result
+
 
 class Rejection(Exception):
     """A message refused before dispatch: the JSON-RPC error to answer with (id None: not answerable)."""
@@ -184,8 +193,13 @@ class Dispatcher:
             return
         if method == lsp.CANCEL_REQUEST:
             params = value.get("params")
+            target = params.get("id") if isinstance(params, dict) else None
             with self._lock:
-                self.cancelled.discard(params.get("id") if isinstance(params, dict) else None)
+                self.cancelled.discard(target)
+            if isinstance(target, (int, str)):
+                running = self.protocol._request_futures.get(target)
+                if running is not None and not running.done():  # a request awaiting something: it stops
+                    self.protocol._handle_cancel_notification(target)
             return
         if is_request:
             with self._lock:
