@@ -220,6 +220,39 @@ async def test_changes_on_disk_refresh_the_workspace_report_and_a_deleted_docume
         await stop(client)
 
 
+async def test_a_schema_changed_on_disk_asks_for_a_refresh_and_the_open_document_is_checked_again(
+    folder: Path,
+) -> None:
+    schema = folder / "shapes.json"
+    schema.write_text('{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}')
+    doc = folder / "uses_schema.awl"
+    doc.write_text(
+        "//! Reads a schema file.\nworkflow uses_schema\n  input item: Shape\n"
+        '  outcome done: type String, route success\n\ntype Shape = schema("shapes.json")\n\n'
+        "step only\n  route done(item.id)\n"
+    )
+    client = await start(folder)
+    try:
+        uri = client.open(doc)
+        before = await client.pull(uri)
+        assert not [d for d in before.items if d.severity == lsp.DiagnosticSeverity.Error]
+        schema.write_text(
+            '{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}'
+        )
+        client.seen = client.refreshes
+        client.lsp.workspace_did_change_watched_files(
+            lsp.DidChangeWatchedFilesParams(
+                [lsp.FileEvent(uri=schema.as_uri(), type=lsp.FileChangeType.Changed)]
+            )
+        )
+        await client.refresh()
+        after = await client.pull(uri, before.result_id)  # the same version, but what it reads changed
+        assert after.kind == "full" and any("id" in d.message for d in after.items), after
+        assert client.lsp.diagnostics == {}
+    finally:
+        await stop(client)
+
+
 async def test_a_closed_document_is_pulled_from_disk(folder: Path) -> None:
     client = await start(folder)
     try:
