@@ -99,28 +99,27 @@ def flows_by_name(index: WorkspaceIndex) -> dict[str, list[Entry]]:
     return out
 
 
-def partners_key(
-    path: Path | None,
-    summary: DocumentSummary | None,
-    index: WorkspaceIndex | None,
-    flows: dict[str, list[Entry]] | None = None,
-) -> tuple:
-    """What a document's contract diagnostics read of other documents: the flows of the names it is
-    tied to, each with the parts of its summary the contract rules and their related places use."""
-    if path is None or summary is None or index is None or index.entry(path) is None:
-        return ()
-    key = path.resolve()
+def partners(
+    key: Path, summary: DocumentSummary, index: WorkspaceIndex, flows: dict[str, list[Entry]] | None = None
+) -> tuple[Entry, ...]:
+    """The other documents a document's contract diagnostics read: the flows of the names it is tied
+    to (its own, and those it declares contracts for). `key` is its resolved path."""
     names = [summary.flow_name] if summary.flow_name else []
     names += [c.name for c in summary.contracts]
-    out: list[tuple] = [(bool(index.roots),)]
+    out: list[Entry] = []
     for name in names:
-        found = flows[name] if flows is not None and name in flows else index.flows_named(name)
-        for e in found:
-            if e.path == key:
-                continue
-            s = e.summary
-            records = tuple(sorted(s.records.items()))
-            out.append((name, str(e.path), s.flow_kind, s.flow_selection, s.inputs, s.outcomes, records))
+        found = flows.get(name, []) if flows is not None else index.flows_named(name)
+        out += [e for e in found if e.path != key]
+    return tuple(out)
+
+
+def partners_key(found: tuple[Entry, ...]) -> tuple:
+    """What the contract rules and their related places use of those documents."""
+    out: list[tuple] = []
+    for e in found:
+        s = e.summary
+        records = tuple(sorted(s.records.items()))
+        out.append((s.flow_name, str(e.path), s.flow_kind, s.flow_selection, s.inputs, s.outcomes, records))
     return tuple(out)
 
 
@@ -136,6 +135,8 @@ class PullDiagnostics:
         self.enabled = False  # the client pulls: no document's diagnostics are pushed
         self.schema_epoch = 0  # bumped when a schema file changes on disk
         self._reports: dict[Path, tuple[str, list[lsp.Diagnostic]]] = {}  # unopened: result id, items
+        self._ids: dict[Path, tuple[Entry, tuple[Entry, ...], int, str]] = {}  # what a result id read
+        self._keys: dict[str, object] = {}  # a URI's identity (its resolved path), resolved once
         self._refresh: asyncio.TimerHandle | None = None
         self.refreshes = 0  # refresh requests sent (for tests and logs)
 
@@ -187,17 +188,36 @@ class PullDiagnostics:
         if changed:
             ls.dependents_changed(changed, skip=uri)
         index = ls.session.index
-        summary = document_summary(doc.snapshot) if index is not None and doc.path is not None else None
-        facts = partners_key(doc.path, summary, index)
-        key = ("open", uri, doc.version, doc.out_of_sync, self.schema_epoch, ls.encoding.value, facts)
-        return result_id(key), items, doc.version
+        facts: tuple = ()
+        if index is not None and doc.path is not None:
+            key = doc.path.resolve()
+            if key in index.entries:
+                tied = partners(key, document_summary(doc.snapshot), index)
+                facts = (bool(index.roots), partners_key(tied))
+        key_ = ("open", uri, doc.version, doc.out_of_sync, self.schema_epoch, ls.encoding.value, facts)
+        return result_id(key_), items, doc.version
 
     def _unopened_id(self, entry: Entry, flows: dict[str, list[Entry]] | None) -> str:
+        """The result id of an indexed document's report (recomputed only when the entry, one of its
+        partners' entries — replaced whenever they change — or the schema epoch changed)."""
         index = self.server.session.index
-        facts = partners_key(entry.path, entry.summary, index, flows)
+        assert index is not None
+        found = partners(entry.path, entry.summary, index, flows)
+        cached = self._ids.get(entry.path)
+        if (
+            cached is not None
+            and cached[0] is entry
+            and cached[2] == self.schema_epoch
+            and len(cached[1]) == len(found)
+            and all(a is b for a, b in zip(cached[1], found, strict=True))
+        ):
+            return cached[3]
         text = (hash(entry.text), len(entry.text))
+        facts = (bool(index.roots), partners_key(found))
         key = ("disk", str(entry.path), text, self.schema_epoch, self.server.encoding.value, facts)
-        return result_id(key)
+        rid = result_id(key)
+        self._ids[entry.path] = (entry, found, self.schema_epoch, rid)
+        return rid
 
     def unopened_report(
         self, entry: Entry, flows: dict[str, list[Entry]] | None = None, rid: str | None = None
@@ -212,7 +232,17 @@ class PullDiagnostics:
         return rid, items, True
 
     def forget(self, path: Path) -> None:
-        self._reports.pop(path.resolve(), None)
+        key = path.resolve()
+        self._reports.pop(key, None)
+        self._ids.pop(key, None)
+
+    def _key(self, uri: str) -> object:
+        key = self._keys.get(uri)
+        if key is None:
+            if len(self._keys) > 100_000:
+                self._keys.clear()
+            key = self._keys[uri] = _key(uri)
+        return key
 
     async def document(self, uri: str, previous: str | None) -> FullReport | UnchangedReport:
         """`textDocument/diagnostic`: an open document at its newest version, else the file as indexed."""
@@ -240,7 +270,7 @@ class PullDiagnostics:
     ) -> lsp.WorkspaceDiagnosticReport:
         """`workspace/diagnostic`: every document of the workspace, `unchanged` where the client's
         result id still holds; documents the client knows that left the workspace, once, empty."""
-        known: dict[object, tuple[str, str]] = {_key(p.uri): (p.uri, p.value) for p in previous}
+        known: dict[object, tuple[str, str]] = {self._key(p.uri): (p.uri, p.value) for p in previous}
         out: list[WorkspaceItem] = []
         seen: set[object] = set()
         for uri in list(self.server.documents):
@@ -248,7 +278,7 @@ class PullDiagnostics:
             if found is None:
                 continue
             rid, items, version = found
-            key = _key(uri)
+            key = self._key(uri)
             seen.add(key)
             out.append(_item(uri, rid, items, version, known.get(key)))
             await asyncio.sleep(0)
