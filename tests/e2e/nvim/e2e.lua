@@ -651,6 +651,23 @@ guarded("workspace", function()
     vim.api.nvim_buf_get_name(0) .. ":" .. vim.api.nvim_win_get_cursor(0)[1],
     "now in " .. vim.api.nvim_buf_get_name(0)
   )
+  if not landed then
+    return
+  end
+  -- fixing the workflow's input in the editor clears the contract problem of the other open
+  -- document (pushed again on 0.10; on 0.12 the server asks for a refresh and the plugin pulls)
+  local obuf = vim.api.nvim_get_current_buf()
+  local srow = find(obuf, "^  input size: String", "String")
+  vim.api.nvim_buf_set_lines(obuf, srow, srow + 1, false, { "  input size: Int" })
+  local cleared = vim.wait(WAIT, function()
+    return #contract_messages() == 0
+  end, 50)
+  check(
+    "fixing the workflow clears the contract problem of the open document that hatches it",
+    cleared,
+    nil,
+    "still: " .. table.concat(contract_messages(), " | ")
+  )
 end)
 
 -- ------------------------------------------------------------------ a valid document

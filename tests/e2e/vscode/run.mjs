@@ -564,6 +564,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 10;
+const expected = 11;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);
