@@ -6,10 +6,11 @@ Who is told what, and how:
   (VS Code, Neovim 0.12) is offered `diagnosticProvider` (inter-file dependencies, workspace
   diagnostics, identifier `awl`). From then on open documents are never pushed: the client pulls
   them. Our diagnostics read other documents (contracts) and schema files, so a client that cannot
-  be asked to pull again (`workspace/diagnostic/refresh`) — Neovim 0.10 declares pulling without
-  it — keeps push diagnostics, exactly as before, as does every client that does not pull.
-- Nor are documents nobody opened: once the workspace index is built the client is asked to
-  refresh, and both clients above then pull the workspace (VS Code also polls it every 2 s).
+  be asked to pull again (`workspace/diagnostic/refresh`) — Neovim 0.10 and 0.11 declare pulling
+  without it — keeps push diagnostics, exactly as before, as does every client that does not pull.
+- Documents nobody opened are not pushed to it either: once the workspace index is built the client
+  is asked to refresh, and both clients above then pull the workspace (VS Code also polls it every
+  2 s).
 - A report's `resultId` is a digest of what the diagnostics read: the document's version (open) or
   text (on disk), the schema files' epoch, and the contract-relevant summaries of the documents it
   is tied to (the workflows it names and the other declarations of its own name). A pull whose
@@ -19,8 +20,9 @@ Who is told what, and how:
 
 `workspace/diagnostic` answers every document of the workspace: open ones at their editor version,
 unopened ones from the index (each analysed once per result id, yielding to other messages between
-documents, so a cancel stops it). It is bounded: documents not reached within `BUDGET` seconds of
-analysis are left for the next pull, which a refresh asks for at once.
+documents, so `$/cancelRequest` stops it: `protocol.Dispatcher` cancels a running request). It is
+bounded: documents not reached within `BUDGET` seconds of analysis are left for the next pull,
+which a refresh asks for at once.
 """
 
 from __future__ import annotations

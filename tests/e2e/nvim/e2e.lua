@@ -146,7 +146,7 @@ end
 
 local attached = {}
 -- diagnostics reports the server gave per URI: pushed (Neovim 0.10: no refresh support, so the
--- server pushes) or pulled (Neovim 0.11+: the server offers textDocument/diagnostic and pushes nothing)
+-- server pushes) or pulled (Neovim 0.12: the server offers textDocument/diagnostic and pushes nothing)
 local published = {}
 local pushes, pulls = 0, 0
 local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
@@ -701,7 +701,7 @@ guarded("valid document", function()
     nil,
     seen and table.concat(errors, " | ") or "the server reported no diagnostics for it (pushed or pulled)"
   )
-  -- one way of reporting per client: pulled where Neovim can be asked to refresh (0.11+), else pushed
+  -- one way of reporting per client: pulled where Neovim can be asked to refresh (0.12), else pushed
   local c = vim.lsp.get_clients({ name = "awl" })[1]
   local caps = vim.lsp.protocol.make_client_capabilities()
   local refresh = vim.tbl_get(caps, "workspace", "diagnostics", "refreshSupport") == true
