@@ -488,6 +488,8 @@ async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) 
 @server.feature(lsp.INITIALIZED)
 async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
     """Index the workspace folders (with progress), then watch their files."""
+    if ls.pull.enabled:
+        ls.log_message("diagnostics: the client pulls them (nothing is pushed)", lsp.MessageType.Info)
     roots = ls.folders()
     if not roots:
         return

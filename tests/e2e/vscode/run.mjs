@@ -443,7 +443,10 @@ async function main() {
     if (rows.length !== 1) {
       throw new Error(`the \`key\` problem is listed ${rows.length} times: ${texts.join(" | ")}`);
     }
-    return `${texts.length} rows, the \`key\` problem once`;
+    // (the server says so in its log: it offers pull to a client declaring pull and refresh)
+    await waitFor("the server's log to say the client pulls diagnostics", async () =>
+      serverLogText().includes("diagnostics: the client pulls them"), 15000);
+    return `${texts.length} rows, the \`key\` problem once; diagnostics pulled`;
   });
   await page.keyboard.press("Escape");
 
