@@ -3,7 +3,8 @@
     .venv/bin/python bench/pull_diagnostics.py [--documents 1000] [--polls 10]
 
 On the generated workspace of `workspace_index.py` (workflows and the workloops that hatch them; a
-tenth of the workloops with a broken contract), one server is started and asked, as
+tenth of the workloops with a broken contract, every workflow with one unused-binding warning), one
+server is started and asked, as
 vscode-languageclient asks:
 
 - the first `workspace/diagnostic` pulls (every document analysed: what a cold start costs; each
@@ -152,7 +153,7 @@ def main() -> None:
     print("| measure | value |")
     print("|---|---|")
     print(
-        f"| first workspace pulls (every document analysed, {broken} with problems; {pulls} pulls) "
+        f"| first workspace pulls (every document analysed, {broken} with findings; {pulls} pulls) "
         f"| {cold:.0f} ms |"
     )
     print(
