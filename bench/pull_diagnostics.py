@@ -4,8 +4,7 @@
 
 On the generated workspace of `workspace_index.py` (workflows and the workloops that hatch them; a
 tenth of the workloops with a broken contract, every workflow with one unused-binding warning), one
-server is started and asked, as
-vscode-languageclient asks:
+server is started and asked, as vscode-languageclient asks:
 
 - the first `workspace/diagnostic` pulls (every document analysed: what a cold start costs; each
   pull analyses for at most 1.5 s and the server asks for the next with a refresh);
