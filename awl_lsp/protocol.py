@@ -7,7 +7,8 @@ nothing (or `null`) plus a pop-up. This module owns what happens between the byt
 - a body that is not UTF-8 JSON → -32700; not a single JSON-RPC 2.0 object (a batch, no
   `"jsonrpc"`, a bad id or method) → -32600; params that do not fit the method → -32602;
   an unknown request method → -32601 (pygls); a request before `initialize` → -32002; a second
-  `initialize` or any request after `shutdown` → -32600; a request cancelled before it ran → -32800;
+  `initialize` or any request after `shutdown` → -32600; a request cancelled before it ran → -32800,
+  and one cancelled while it awaits something (a workspace pull, the index) stops there → -32800;
 - `exit` ends the process with status 0 after `shutdown`, 1 without;
 - failures that have no request to answer are logged (`window/logMessage`), never popped up;
 - pygls's own text-document bookkeeping (which splits lines with `str.splitlines`) is switched
