@@ -71,6 +71,15 @@ class AwlProtocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
 
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        """pygls's initialize, then the server's word on capabilities that depend on the client's."""
+        result = yield from super().lsp_initialize(params)
+        settle = getattr(self._server, "settle_capabilities", None)
+        if settle is not None:
+            settle(params.capabilities, result.capabilities)
+        return result
+
 
 class Rejection(Exception):
     """A message refused before dispatch: the JSON-RPC error to answer with (id None: not answerable)."""

@@ -13,7 +13,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pygls.uris import to_fs_path
 
-from awl_lsp import __version__, memory
+from awl_lsp import __version__, memory, pull
 from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
@@ -29,6 +29,7 @@ from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import RobustLanguageServer, serve_stdio
+from awl_lsp.pull import PullDiagnostics
 from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
@@ -55,6 +56,7 @@ class AwlServer(RobustLanguageServer):
         self.documents: dict[str, OpenDocument] = {}
         self._due: dict[str, asyncio.TimerHandle] = {}
         self.session = WorkspaceSession()
+        self.pull = PullDiagnostics(self)
         self._last_edit: dict[str, float] = {}
         self._release: asyncio.TimerHandle | None = None
 
@@ -75,12 +77,28 @@ class AwlServer(RobustLanguageServer):
         return Path(root) if root else None
 
     def publish(self, uri: str) -> None:
-        """Diagnostics of the newest version of `uri`, now (computed once per version)."""
+        """Diagnostics of the newest version of `uri`, now (computed once per version); a client that
+        pulls diagnostics is not sent them (it asks: `pull`), but the workspace still learns of the edit."""
+        found = self.report(uri)
+        if found is None:
+            return
+        items, changed = found
+        if not self.pull.enabled:
+            doc = self.documents[uri]
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
+            )
+        if changed:
+            self.dependents_changed(changed, skip=uri)
+
+    def report(self, uri: str) -> tuple[list[lsp.Diagnostic], set[str]] | None:
+        """The diagnostics of the newest version of an open document, and the workflow names whose
+        dependents must be re-checked now that the workspace index has this version."""
         doc = self.documents.get(uri)
         if doc is None:
-            return
+            return None
         timer = self._due.pop(uri, None)
-        if timer is not None:  # (published now: a pending debounce has nothing left to do)
+        if timer is not None:  # (reported now: a pending debounce has nothing left to do)
             timer.cancel()
         try:
             items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri))
@@ -96,11 +114,7 @@ class AwlServer(RobustLanguageServer):
                 items = items + self.session.contract_diagnostics(doc.path, doc.snapshot, self.encoding)
             except Exception:  # noqa: BLE001 — the workspace view must not cost the document its own
                 log.exception("workspace diagnostics failed for %s", uri)
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
-        )
-        if changed:
-            self.dependents_changed(changed, skip=uri)
+        return items, changed
 
     def dependents_changed(self, names: set[str], skip: str | None = None) -> None:
         """Re-publish the documents tied to workflows whose contract side changed."""
@@ -108,13 +122,18 @@ class AwlServer(RobustLanguageServer):
             uri = self.uri_of(entry.path)
             if uri == skip:
                 continue
-            if uri in self.documents:
+            if uri in self.documents and self.pull.enabled:
+                self.pull.refresh_soon()  # the client pulls it again
+            elif uri in self.documents:
                 self.schedule(uri)
             else:
                 self.publish_unopened(entry)
 
     def publish_unopened(self, entry) -> None:  # noqa: ANN001 — a workspace index entry
         if entry.is_open:
+            return
+        if self.pull.enabled:  # the client pulls the workspace: it is asked to, not told
+            self.pull.refresh_soon()
             return
         items = self.session.unopened_report(entry, self.encoding)
         if items is not None:
@@ -194,6 +213,12 @@ class AwlServer(RobustLanguageServer):
         `Dispatcher.handle_all`)? Only when the first would be applied anyway."""
         doc = self.documents.get(uri)
         return doc is not None and doc.out_of_sync is None and (doc.version is None or version > doc.version)
+
+    def settle_capabilities(
+        self, client: lsp.ClientCapabilities, capabilities: lsp.ServerCapabilities
+    ) -> None:
+        """At initialize, once pygls has listed the features: those that depend on the client."""
+        self.pull.settle(client, capabilities)
 
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
@@ -310,7 +335,8 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if timer is not None:
         timer.cancel()
     ls.release_memory_soon()
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if not ls.pull.enabled:
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     if ls.session.ready and doc.path is not None:
         names = ls.session.closed(doc.path)
         entry = ls.session.index.entry(doc.path) if ls.session.index else None
@@ -546,6 +572,8 @@ async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) 
 @server.feature(lsp.INITIALIZED)
 async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
     """Index the workspace folders (with progress), then watch their files."""
+    if ls.pull.enabled:
+        ls.log_message("diagnostics: the client pulls them (nothing is pushed)", lsp.MessageType.Info)
     roots = ls.folders()
     if not roots:
         return
@@ -572,7 +600,8 @@ async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
 
     def build() -> tuple:
         index = ls.session.build(roots, report)
-        reports = [(e, ls.session.report_of(e, encoding, index)) for e in list(index.entries.values())]
+        pushed = list(index.entries.values()) if not ls.pull.enabled else []  # (else pulled, when asked)
+        reports = [(e, ls.session.report_of(e, encoding, index)) for e in pushed]
         return index, reports
 
     index, reports = await asyncio.to_thread(build)
@@ -587,6 +616,7 @@ async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
             ls.text_document_publish_diagnostics(params_)
     for uri in list(ls.documents):
         ls.schedule(uri)  # open documents now see the rest of the workspace
+    ls.pull.refresh_soon()  # (a client that pulls is asked to pull them again)
     watch = caps.workspace and caps.workspace.did_change_watched_files
     if watch and watch.dynamic_registration:
         watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.awl", "**/*.json")]
@@ -622,11 +652,18 @@ def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> 
                 ls.session.published.discard(path.as_uri())
                 cleared = lsp.PublishDiagnosticsParams(uri=path.as_uri(), diagnostics=[])
                 ls.text_document_publish_diagnostics(cleared)
+            elif deleted and ls.pull.enabled:
+                ls.pull.forget(path)
+                ls.pull.refresh_soon()  # the next workspace pull reports it gone
     ls.dependents_changed(names)
     if schemas:
+        ls.pull.schemas_changed()
         for uri, doc in ls.documents.items():
             doc.invalidate()  # types read from schema files are read again
             ls.schedule(uri)
+
+
+pull.register(server)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)

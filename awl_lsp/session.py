@@ -4,8 +4,9 @@
 documents' summaries current from the editor's text, and decides whose diagnostics an edit or a
 file change affects: documents that declare a contract for a workflow whose inputs or outcomes
 changed, and the workflow's own document when a contract for it changed. Diagnostics of documents
-that are not open are published too (and withdrawn when they are clean again), so a broken file
-shows in the Problems panel without being opened; an open document is never reported twice.
+that are not open are reported too (pushed, and withdrawn when they are clean again, to a client
+that does not pull; pulled otherwise: `awl_lsp.pull`), so a broken file shows in the Problems panel
+without being opened; an open document is never reported twice.
 """
 
 from __future__ import annotations

@@ -17,4 +17,14 @@ return {
     end
     on_dir(vim.fs.root(bufnr, { ".git" }) or vim.fs.dirname(vim.fs.normalize(name)))
   end,
+  -- Neovim 0.12 answers a refresh by pulling the workspace only: open buffers are pulled again too
+  handlers = {
+    ["workspace/diagnostic/refresh"] = function(...)
+      return require("awl.lsp").on_diagnostic_refresh(...)
+    end,
+  },
+  -- what the server reported for documents nobody opened goes with it
+  on_exit = function(...)
+    return require("awl.lsp").on_exit(...)
+  end,
 }

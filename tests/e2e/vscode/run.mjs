@@ -8,7 +8,8 @@
 // runs it with python3 from PATH. Opens workspace/inbox_watch.awl (a workloop whose hatch has no
 // `key`) by clicking its Explorer row and checks: the status bar's language mode reads "AWL" and
 // its indentation "Spaces: 2"; the server came from the bundle; an error squiggle shows and the Problems
-// panel lists an entry mentioning `key`; hovering `tolerance` shows the keyword reference's text;
+// panel lists an entry mentioning `key`, once (the client pulls and the server pushes nothing);
+// hovering `tolerance` shows the keyword reference's text;
 // Ctrl+Space on a new line of the workloop header offers `carry` (not the `every` already
 // written); after the server is killed, the extension starts a new one and hover answers again; a
 // wrong awl.server.path typed into the User settings restarts the server at once (no reload) and
@@ -399,7 +400,13 @@ async function main() {
       return line !== "";
     }, 60000);
     if (!line.includes("bundled server")) throw new Error(`the server did not come from the bundle: ${line}`);
-    const pids = serverPids();
+    // (while pyenv's python3 shim starts the server, its `$(…)` subshells carry the same command line)
+    let pids = [];
+    try {
+      await waitFor("one running server", async () => (pids = serverPids()).length === 1, 20000);
+    } catch {
+      // reported just below
+    }
     if (pids.length !== 1) throw new Error(`expected one running \`python -m awl_lsp lsp\`, found [${pids}]`);
     const env = fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0").find((v) => v.startsWith("PYTHONPATH="));
     if (!env || !env.includes(path.join(extensions, installedDir, "bundled", "libs"))) {
@@ -426,6 +433,21 @@ async function main() {
     return texts.find((t) => /\bkey\b/.test(t)).replace(/\s+/g, " ").trim();
   });
   await shot(page, "problems");
+
+  // vscode-languageclient pulls diagnostics and the server then pushes none: pushed and pulled
+  // reports would be two collections, each problem listed twice
+  await check("each problem is listed once", page, async () => {
+    await page.waitForTimeout(3000); // past a workspace pull (every 2 s) and any push on its way
+    const texts = await page.locator(".markers-panel .monaco-list-row").allInnerTexts();
+    const rows = texts.filter((t) => /has no `key`/.test(t));
+    if (rows.length !== 1) {
+      throw new Error(`the \`key\` problem is listed ${rows.length} times: ${texts.join(" | ")}`);
+    }
+    // (the server says so in its log: it offers pull to a client declaring pull and refresh)
+    await waitFor("the server's log to say the client pulls diagnostics", async () =>
+      serverLogText().includes("diagnostics: the client pulls them"), 15000);
+    return `${texts.length} rows, the \`key\` problem once; diagnostics pulled`;
+  });
   await page.keyboard.press("Escape");
 
   await check("hover on tolerance", page, async () => {
@@ -545,6 +567,6 @@ if (crashed || failed.length) {
 await cleanup();
 for (const r of failed) console.error(`e2e-vscode: FAILED: ${r.name}: ${r.why}`);
 const passed = results.length - failed.length;
-const expected = 10;
+const expected = 11;
 console.log(`e2e-vscode: ${passed} passed, ${failed.length + (expected - results.length)} failed`);
 process.exit(crashed || failed.length || results.length !== expected ? 1 : 0);

@@ -55,6 +55,42 @@ function M.root_dir_for(bufnr)
   return dir
 end
 
+--- `workspace/diagnostic/refresh` (the server asks after a document that others have contracts
+--- with changed): Neovim's own handler, then — where Neovim answers it by pulling the workspace
+--- only (0.12), which leaves the diagnostics it pulled for each open buffer as they were — each
+--- buffer the client is attached to is pulled again too, so a contract fixed in one document
+--- clears the problem shown in the other at once (not at its next edit).
+function M.on_diagnostic_refresh(err, result, ctx)
+  local default = vim.lsp.handlers["workspace/diagnostic/refresh"]
+  local answer = default and default(err, result, ctx) or vim.NIL
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local pull = vim.lsp.diagnostic and vim.lsp.diagnostic._refresh
+  if client and type(pull) == "function" and client:supports_method("workspace/diagnostic") then
+    for bufnr in pairs(client.attached_buffers or {}) do
+      pcall(pull, bufnr, ctx.client_id)
+    end
+  end
+  return answer
+end
+
+--- When a server exits (:AwlRestart, a crash): the diagnostics it reported are withdrawn — Neovim
+--- clears them itself only for buffers it was attached to, not for the documents nobody opened
+--- that it pulled (0.12) or was pushed.
+function M.on_exit(_, _, client_id)
+  vim.schedule(function()
+    local get = vim.lsp.diagnostic and vim.lsp.diagnostic.get_namespace
+    if type(get) ~= "function" then
+      return
+    end
+    for _, pull in ipairs({ false, true }) do
+      local ok, ns = pcall(get, client_id, pull, pull and "awl" or nil)
+      if ok and ns then
+        vim.diagnostic.reset(ns)
+      end
+    end
+  end)
+end
+
 --- Is the server started by Neovim 0.11+'s vim.lsp.enable("awl") (lsp/awl.lua) rather than by
 --- this plugin's setup()?
 function M.enabled_natively()
@@ -89,6 +125,8 @@ function M.start(bufnr)
     capabilities = config.capabilities,
     settings = config.settings,
     init_options = config.init_options,
+    handlers = { ["workspace/diagnostic/refresh"] = M.on_diagnostic_refresh },
+    on_exit = M.on_exit,
   }, { bufnr = bufnr })
 end
 
