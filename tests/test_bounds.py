@@ -81,10 +81,10 @@ def test_awl_check_fails_on_one_big_error(tmp_path: Path) -> None:
 
 def test_a_one_megabyte_line_is_skipped_with_a_diagnostic_and_hovers_answer() -> None:
     text = HEAD + "step s\n  x = " + "x " * 500_000 + "\n  route done(n: 1)\n"
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: what the server spends, whatever else the machine runs
     doc = OpenDocument(text, 1, None, None)
     found = diagnostics(doc.snapshot)
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     long = [d for d in found if d.code == "line-too-long"]
     assert len(long) == 1 and f"{MAX_LINE_BYTES:,}" in long[0].message and long[0].range.start.line == 8
     assert hover(doc.snapshot, lsp.Position(1, 2), True) is not None  # `workflow` elsewhere still hovers
@@ -94,10 +94,10 @@ def test_a_ten_megabyte_document_is_analysed_up_to_the_bound() -> None:
     step = "step s{i}\n  route s{j}\n\n"
     text = HEAD.replace("route s", "route s0") + "".join(step.format(i=i, j=i + 1) for i in range(450_000))
     assert len(text) > 10_000_000
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: what the server spends, whatever else the machine runs
     doc = OpenDocument(text, 1, None, None)
     found = diagnostics(doc.snapshot)
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     large = [d for d in found if d.code == "too-large"]
     assert len(large) == 1 and f"{MAX_ANALYSED_BYTES:,}" in large[0].message
     assert all(d.range.start.line <= large[0].range.start.line for d in found)
