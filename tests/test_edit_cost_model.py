@@ -7,7 +7,10 @@ import random
 import sys
 from pathlib import Path
 
+from helpers import example
+
 from awl_lsp.documents import OpenDocument
+from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.model import Kind, ModelBuilder, SemanticModel
 from awl_lsp.model.facts import plain_scope
 from awl_lsp.syntax import TextEdit
@@ -130,3 +133,15 @@ def test_a_keystroke_in_a_long_document_reads_and_resolves_one_item() -> None:
         assert doc.builder.last_resolved == 1
         assert doc.builder.last_window <= 3
         assert view(model) == view(ModelBuilder().build(doc.syntax.tree, doc.syntax.source))
+
+
+def test_a_text_cut_inside_a_parameter_list_is_analysed_not_a_crash() -> None:
+    """Found by the text-sync property test: half of a document, cut inside an action's parameters,
+    leaves a `parameters` node at the top level, which the item reader mistook for one of its own."""
+    text = example("release_notes.awl")
+    cut = text[: int(len(text) * 0.5464715471507261)]
+    doc = OpenDocument(text, 1, None, None)
+    assert doc.snapshot.model.items
+    doc.replace(cut, 2)
+    assert view(doc.snapshot.model) == view(ModelBuilder().build(doc.syntax.tree, doc.syntax.source))
+    assert diagnostics(doc.snapshot)

@@ -188,3 +188,12 @@ def test_syntax_problems_kept_between_versions_equal_a_fresh_reading() -> None:
         assert isinstance(cache, SyntaxProblemCache)
         spliced += cache.last_window is not None
     assert spliced > 25, spliced  # (a text that stops the reading or is broken is read whole)
+
+
+def test_a_syntax_error_fixed_by_an_edit_is_not_kept() -> None:
+    text = "//! a small workflow\nworkflow w\n  input"  # an incomplete header: an error on line 2
+    doc = SyntaxDocument(text)
+    shared: dict[str, object] = {}
+    assert document_syntax_problems(doc, shared)
+    doc.apply([TextEdit(0, 10, 2, 7, "\n\n")])  # the header deleted: a comment line is left
+    assert document_syntax_problems(doc, shared) == syntax_problems(doc.tree, doc.source, doc.text)

@@ -15,6 +15,21 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 
 _BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
+# the top-level items with a reader below (`_<type>`)
+_ITEM_TYPES = frozenset(
+    {
+        "workflow_declaration",
+        "workloop_declaration",
+        "const_declaration",
+        "type_declaration",
+        "worker_declaration",
+        "child_declaration",
+        "detached_declaration",
+        "subflow_declaration",
+        "step_declaration",
+        "retire_block",
+    }
+)
 
 
 def node_range(node: Node) -> Range:
@@ -67,9 +82,8 @@ class _Extractor(BodyExtractor):
 
     # ------------------------------------------------------------------ items
     def item(self, node: Node) -> None:
-        method = getattr(self, "_" + node.type, None)
-        if method is not None:
-            method(node)
+        if node.type in _ITEM_TYPES:  # (not any node type: a broken text may put `parameters` here)
+            getattr(self, "_" + node.type)(node)
 
     def _workflow_declaration(self, node: Node, kind: Kind = Kind.WORKFLOW) -> None:
         sym = self.symbol(

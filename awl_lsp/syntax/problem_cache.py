@@ -6,8 +6,9 @@ item's own lines only, so after an edit the problems of the items before and aft
 bytes are the last version's (those after it moved by the lines added or removed), and only the
 items around the edit are asked again: their text, parsed on its own, goes through the very same
 `syntax_problems`, and its answer is moved to where the items are. That is done only when the
-text on its own parses into the same items (same trees) as inside the document; a broken text, a
-tab, skipped parts, or a problem that stops the reading, and everything is read again.
+text on its own parses into the same items (same trees) as inside the document, and the version
+before was clean too; a broken text (before or after the edit), a tab, skipped parts, or a problem
+that stops the reading, and everything is read again.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ class SyntaxProblemCache:
         self._revision: int | None = None
         self._lines = 0
         self._problems: list[SyntaxProblem] = []
+        self._clean = False  # were they read from a clean text (no error, tab or skipped part)?
         self.last_window: tuple[int, int] | None = None  # rows read again last time (None: all)
 
     def problems(self, doc: SyntaxDocument, strings: dict | None = None) -> list[SyntaxProblem]:
         """`syntax_problems(doc.tree, doc.source, doc.text, strings)`, for the newest version."""
         found = None
-        if self._revision is not None and not doc.skipped and not doc.root.has_error:
+        clean = not doc.skipped and not doc.root.has_error and "\t" not in doc.text
+        if self._clean and clean:  # (an error's problems are not the broken item's alone)
             changes = doc.changes_since(self._revision)
             if changes is not None:
                 found = self._spliced(doc, changes)
@@ -44,12 +47,13 @@ class SyntaxProblemCache:
             self.last_window = None
             found = syntax_problems(doc.tree, doc.source, doc.text, strings)
         self._revision, self._lines, self._problems = doc.revision, doc.lines.line_count, found
+        self._clean = clean
         return list(found)
 
     def _spliced(self, doc: SyntaxDocument, changes: tuple[int, int, int]) -> list[SyntaxProblem] | None:
         start, _, end = changes
         old = self._problems
-        if reading_stops(old) or "\t" in doc.text:
+        if reading_stops(old):
             return None
         window = _window(doc, start, end)
         if window is None:
