@@ -66,14 +66,39 @@ async def open_doc(client, name: str, text: str) -> str:  # noqa: ANN001 — a p
 
 async def published(client, uri: str, version: int | None = None):  # noqa: ANN001, ANN201
     """Wait for the next diagnostics of `uri` — of that `version`, when given (the server also
-    publishes for other workspace files, and again when the workspace index comes in)."""
+    publishes for other workspace files, and again when the workspace index comes in).
+
+    Every publish is recorded as it arrives (`_publishes`), so one that comes back to back with
+    another — before this coroutine could wait again — is found, not missed."""
+    proto = client.protocol
+    seen = _publishes(client)
     while True:
-        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params is None:
-            return params
-        same = version is None or getattr(params, "version", None) == version
-        if getattr(params, "uri", uri) == uri and same:
-            return params
+        for i in range(getattr(proto, "_awl_cursor", 0), len(seen)):
+            params = seen[i]
+            same = version is None or getattr(params, "version", None) == version
+            if getattr(params, "uri", uri) == uri and same:
+                proto._awl_cursor = i + 1
+                return params
+        proto._awl_cursor = len(seen)
+        if await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS) is None:
+            return None
+
+
+def _publishes(client) -> list:  # noqa: ANN001
+    """The publishDiagnostics notifications the client received since the first `published` call."""
+    proto = client.protocol
+    seen = getattr(proto, "_awl_publishes", None)
+    if seen is None:
+        seen = proto._awl_publishes = []
+        handle = proto._handle_notification
+
+        def record(method_name: str, params: object) -> None:
+            if method_name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
+                seen.append(params)
+            handle(method_name, params)
+
+        proto._handle_notification = record
+    return seen
 
 
 def require_program(name: str, hint: str) -> str:

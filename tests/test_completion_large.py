@@ -121,3 +121,35 @@ def test_completion_on_a_large_document_does_not_type_every_name() -> None:
     assert answer.items
     # generous (a loaded machine): typing every binding in scope took ~100 ms here
     assert spent < 0.05, f"{spent * 1000:.1f} ms CPU"
+
+
+def test_the_server_resolves_a_value_s_type_for_a_client_that_asks_lazily() -> None:
+    from raw_lsp import RawServer
+
+    lines = SMALL.split("\n")
+    row = lines.index("  total")
+    doc, at = _at(SMALL, row, 2)
+    eager = {i.label: i for i in completion_list(doc.snapshot, at).items}
+    server = RawServer()
+    try:
+        caps = {
+            "textDocument": {
+                "completion": {
+                    "completionItem": {"resolveSupport": {"properties": ["detail", "documentation"]}}
+                }
+            }
+        }
+        server.request("initialize", {"processId": None, "capabilities": caps, "rootUri": None})
+        server.notify("initialized", {})
+        uri = "file:///small.awl"
+        server.open(uri, SMALL)
+        where = {"textDocument": {"uri": uri}, "position": {"line": at.line, "character": at.character}}
+        answer = server.request("textDocument/completion", where)["result"]
+        assert answer["isIncomplete"] is False
+        item = next(i for i in answer["items"] if i["label"] == "item")
+        assert item["detail"] == "binding item" and item["data"]["uri"] == uri
+        resolved = server.request("completionItem/resolve", item)["result"]
+        assert resolved["detail"] == eager["item"].detail
+        assert not server.popups()
+    finally:
+        server.close()
