@@ -8,13 +8,16 @@
 - turns routes to outcomes of a workflow that declares none into hints of that one error;
 - drops what the parser made of the rest of a line (or block) opened by a misspelt keyword, and
   turns the clause it meant (`tolerence` for a missing `tolerance`) and the names the broken block
-  hid into hints related to the typo.
+  hid into hints related to the typo;
+- in a document with a syntax error, turns what the engine checks only once the text parses into
+  warnings pointing at that error (`awl_lsp.checks.stages`).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.checks.stages import provisional
 from awl_lsp.checks.suggest import KEYWORD_CODES
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
@@ -31,7 +34,7 @@ def fold(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
         out = [_for_want_of_outcomes(p, no_outcome) for p in out]
     if misspelt:
         out = [_folded(p, tree, source, misspelt) for p in out]
-    return fold_typos(out, tree, source)
+    return provisional(fold_typos(out, tree, source))
 
 
 def _for_want_of_outcomes(p: Problem, cause: Problem) -> Problem:

@@ -35,7 +35,7 @@ _WHAT = {
 }
 _CONFIG_KEYS = {"node_setting": "node", "timeout_setting": "timeout", "retry_setting": "retry"}
 _FLOWS = ("workflow_declaration", "workloop_declaration")
-_TRIVIA = ("comment", "doc_comment", "ERROR")
+_TRIVIA = ("comment", "doc_comment", "narration", "ERROR")
 _ZERO_UNITS = ("s", "m", "h", "d", "ms")
 
 

@@ -80,7 +80,7 @@ def _opens_here(node: Node) -> bool:
     if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
         return False
     before = node.prev_named_sibling
-    while before is not None and "comment" in before.type:
+    while before is not None and before.type in _TRIVIA:
         before = before.prev_named_sibling
     if parent.type in _BLOCKS:
         return before is None
