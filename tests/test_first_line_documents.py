@@ -113,3 +113,22 @@ def test_the_engine_names_the_same_lines() -> None:
         if first.get(str(p), ("missing", 0))[0] in ("OK", "missing") or first[str(p)][1] != _expected(p)
     ]
     assert not disagree, "\n".join(disagree)
+
+
+def test_an_unclosed_type_body_is_named_on_the_next_line_and_the_fix_closes_it_in_place() -> None:
+    from helpers import snap_of
+    from lsp_edits import apply_workspace_edit
+
+    from awl_lsp.features.code_actions import code_actions
+    from awl_lsp.features.diagnostics import diagnostics
+
+    uri = "file:///work/doc.awl"
+    text = (DATA / "type_body_never_closed.awl").read_text(encoding="utf-8")
+    snap = snap_of(text)
+    errors = [d for d in diagnostics(snap) if d.severity == 1]
+    assert [d.range.start.line for d in errors] == [10] and "type `Tally`" in errors[0].message
+    assert any(d.range.start.line == 7 and "never closed" in d.message for d in diagnostics(snap))
+    actions = code_actions(snap, uri, errors[0].range, errors)
+    fixed = apply_workspace_edit(text, actions[0].edit, uri)
+    assert fixed.splitlines()[7:9] == ["  note: String,", "}"]
+    assert not snap_of(fixed).doc.root.has_error

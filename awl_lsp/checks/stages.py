@@ -151,6 +151,7 @@ PARSE_STAGE = frozenset(
         "doc-line",
         "duration",
         "enum-payload",
+        "field-comma",
         "fork-body",
         "fork-join",
         "fork-without-body",

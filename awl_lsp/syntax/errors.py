@@ -326,6 +326,14 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                 and (prev.is_named or prev.type in _CLOSERS)
                 and (lead is None or lead.type != ",")
             )
+            if (
+                child.type == "}"
+                and node.type == "record_body"
+                and node.start_point.row < span[0]
+                and _rest_is_blank(source, child.start_byte)
+            ):
+                out.extend(_unclosed_fields(node, child, source, data))
+                continue
             if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
                 # the line ended with the bracket open: the parser finds out on the next line, which
                 # is where the engine names it; the fix still inserts where the bracket belongs
@@ -349,6 +357,45 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             out.append(_error_problem(child, source))
         elif child.has_error:
             _collect(child, source, out)
+
+
+def _unclosed_fields(
+    body: Node, missing: Node, source: bytes, data: dict[str, Any] | None
+) -> list[SyntaxProblem]:
+    """A multi-line `{ … }` of fields left open: named on the next line that holds a token (a `///`
+    doc line is one, a `//` comment is not), where the engine finds out; the fix still inserts the
+    `}` where it belongs."""
+    span = _range(missing)
+    row = span[0]
+    lines = source.split(b"\n")
+    for i in range(span[0] + 1, len(lines)):
+        text = lines[i].strip()
+        if text and (not text.startswith(b"//") or text.startswith(b"///")):
+            row = i
+            break
+    else:
+        row = max(len(lines) - 1, span[0])
+    owner = body.parent
+    name = owner.child_by_field_name("name") if owner is not None else None
+    what = f"type `{_snippet(source, name)}`" if name is not None else "this type"
+    column = owner.start_point.column if owner is not None else 0
+    fix = (
+        {**data, "insert_at": [span[0], span[1]], "insert_text": "\n" + " " * column + "}"} if data else None
+    )
+    line = lines[row] if row < len(lines) else b""
+    indent = len(line) - len(line.lstrip(b" "))
+    return [
+        SyntaxProblem(
+            span, f"the fields of {what} are never closed: end them with `}}` here", "missing", Severity.HINT
+        ),
+        SyntaxProblem(
+            (row, indent, row, max(len(line.rstrip()), indent + 1)),
+            f"missing `}}`: the fields of {what} are still open where this line begins — close them "
+            "with `}` on a line of its own after the last field",
+            "missing",
+            data=fix,
+        ),
+    ]
 
 
 # closers the engine looks for across line ends (a type's `{ … }` on one line ends with its line)
