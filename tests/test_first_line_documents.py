@@ -132,3 +132,25 @@ def test_an_unclosed_type_body_is_named_on_the_next_line_and_the_fix_closes_it_i
     fixed = apply_workspace_edit(text, actions[0].edit, uri)
     assert fixed.splitlines()[7:9] == ["  note: String,", "}"]
     assert not snap_of(fixed).doc.root.has_error
+
+
+def test_a_document_ending_inside_an_argument_list_is_named_at_its_end_and_fixed_in_place() -> None:
+    from helpers import snap_of
+    from lsp_edits import apply_workspace_edit
+
+    from awl_lsp.features.code_actions import code_actions
+    from awl_lsp.features.diagnostics import diagnostics
+
+    uri = "file:///work/doc.awl"
+    text = (DATA / "route_arguments_open_at_end.awl").read_text(encoding="utf-8")
+    snap = snap_of(text)
+    errors = [d for d in diagnostics(snap) if d.severity == 1]
+    assert [d.range.start.line for d in errors] == [17] and "`failed(`" in errors[0].message
+    assert (
+        errors[0].related_information is None
+        or errors[0].related_information[0].location.range.start.line == 16
+    )
+    actions = code_actions(snap, uri, errors[0].range, errors)
+    fixed = apply_workspace_edit(text, actions[0].edit, uri)
+    assert fixed.splitlines()[-1] == "    route failed(score: grade.score)"
+    assert [p for p in findings(snap_of(fixed)) if p.severity is Severity.ERROR] == []

@@ -12,8 +12,15 @@ from typing import Any
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.layout import layout_problems
+from awl_lsp.syntax.leaves import first_leaf as _first_leaf
+from awl_lsp.syntax.leaves import last_leaf as _last_leaf
+from awl_lsp.syntax.leaves import leaves as _leaves
+from awl_lsp.syntax.leaves import node_range as _range
+from awl_lsp.syntax.leaves import previous_leaf as _previous_leaf
+from awl_lsp.syntax.leaves import snippet as _snippet
 from awl_lsp.syntax.parser import LANGUAGE
-from awl_lsp.syntax.problems import Problem, Range, Severity
+from awl_lsp.syntax.problems import Problem, Severity
+from awl_lsp.syntax.unclosed import open_at_end, unclosed_fields
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
@@ -71,30 +78,6 @@ _LINE_HINTS = {
 # tokens a quick fix may insert where the parser found them missing (closing brackets and the like)
 _INSERTABLE = frozenset({")", "]", "}", ":", ",", "=", "->"})
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
-
-
-def _range(node: Node) -> Range:
-    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
-
-
-def _first_leaf(node: Node) -> Node:
-    while node.child_count:
-        node = node.children[0]
-    return node
-
-
-def _previous_leaf(node: Node) -> Node | None:
-    cur: Node | None = node
-    while cur is not None:
-        prev = cur.prev_sibling
-        while prev is not None and prev.is_extra:
-            prev = prev.prev_sibling
-        if prev is not None:
-            while prev.child_count:
-                prev = prev.children[-1]
-            return prev
-        cur = cur.parent
-    return None
 
 
 def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str]:
@@ -159,12 +142,6 @@ def _describe(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def _snippet(source: bytes, node: Node) -> str:
-    text = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-    first = text.strip().splitlines()[0] if text.strip() else text
-    return first if len(first) <= 40 else first[:37] + "…"
 
 
 def syntax_problems(
@@ -332,7 +309,7 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                 and node.start_point.row < span[0]
                 and _rest_is_blank(source, child.start_byte)
             ):
-                out.extend(_unclosed_fields(node, child, source, data))
+                out.extend(unclosed_fields(node, child, source, data))
                 continue
             if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
                 # the line ended with the bracket open: the parser finds out on the next line, which
@@ -354,48 +331,9 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                     span = (row, 0, row, 0)
             out.append(SyntaxProblem(span, message, "missing", data=data))
         elif child.is_error:
-            out.append(_error_problem(child, source))
+            out.extend(open_at_end(child, source) or [_error_problem(child, source)])
         elif child.has_error:
             _collect(child, source, out)
-
-
-def _unclosed_fields(
-    body: Node, missing: Node, source: bytes, data: dict[str, Any] | None
-) -> list[SyntaxProblem]:
-    """A multi-line `{ … }` of fields left open: named on the next line that holds a token (a `///`
-    doc line is one, a `//` comment is not), where the engine finds out; the fix still inserts the
-    `}` where it belongs."""
-    span = _range(missing)
-    row = span[0]
-    lines = source.split(b"\n")
-    for i in range(span[0] + 1, len(lines)):
-        text = lines[i].strip()
-        if text and (not text.startswith(b"//") or text.startswith(b"///")):
-            row = i
-            break
-    else:
-        row = max(len(lines) - 1, span[0])
-    owner = body.parent
-    name = owner.child_by_field_name("name") if owner is not None else None
-    what = f"type `{_snippet(source, name)}`" if name is not None else "this type"
-    column = owner.start_point.column if owner is not None else 0
-    fix = (
-        {**data, "insert_at": [span[0], span[1]], "insert_text": "\n" + " " * column + "}"} if data else None
-    )
-    line = lines[row] if row < len(lines) else b""
-    indent = len(line) - len(line.lstrip(b" "))
-    return [
-        SyntaxProblem(
-            span, f"the fields of {what} are never closed: end them with `}}` here", "missing", Severity.HINT
-        ),
-        SyntaxProblem(
-            (row, indent, row, max(len(line.rstrip()), indent + 1)),
-            f"missing `}}`: the fields of {what} are still open where this line begins — close them "
-            "with `}` on a line of its own after the last field",
-            "missing",
-            data=fix,
-        ),
-    ]
 
 
 # closers the engine looks for across line ends (a type's `{ … }` on one line ends with its line)
@@ -407,21 +345,6 @@ def _rest_is_blank(source: bytes, byte: int) -> bool:
     end = source.find(b"\n", byte)
     rest = source[byte : end if end != -1 else len(source)].strip()
     return not rest or rest.startswith(b"//")
-
-
-def _leaves(node: Node, limit: int = 4000) -> list[Node]:
-    """The non-extra tokens inside `node`, in order (bounded: a huge ERROR is rare and still cheap)."""
-    out: list[Node] = []
-    stack = list(reversed(node.children))
-    while stack and len(out) < limit:
-        cur = stack.pop()
-        if cur.is_extra and cur.type in ("comment", "doc_comment", "narration"):
-            continue
-        if cur.child_count == 0:
-            out.append(cur)
-        else:
-            stack.extend(reversed(cur.children))
-    return out
 
 
 def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
@@ -463,6 +386,7 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         and not opener.is_named
         and opener.type[:1].isalpha()
         and opener.start_point.row == before.end_point.row < row
+        and not _line_complete(before, source)
     ):
         # the construct around the error began on an earlier line that stopped short; the parser
         # only noticed on the next line
@@ -491,6 +415,13 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         message += f": expected {expected}"
     end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
     return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+def _line_complete(before: Node, source: bytes) -> bool:
+    """Whether the line ending with `before` could end there (`step wave` with its block below), so
+    an error on a later line is that line's own, not this line stopping short."""
+    names = expected_tokens(before, source)
+    return _TOKEN_NAMES["_newline"] in names or _TOKEN_NAMES["_indent"] in names
 
 
 # What a construct takes only one of, by the kind of the line repeated (facts of LANGUAGE.md).
@@ -553,9 +484,3 @@ def _line_after(node: Node, last: Node, source: bytes) -> SyntaxProblem | None:
     word = typed.split(" ", 1)[0].split("(", 1)[0]
     message = f"unexpected second `{word}` line `{typed}`: {_ONE_ONLY[start.type]}"
     return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
-
-
-def _last_leaf(node: Node) -> Node:
-    while node.child_count:
-        node = node.children[-1]
-    return node
