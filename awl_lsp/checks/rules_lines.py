@@ -109,6 +109,14 @@ def _one_on_failure(ctx: ItemContext, body: Node) -> None:
         )
         ctx.row_numbers = True
     blocks = [st for st in body.named_children if st.type == "on_failure"]
+    for block in blocks:
+        if not any(c.type == "block" for c in block.named_children):
+            ctx.error(
+                block,
+                "`on failure` has nothing under it: indent the statements that run on failure one level "
+                "deeper, on the lines below it",
+                "on-failure-empty",
+            )
     for extra in blocks[1:]:
         ctx.error(
             extra.children[0] if extra.children else extra,

@@ -164,6 +164,7 @@ PARSE_STAGE = frozenset(
         "loop-seed",
         "named-arguments",
         "narration",
+        "on-failure-empty",
         "on-failure-twice",
         "optional-twice",
         "outcome",

@@ -298,10 +298,9 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             message = f"missing {what}{after}"
             # a value after `name:` (a bare name could still be waiting for its `:`)
             lead = _previous_leaf(prev) if prev is not None else None
-            complete = (
-                prev is not None
-                and (prev.is_named or prev.type in _CLOSERS)
-                and (lead is None or lead.type != ",")
+            complete = prev is not None and (
+                ((prev.is_named or prev.type in _CLOSERS) and (lead is None or lead.type != ","))
+                or prev.type == ","  # a list that goes on on the next line, where the engine looks
             )
             if (
                 child.type == "}"
