@@ -310,7 +310,12 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             ):
                 out.extend(unclosed_fields(node, child, source, data))
                 continue
-            if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
+            if (
+                child.type in _CLOSERS
+                and complete
+                and node.type != "list_type"  # a type's `[T]` ends with its line, where the engine looks
+                and _rest_is_blank(source, child.start_byte)
+            ):
                 # the line ended with the bracket open: the parser finds out on the next line, which
                 # is where the engine names it; the fix still inserts where the bracket belongs
                 row = _next_code_row(source, child.start_byte)

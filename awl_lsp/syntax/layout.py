@@ -12,7 +12,8 @@ each on the line the engine names:
 * inside brackets, a line less indented than the line the brackets opened on;
 * inside a type's `{ … }`, a field line deeper than the field line above it;
 * an enum's `| Variant` on a line of its own (the variants go on the `type` line);
-* an `outcome …,` line with no deeper line after it to carry its `route`.
+* an `outcome …,` line with no deeper line after it to carry its `route`;
+* branches indented under a `join` (the `fork` above it has none: named on the `fork` line).
 
 Blank lines, comment lines and the inside of `json { … }` bodies and `\"\"\"raw strings\"\"\"` are
 free. Lines with a tab in their indentation are left to the tab rule (`errors.py`).
@@ -243,7 +244,10 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                 )
             elif not continuation and indent == prev + 2:
                 first = _largest_at(root, row, indent)
-                if first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
+                fork = _fork_without_branches(root, prev_row, prev)
+                if fork is not None:
+                    out.append(fork)
+                elif first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
                     out.append(
                         (
                             span,
@@ -264,6 +268,21 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _fork_without_branches(root: Node, row: int, col: int) -> tuple[Range, str, str] | None:
+    """The `fork` line above a `join` that came before its branches (the engine names the fork)."""
+    above = _largest_at(root, row, col)
+    fork = above.parent if above is not None and above.type == "join_clause" else None
+    if fork is None or fork.type != "fork_statement" or fork.child_by_field_name("body") is not None:
+        return None
+    r, c = fork.start_point.row, fork.start_point.column
+    return (
+        (r, c, r, c + 4),
+        "this `fork` has no branches under it: indent its branches one level under the `fork` line, "
+        "and put `join` after them",
+        "fork-body",
+    )
 
 
 _ARM_WITHOUT_ROUTE = (
