@@ -154,3 +154,15 @@ def test_a_document_ending_inside_an_argument_list_is_named_at_its_end_and_fixed
     fixed = apply_workspace_edit(text, actions[0].edit, uri)
     assert fixed.splitlines()[-1] == "    route failed(score: grade.score)"
     assert [p for p in findings(snap_of(fixed)) if p.severity is Severity.ERROR] == []
+
+
+def test_a_statement_at_the_margin_under_a_bodiless_step_says_to_indent_it() -> None:
+    errors = [p for p in _findings(DATA / "pipe_at_margin_under_step.awl") if p.severity is Severity.ERROR]
+    assert len(errors) == 1 and errors[0].code == "unknown-declaration"
+    assert "under `step send`" in errors[0].message and "indent this line" in errors[0].message
+    assert "did you mean" not in errors[0].message
+
+
+def test_a_pipe_chain_into_an_action_must_end_in_a_binding_or_a_route() -> None:
+    errors = [p for p in _findings(DATA / "pipe_chain_without_end.awl") if p.severity is Severity.ERROR]
+    assert [(p.range[0], p.code) for p in errors] == [(11, "pipe-unterminated")]

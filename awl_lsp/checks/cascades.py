@@ -94,7 +94,11 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
     for a missing `tolerance`) and names that look unused or unknown because the block they live
     in was not read become hints pointing at the typo. Applies to syntax and checker problems alike.
     """
-    typos = [p for p in problems if p.code in KEYWORD_CODES and p.data and p.data.get("candidates")]
+    typos = [
+        p
+        for p in problems
+        if p.code in KEYWORD_CODES and p.data and (p.data.get("candidates") or p.data.get("statement"))
+    ]
     if not typos:
         return problems
     regions: list[tuple[Problem, tuple[int, int], tuple[int, int], set[str]]] = []
@@ -120,6 +124,8 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
             continue  # inside the misspelt line or block: the parser's reading of text it could not take
         hinted = None
         for t, _, _, names in regions:
+            if not (t.data or {}).get("candidates"):
+                continue  # a statement at the margin, not a misspelling: nothing it meant to write
             meant = t.data["candidates"][0] if t.data else ""
             missing = (p.data or {}).get("missing")
             if missing == meant or (p.code in _MISSES and _named(p, tree, source) in names):

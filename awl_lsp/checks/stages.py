@@ -125,8 +125,8 @@ CHECK_STAGE = frozenset(
     }
 )
 # What the engine finds while it reads and parses the text: the syntax layer's problems and the
-# checker's line rules the engine enforces in its parser. A misspelt keyword is not listed: the
-# checker reads the line it opens precisely, and `cascades.fold_typos` folds what it breaks.
+# checker's line rules the engine enforces in its parser. A misspelt clause or setting keyword is not
+# listed: the checker reads the line it opens precisely, and `cascades.fold_typos` folds what it breaks.
 PARSE_STAGE = frozenset(
     {
         # the syntax layer (`awl_lsp.syntax.errors`, `awl_lsp.syntax.layout`)
@@ -181,6 +181,7 @@ PARSE_STAGE = frozenset(
         "subflow-outcomes",
         "timeout-twice",
         "unexpected-block",
+        "unknown-declaration",  # a top-level line that is no declaration: what it held is unread
         "visits-bound-twice",
         "visits-twice",
         "worker",
