@@ -219,14 +219,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
                 )
             elif depth > 0 and row in record_rows and indent <= open_indent and not body.startswith(b"}"):
-                out.append(
-                    (
-                        span,
-                        "this field is not indented under its `type` line: a type's fields sit one level "
-                        "deeper than the `type` line",
-                        "field-indent",
-                    )
-                )
+                out.append(_field_not_indented(lines, first_row, row, span, prev_row, record))
             elif (
                 depth > 0
                 and row in record_rows
@@ -268,6 +261,41 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _field_not_indented(
+    lines: list[bytes], first_row: int, row: int, span: Range, prev_row: int, record: Node | None
+) -> tuple[Range, str, str]:
+    """A field line at (or left of) its `type` line's indentation, named where the engine stops:
+    the `{` line when it is the first field (no indented block follows `{`), a `///` line right
+    above it (the block of fields ends after that doc line), else the field line itself."""
+    above = row - 1
+    while above > prev_row and not lines[above - first_row].strip():
+        above -= 1
+    doc = lines[above - first_row].strip().startswith(b"///") if above > prev_row else False
+    if doc:
+        text = lines[above - first_row].rstrip(b"\r")
+        start = len(text) - len(text.lstrip(b" "))
+        return (
+            (above, start, above, len(text)),
+            "this `///` line documents a field that is not indented under its `type` line: indent the "
+            "field below one level deeper than the `type` line",
+            "field-indent",
+        )
+    if record is not None and prev_row == record.start_point.row:
+        r = record.start_point.row
+        return (
+            (r, record.start_point.column, r, record.start_point.column + 1),
+            "no indented fields follow this `{`: a type's fields sit one level deeper than the `type` "
+            "line — indent the field line below",
+            "field-indent",
+        )
+    return (
+        span,
+        "this field is not indented under its `type` line: a type's fields sit one level deeper than the "
+        "`type` line",
+        "field-indent",
+    )
 
 
 def _fork_without_branches(root: Node, row: int, col: int) -> tuple[Range, str, str] | None:
