@@ -8,13 +8,16 @@
 - turns routes to outcomes of a workflow that declares none into hints of that one error;
 - drops what the parser made of the rest of a line (or block) opened by a misspelt keyword, and
   turns the clause it meant (`tolerence` for a missing `tolerance`) and the names the broken block
-  hid into hints related to the typo.
+  hid into hints related to the typo;
+- in a document with a syntax error, turns what the engine checks only once the text parses into
+  warnings pointing at that error (`awl_lsp.checks.stages`).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.checks.stages import provisional
 from awl_lsp.checks.suggest import KEYWORD_CODES
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
@@ -31,7 +34,7 @@ def fold(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
         out = [_for_want_of_outcomes(p, no_outcome) for p in out]
     if misspelt:
         out = [_folded(p, tree, source, misspelt) for p in out]
-    return fold_typos(out, tree, source)
+    return provisional(fold_typos(out, tree, source))
 
 
 def _for_want_of_outcomes(p: Problem, cause: Problem) -> Problem:
@@ -91,7 +94,11 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
     for a missing `tolerance`) and names that look unused or unknown because the block they live
     in was not read become hints pointing at the typo. Applies to syntax and checker problems alike.
     """
-    typos = [p for p in problems if p.code in KEYWORD_CODES and p.data and p.data.get("candidates")]
+    typos = [
+        p
+        for p in problems
+        if p.code in KEYWORD_CODES and p.data and (p.data.get("candidates") or p.data.get("statement"))
+    ]
     if not typos:
         return problems
     regions: list[tuple[Problem, tuple[int, int], tuple[int, int], set[str]]] = []
@@ -117,6 +124,8 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
             continue  # inside the misspelt line or block: the parser's reading of text it could not take
         hinted = None
         for t, _, _, names in regions:
+            if not (t.data or {}).get("candidates"):
+                continue  # a statement at the margin, not a misspelling: nothing it meant to write
             meant = t.data["candidates"][0] if t.data else ""
             missing = (p.data or {}).get("missing")
             if missing == meant or (p.code in _MISSES and _named(p, tree, source) in names):

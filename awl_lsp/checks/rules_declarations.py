@@ -78,8 +78,11 @@ def _narration(ctx: CheckContext) -> None:
         if it.summary.narration:
             narration += it.summary.narration_points()
     if not any(row < header_row for row, _ in narration):
+        # on the document's first non-blank line (a comment counts): where narration belongs
+        top = next((n for n in ctx.tree.root_node.children if n.start_point.row < header_row), None)
+        at = (top.start_point.row, 0, top.start_point.row, 0) if top is not None else first_token(flow)
         ctx.error(
-            first_token(flow),
+            at,
             "missing `//!` narration: a document opens with at least one `//! …` line saying what "
             "the flow does, "
             "before the header",

@@ -30,7 +30,8 @@ def check_item(ctx: ItemContext) -> None:
         elif not in_substep(node):
             body = node.child_by_field_name("body")
             stmts = [c for c in body.named_children if c.type not in ("comment",)] if body is not None else []
-            if not stmts or stmts[-1].type != "route_statement":
+            # (an `on failure` with no block at all is a line rule's: `rules_lines`)
+            if body is not None and (not stmts or stmts[-1].type != "route_statement"):
                 ctx.error(
                     node,
                     "an `on failure` block must end in a `route`: after compensating, say where the "

@@ -32,6 +32,15 @@ def _shape(ctx: ItemContext, fork: Node) -> None:
         )
         return
     if fork.child_by_field_name("join") is None:
+        indented = next((st for st in body.named_children if _is_join(ctx, st)), None)
+        if indented is not None:  # `join` among the branches: the engine stops right there
+            ctx.error(
+                indented,
+                "`join` closes the `fork` at the fork's own indentation, not among its branches: move "
+                "it one level to the left",
+                "fork-join",
+            )
+            return
         row = _next_line(ctx.source, body.end_byte, fork.end_point.row)
         ctx.error(
             (row, 0, row, len(ctx.line_at(_row_start(ctx.source, row)).encode())),
@@ -39,6 +48,17 @@ def _shape(ctx: ItemContext, fork: Node) -> None:
             "at the fork's indentation, right after its branches",
             "fork-join",
         )
+
+
+def _is_join(ctx: ItemContext, statement: Node) -> bool:
+    """A branch line that is a `join` line read as a statement (`join` or `join -> name`)."""
+    first = statement.named_children[0] if statement.named_child_count else None
+    return (
+        statement.type == "expression_statement"
+        and first is not None
+        and first.type == "identifier"
+        and ctx.text(first) == "join"
+    )
 
 
 def _row_start(source: bytes, row: int) -> int:

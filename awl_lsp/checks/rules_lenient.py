@@ -8,6 +8,8 @@ top-level line starting with an unknown word (`workl`), an unknown word in a cal
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import field
 from awl_lsp.checks.suggest import close_names
@@ -33,17 +35,36 @@ def _suggest(word: str, choices: tuple[str, ...]) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
+def _bodiless_step_above(node: Node) -> Node | None:
+    """The `step NAME` line right above `node` when it has no indented body (a statement fell out)."""
+    above = node.prev_named_sibling
+    while above is not None and "comment" in above.type:
+        above = above.prev_named_sibling
+    if above is None or above.type != "step_declaration" or field(above, "body") is not None:
+        return None
+    return above
+
+
 def check_item(ctx: ItemContext) -> None:
     for node in ctx.descendants("unknown_declaration"):
         word = field(node, "word")
         text = ctx.text(word)
         allowed = ", ".join(f"`{w}`" for w in _TOP_LEVEL)
-        ctx.error(
-            word or node,
-            f"`{text}` does not start a declaration{_suggest(text, _TOP_LEVEL)}: "
-            f"a top-level line starts with one of {allowed}",
-            "unknown-declaration",
-        )
+        step = _bodiless_step_above(node)
+        data = None
+        if step is not None:
+            data = {"name": text, "candidates": [], "statement": True}  # not a misspelt keyword
+            message = (
+                f"`{text}` sits at the left margin under `step {ctx.text(field(step, 'name'))}`, which has "
+                f"no body: indent this line one level to make it the step's first statement (a line at "
+                f"the margin starts a declaration: one of {allowed})"
+            )
+        else:
+            message = (
+                f"`{text}` does not start a declaration{_suggest(text, _TOP_LEVEL)}: "
+                f"a top-level line starts with one of {allowed}"
+            )
+        ctx.error(word or node, message, "unknown-declaration", data)
     for node in ctx.descendants("unknown_setting"):
         text = ctx.text(node)
         ctx.error(

@@ -35,7 +35,7 @@ _WHAT = {
 }
 _CONFIG_KEYS = {"node_setting": "node", "timeout_setting": "timeout", "retry_setting": "retry"}
 _FLOWS = ("workflow_declaration", "workloop_declaration")
-_TRIVIA = ("comment", "doc_comment", "ERROR")
+_TRIVIA = ("comment", "doc_comment", "narration", "ERROR")
 _ZERO_UNITS = ("s", "m", "h", "d", "ms")
 
 
@@ -48,6 +48,7 @@ def check_item(ctx: ItemContext) -> None:
     _config_keys(ctx)
     _header_indent(ctx)
     _field_lines(ctx)
+    _field_punctuation(ctx)
     _workflow_timeout(ctx)
     found = QueryCursor(_QUERY).captures(ctx.node)
     for node in found.get("string", []):
@@ -108,6 +109,14 @@ def _one_on_failure(ctx: ItemContext, body: Node) -> None:
         )
         ctx.row_numbers = True
     blocks = [st for st in body.named_children if st.type == "on_failure"]
+    for block in blocks:
+        if not any(c.type == "block" for c in block.named_children):
+            ctx.error(
+                block,
+                "`on failure` has nothing under it: indent the statements that run on failure one level "
+                "deeper, on the lines below it",
+                "on-failure-empty",
+            )
     for extra in blocks[1:]:
         ctx.error(
             extra.children[0] if extra.children else extra,
@@ -120,6 +129,13 @@ def _one_on_failure(ctx: ItemContext, body: Node) -> None:
 
 def _doc_line(ctx: ItemContext, doc: Node) -> None:
     parent = doc.parent
+    if parent is not None and parent.type == "record_body":
+        nxt = doc.next_named_sibling
+        while nxt is not None and nxt.type in ("comment", "doc_comment"):
+            nxt = nxt.next_named_sibling
+        if nxt is None or nxt.type != "field_declaration":
+            _doc_error(ctx, doc, "no field follows it in this type")
+        return
     if parent is None or parent.type not in ("step_body", "block"):
         return
     nxt = doc.next_named_sibling
@@ -232,6 +248,44 @@ def _field_lines(ctx: ItemContext) -> None:
                 "field-indent",
             )
             return
+
+
+def _field_punctuation(ctx: ItemContext) -> None:
+    """A comma between two fields on one line; a multi-line body's `}` at the `type` line's indentation."""
+    node = ctx.node
+    body = field(node, "body") if node is not None and node.type == "type_declaration" else None
+    if body is None or body.type != "record_body" or body.has_error:
+        return
+    name = ctx.text(field(node, "name"))
+    before: Node | None = None
+    for child in body.children:
+        if child.type == "field_declaration":
+            if (
+                before is not None
+                and before.type == "field_declaration"
+                and before.end_point.row == child.start_point.row
+            ):
+                ctx.error(
+                    child,
+                    f"two fields of `{name}` on one line need a comma between them: add `,` after "
+                    f"`{ctx.text(before)}`",
+                    "field-comma",
+                )
+                return
+        elif child.type == "}" and not child.is_missing and before is not None:
+            if (
+                before.end_point.row < child.start_point.row
+                and child.start_point.column != node.start_point.column
+            ):
+                ctx.error(
+                    child,
+                    f"the `}}` closing the fields of `{name}` goes at the start of its line, under `type`: "
+                    "remove its indentation",
+                    "field-indent",
+                )
+                return
+        if not child.is_extra:
+            before = child
 
 
 def _workflow_timeout(ctx: ItemContext) -> None:

@@ -16,9 +16,6 @@ from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
 
-_PURE_STAGES = ("relative_field", "combinator")
-
-
 # The type rules' entry point: one walk per item, over the expression walker of `rules_types`.
 # `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
 # reference rules, so they are not repeated here.
@@ -152,8 +149,7 @@ def _statement(ec: ExprChecker, st: Node) -> None:
             and value.type == "pipe_expression"
             and st.child_by_field_name("binding") is None
         ):
-            stage = value.child_by_field_name("stage")
-            if stage is not None and stage.type in _PURE_STAGES:
+            if value.child_by_field_name("stage") is not None:  # a chain of calls as well as pure stages
                 ec.ctx.error(
                     value,
                     "this pipe chain goes nowhere: end it with `-> name` to bind the result or "

@@ -7,7 +7,8 @@ Quick fixes read the diagnostic's `code` and `data` (set by the checker, see
   argument's value);
 - `data.missing == "windows"` (`tolerance`): add the missing ` windows`;
 - `data.missing == "narration"`: insert a `//! ` line at the top;
-- `data.missing` a token (a syntax error's missing `]`, `)`, …): insert it;
+- `data.missing` a token (a syntax error's missing `]`, `)`, …): insert it (`data.insert_text` when it
+  needs its own layout, a type body's `}` on a line of its own);
 - `data.rename` (`naming`): rename the declaration and its uses to the conventional spelling;
 - `data.rewrite`: replace the flagged text by what the checker says was meant (`count(x)` →
   `count`, a bare `workflow` → `workflow.id`);
@@ -138,7 +139,9 @@ def _fix_missing_token(snap: Snapshot, uri: str, diag: lsp.Diagnostic) -> list[l
     at = _data(diag).get("insert_at")  # where the token belongs, when reported on a later line
     if isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at):
         r = snap.lsp_range((at[0], at[1], at[0], at[1]))
-    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(r.start, r.start), token)]})
+    text = _data(diag).get("insert_text")  # the token with its layout (a `}` on a line of its own)
+    insert = text if isinstance(text, str) and text.strip() == token else token
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(lsp.Range(r.start, r.start), insert)]})
     return [_action(f"Insert `{token}`", QUICKFIX, edit, diag, preferred=True)]
 
 

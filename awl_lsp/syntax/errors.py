@@ -12,8 +12,15 @@ from typing import Any
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.layout import layout_problems
+from awl_lsp.syntax.leaves import first_leaf as _first_leaf
+from awl_lsp.syntax.leaves import last_leaf as _last_leaf
+from awl_lsp.syntax.leaves import leaves as _leaves
+from awl_lsp.syntax.leaves import node_range as _range
+from awl_lsp.syntax.leaves import previous_leaf as _previous_leaf
+from awl_lsp.syntax.leaves import snippet as _snippet
 from awl_lsp.syntax.parser import LANGUAGE
-from awl_lsp.syntax.problems import Problem, Range, Severity
+from awl_lsp.syntax.problems import Problem, Severity
+from awl_lsp.syntax.unclosed import open_at_end, unclosed_fields
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
 
@@ -71,30 +78,6 @@ _LINE_HINTS = {
 # tokens a quick fix may insert where the parser found them missing (closing brackets and the like)
 _INSERTABLE = frozenset({")", "]", "}", ":", ",", "=", "->"})
 _SKIP = {"comment", "doc_comment", "narration", "_line_scan", "_error_sentinel", "end", "ERROR"}
-
-
-def _range(node: Node) -> Range:
-    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
-
-
-def _first_leaf(node: Node) -> Node:
-    while node.child_count:
-        node = node.children[0]
-    return node
-
-
-def _previous_leaf(node: Node) -> Node | None:
-    cur: Node | None = node
-    while cur is not None:
-        prev = cur.prev_sibling
-        while prev is not None and prev.is_extra:
-            prev = prev.prev_sibling
-        if prev is not None:
-            while prev.child_count:
-                prev = prev.children[-1]
-            return prev
-        cur = cur.parent
-    return None
 
 
 def expected_tokens(after: Node | None, source: bytes | None = None) -> list[str]:
@@ -159,12 +142,6 @@ def _describe(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]
     return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def _snippet(source: bytes, node: Node) -> str:
-    text = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-    first = text.strip().splitlines()[0] if text.strip() else text
-    return first if len(first) <= 40 else first[:37] + "…"
 
 
 def syntax_problems(
@@ -321,12 +298,24 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
             message = f"missing {what}{after}"
             # a value after `name:` (a bare name could still be waiting for its `:`)
             lead = _previous_leaf(prev) if prev is not None else None
-            complete = (
-                prev is not None
-                and (prev.is_named or prev.type in _CLOSERS)
-                and (lead is None or lead.type != ",")
+            complete = prev is not None and (
+                ((prev.is_named or prev.type in _CLOSERS) and (lead is None or lead.type != ","))
+                or prev.type == ","  # a list that goes on on the next line, where the engine looks
             )
-            if child.type in _CLOSERS and complete and _rest_is_blank(source, child.start_byte):
+            if (
+                child.type == "}"
+                and node.type == "record_body"
+                and node.start_point.row < span[0]
+                and _rest_is_blank(source, child.start_byte)
+            ):
+                out.extend(unclosed_fields(node, child, source, data))
+                continue
+            if (
+                child.type in _CLOSERS
+                and complete
+                and node.type != "list_type"  # a type's `[T]` ends with its line, where the engine looks
+                and _rest_is_blank(source, child.start_byte)
+            ):
                 # the line ended with the bracket open: the parser finds out on the next line, which
                 # is where the engine names it; the fix still inserts where the bracket belongs
                 row = _next_code_row(source, child.start_byte)
@@ -346,7 +335,7 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                     span = (row, 0, row, 0)
             out.append(SyntaxProblem(span, message, "missing", data=data))
         elif child.is_error:
-            out.append(_error_problem(child, source))
+            out.extend(open_at_end(child, source) or [_error_problem(child, source)])
         elif child.has_error:
             _collect(child, source, out)
 
@@ -360,21 +349,6 @@ def _rest_is_blank(source: bytes, byte: int) -> bool:
     end = source.find(b"\n", byte)
     rest = source[byte : end if end != -1 else len(source)].strip()
     return not rest or rest.startswith(b"//")
-
-
-def _leaves(node: Node, limit: int = 4000) -> list[Node]:
-    """The non-extra tokens inside `node`, in order (bounded: a huge ERROR is rare and still cheap)."""
-    out: list[Node] = []
-    stack = list(reversed(node.children))
-    while stack and len(out) < limit:
-        cur = stack.pop()
-        if cur.is_extra and cur.type in ("comment", "doc_comment", "narration"):
-            continue
-        if cur.child_count == 0:
-            out.append(cur)
-        else:
-            stack.extend(reversed(cur.children))
-    return out
 
 
 def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
@@ -416,6 +390,7 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         and not opener.is_named
         and opener.type[:1].isalpha()
         and opener.start_point.row == before.end_point.row < row
+        and not _line_complete(before, source)
     ):
         # the construct around the error began on an earlier line that stopped short; the parser
         # only noticed on the next line
@@ -444,6 +419,13 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         message += f": expected {expected}"
     end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
     return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+def _line_complete(before: Node, source: bytes) -> bool:
+    """Whether the line ending with `before` could end there (`step wave` with its block below), so
+    an error on a later line is that line's own, not this line stopping short."""
+    names = expected_tokens(before, source)
+    return _TOKEN_NAMES["_newline"] in names or _TOKEN_NAMES["_indent"] in names
 
 
 # What a construct takes only one of, by the kind of the line repeated (facts of LANGUAGE.md).
@@ -506,9 +488,3 @@ def _line_after(node: Node, last: Node, source: bytes) -> SyntaxProblem | None:
     word = typed.split(" ", 1)[0].split("(", 1)[0]
     message = f"unexpected second `{word}` line `{typed}`: {_ONE_ONLY[start.type]}"
     return SyntaxProblem((row, col, row, max(col + len(typed), col + 1)), message, "syntax")
-
-
-def _last_leaf(node: Node) -> Node:
-    while node.child_count:
-        node = node.children[-1]
-    return node

@@ -12,7 +12,8 @@ each on the line the engine names:
 * inside brackets, a line less indented than the line the brackets opened on;
 * inside a type's `{ … }`, a field line deeper than the field line above it;
 * an enum's `| Variant` on a line of its own (the variants go on the `type` line);
-* an `outcome …,` line with no deeper line after it to carry its `route`.
+* an `outcome …,` line with no deeper line after it to carry its `route`;
+* branches indented under a `join` (the `fork` above it has none: named on the `fork` line).
 
 Blank lines, comment lines and the inside of `json { … }` bodies and `\"\"\"raw strings\"\"\"` are
 free. Lines with a tab in their indentation are left to the tab rule (`errors.py`).
@@ -80,7 +81,7 @@ def _opens_here(node: Node) -> bool:
     if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
         return False
     before = node.prev_named_sibling
-    while before is not None and "comment" in before.type:
+    while before is not None and before.type in _TRIVIA:
         before = before.prev_named_sibling
     if parent.type in _BLOCKS:
         return before is None
@@ -218,14 +219,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
                 )
             elif depth > 0 and row in record_rows and indent <= open_indent and not body.startswith(b"}"):
-                out.append(
-                    (
-                        span,
-                        "this field is not indented under its `type` line: a type's fields sit one level "
-                        "deeper than the `type` line",
-                        "field-indent",
-                    )
-                )
+                out.append(_field_not_indented(lines, first_row, row, span, prev_row, record))
             elif (
                 depth > 0
                 and row in record_rows
@@ -243,7 +237,10 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                 )
             elif not continuation and indent == prev + 2:
                 first = _largest_at(root, row, indent)
-                if first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
+                fork = _fork_without_branches(root, prev_row, prev)
+                if fork is not None:
+                    out.append(fork)
+                elif first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
                     out.append(
                         (
                             span,
@@ -264,6 +261,56 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _field_not_indented(
+    lines: list[bytes], first_row: int, row: int, span: Range, prev_row: int, record: Node | None
+) -> tuple[Range, str, str]:
+    """A field line at (or left of) its `type` line's indentation, named where the engine stops:
+    the `{` line when it is the first field (no indented block follows `{`), a `///` line right
+    above it (the block of fields ends after that doc line), else the field line itself."""
+    above = row - 1
+    while above > prev_row and not lines[above - first_row].strip():
+        above -= 1
+    doc = lines[above - first_row].strip().startswith(b"///") if above > prev_row else False
+    if doc:
+        text = lines[above - first_row].rstrip(b"\r")
+        start = len(text) - len(text.lstrip(b" "))
+        return (
+            (above, start, above, len(text)),
+            "this `///` line documents a field that is not indented under its `type` line: indent the "
+            "field below one level deeper than the `type` line",
+            "field-indent",
+        )
+    if record is not None and prev_row == record.start_point.row:
+        r = record.start_point.row
+        return (
+            (r, record.start_point.column, r, record.start_point.column + 1),
+            "no indented fields follow this `{`: a type's fields sit one level deeper than the `type` "
+            "line — indent the field line below",
+            "field-indent",
+        )
+    return (
+        span,
+        "this field is not indented under its `type` line: a type's fields sit one level deeper than the "
+        "`type` line",
+        "field-indent",
+    )
+
+
+def _fork_without_branches(root: Node, row: int, col: int) -> tuple[Range, str, str] | None:
+    """The `fork` line above a `join` that came before its branches (the engine names the fork)."""
+    above = _largest_at(root, row, col)
+    fork = above.parent if above is not None and above.type == "join_clause" else None
+    if fork is None or fork.type != "fork_statement" or fork.child_by_field_name("body") is not None:
+        return None
+    r, c = fork.start_point.row, fork.start_point.column
+    return (
+        (r, c, r, c + 4),
+        "this `fork` has no branches under it: indent its branches one level under the `fork` line, "
+        "and put `join` after them",
+        "fork-body",
+    )
 
 
 _ARM_WITHOUT_ROUTE = (
