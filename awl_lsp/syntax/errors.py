@@ -270,7 +270,7 @@ def _hidden_error(node: Node, source: bytes) -> SyntaxProblem:
             "too-deep",
         )
     row, col = last.end_point.row, last.end_point.column
-    repeated = _line_after(node, last, source)
+    repeated = _line_after(node, last, source) or _arm_indented_after(last, source)
     if repeated is not None:
         return repeated
     message = f"missing end of line after `{_snippet(source, last)}`"
@@ -285,7 +285,7 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
         if child.is_missing:
             prev = _previous_leaf(child)
             if child.type in ("_newline", "_dedent") and prev is not None:
-                repeated = _line_after(node, prev, source)
+                repeated = _line_after(node, prev, source) or _arm_indented_after(prev, source)
                 if repeated is not None:
                     out.append(repeated)
                     continue
@@ -426,6 +426,26 @@ def _line_complete(before: Node, source: bytes) -> bool:
     an error on a later line is that line's own, not this line stopping short."""
     names = expected_tokens(before, source)
     return _TOKEN_NAMES["_newline"] in names or _TOKEN_NAMES["_indent"] in names
+
+
+def _arm_indented_after(last: Node, source: bytes) -> SyntaxProblem | None:
+    """An `outcome` line indented deeper than the outcome arm `last` ends: the engine names it."""
+    arm: Node | None = last
+    while arm is not None and arm.type != "step_outcome":
+        arm = arm.parent
+    row = _next_code_row(source, last.end_byte)
+    if arm is None or row <= last.end_point.row:
+        return None
+    line = source.split(b"\n")[row]
+    indent = len(line) - len(line.lstrip(b" "))
+    if not line.lstrip(b" ").startswith(b"outcome ") or indent <= arm.start_point.column:
+        return None
+    return SyntaxProblem(
+        (row, indent, row, len(line.rstrip())),
+        "this `outcome` arm is indented under the arm above: every outcome arm of a step starts at the "
+        "step's statement indentation (only an arm's `route` line goes one level deeper)",
+        "syntax",
+    )
 
 
 # What a construct takes only one of, by the kind of the line repeated (facts of LANGUAGE.md).
