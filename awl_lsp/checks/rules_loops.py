@@ -3,6 +3,7 @@
 - a `loop` body has an `until` condition;
 - the loop's `max` is fixed before the first pass, so it reads no loop-local name (the threaded
   value, the counter, or anything bound in the body);
+- the `counting` name is readable after the loop only, not in its body;
 - the threaded value keeps the type of its seed when the body rebinds it;
 - `max N visits` takes a bound fixed before the flow starts (a literal, an input, a constant),
   never a binding;
@@ -88,7 +89,27 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                     "loop-max-local",
                 )
                 break
+    _counter_read_inside(ctx, loop, items)
     _threaded_type(ctx, loop, var, body)
+
+
+def _counter_read_inside(ctx: ItemContext, loop: Node, items: list[Node]) -> None:
+    """`counting n` gives the number of passes once the loop is over: its body cannot read it."""
+    counter = ctx.text(loop.child_by_field_name("counter"))
+    if not counter:
+        return
+    for item in items:
+        if item.type == "loop_max":
+            continue  # the `max` line has its own rule
+        for ident in _identifiers_in(item):
+            if ctx.text(ident) == counter and _is_value(ident):
+                ctx.error(
+                    ident,
+                    f"`{counter}` counts the loop's passes and is set when the loop ends: read it after "
+                    "the loop (in an outcome guard or a later statement), not inside its body",
+                    "loop-counter-inside",
+                )
+                return
 
 
 def _identifiers_in(node: Node | None) -> list[Node]:

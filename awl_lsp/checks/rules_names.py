@@ -2,7 +2,8 @@
 
 - Type names and enum variants are TitleCase; every other declared name (the flow, inputs,
   signals, outcomes, carries, fields, workers, actions, parameters, steps, bindings, …) is snake_case.
-- A word that opens a declaration or a statement (`step`, `input`, `route`, …) cannot be a name.
+- A word that opens a declaration or a statement (`step`, `input`, `route`, …) cannot be a name; in a
+  workflow neither can a word that continues a construct (`after`, `when`, `true`, `all`, …).
 - Each name is declared once in its namespace: header clauses per kind, types, fields of a type,
   variants of an enum, callables (actions across all workers, children, detached, subflows),
   steps per scope, outcomes per step, parameters per callable. The second declaration is reported.
@@ -14,7 +15,13 @@ import re
 from collections import defaultdict
 
 from awl_lsp.checks.base import CheckContext, ItemContext, Related, Severity
-from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
+from awl_lsp.checks.rules_support import (
+    RESERVED_NAMES,
+    SNAKE,
+    TITLE,
+    WORKFLOW_RESERVED_BINDING_NAMES,
+    WORKFLOW_RESERVED_NAMES,
+)
 from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, Symbol
 
@@ -68,12 +75,16 @@ def to_title(name: str) -> str:
 
 
 def _conventions(ctx: ItemContext) -> None:
+    workflow = not ctx.model.is_workloop
     for sym in ctx.facts.flat:
         if sym.kind is Kind.RETIRE:
             continue
         name = sym.name
         what = label(sym.kind)
-        if name in RESERVED_NAMES:
+        reserved = RESERVED_NAMES
+        if workflow:
+            reserved = WORKFLOW_RESERVED_BINDING_NAMES if _after_arrow(sym) else WORKFLOW_RESERVED_NAMES
+        if name in reserved:
             ctx.error(
                 sym.selection,
                 f"`{name}` is a keyword and cannot name {_article(what)} {what}: choose another name "
@@ -89,6 +100,16 @@ def _conventions(ctx: ItemContext) -> None:
             better = to_snake(name)
             message = f"{what} `{name}` must be snake_case, e.g. `{better}`"
             ctx.error(sym.selection, message, "naming", {"rename": better})
+
+
+def _after_arrow(sym: Symbol) -> bool:
+    """A value bound with `-> name` (or `counting name`); an item name (`fork x in …`) is not."""
+    return sym.kind is Kind.BINDING and sym.extra.get("how") not in (
+        "fork item",
+        "loop",
+        "distribute",
+        "sequence",
+    )
 
 
 def _article(word: str) -> str:
