@@ -184,7 +184,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
     var = text(ctx, loop.child_by_field_name("binding"))
     body = loop.child_by_field_name("body")
     items = [c for c in body.named_children if c.type != "comment"] if body is not None else []
-    if not any(i.type == "loop_max" for i in items):
+    until_twice = sum(i.type == "until_clause" for i in items) > 1  # a `max` written as `until`
+    if not until_twice and not any(i.type == "loop_max" for i in items):
         ctx.error(
             loop, f"loop `{var}` is unbounded: add a `max N` line to its body so it always ends", "loop-max"
         )

@@ -292,7 +292,15 @@ def _unknown_names(ctx: ItemContext) -> None:
             continue
         if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():
             continue
-        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:  # a workloop armed `on s` reads `s`
+        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:
+            if ctx.model.is_workloop:  # a workloop armed `on s` reads `s`
+                continue
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is a signal, not a value: receive it with `wait {ref.name} -> name` "
+                "and read `name`",
+                "signal-as-value",
+            )
             continue
         ctx.error(
             ref.range,

@@ -61,7 +61,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
     if body is None:
         return
     items = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
-    if not any(i.type == "until_clause" for i in items):
+    twice = any(sum(i.type == kind for i in items) > 1 for kind in ("until_clause", "loop_max"))
+    if not twice and not any(i.type == "until_clause" for i in items):
         ctx.error(
             loop.child_by_field_name("binding") or loop,
             f"loop `{var}` has no `until` condition: add `until <condition>` to its body so an "
