@@ -5,6 +5,8 @@
 - A step has at most one `on failure` block and at most one `max N visits` bound.
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
+- In a workflow, no comment sits inside `( … )` or `[ … ]` (argument and parameter lists, lists);
+  a type body `{ … }` may hold comment lines.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
   each key once.
@@ -23,7 +25,9 @@ from awl_lsp.checks.rules_support import field
 from awl_lsp.syntax.parser import LANGUAGE
 
 _ESCAPES = frozenset('"\\nt')
-_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc")
+_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc (comment) @comment")
+# brackets whose lines are items (arguments, parameters, list elements): no comment line among them
+_ITEM_BRACKETS = {"arguments": "an argument list", "parameters": "a parameter list", "list": "a list"}
 # what a `///` line may precede (the engine attaches it to the declaration that follows)
 _DOCUMENTED = frozenset({"step_declaration", "action_declaration", "field", "type_declaration"})
 _AFTER_OUTCOMES = frozenset({"step_outcome", "visits_bound", "comment", "doc_comment", "ERROR"})
@@ -54,6 +58,20 @@ def check_item(ctx: ItemContext) -> None:
         _escapes(ctx, node)
     for node in found.get("doc", []):
         _doc_line(ctx, node)
+    if not ctx.model.is_workloop:
+        for node in found.get("comment", []) + found.get("doc", []):
+            _comment_in_brackets(ctx, node)
+
+
+def _comment_in_brackets(ctx: ItemContext, comment: Node) -> None:
+    """The engine reads `( … )` and `[ … ]` as items only: a comment there is not one."""
+    where = _ITEM_BRACKETS.get(comment.parent.type if comment.parent is not None else "")
+    if where is not None:
+        ctx.error(
+            comment,
+            f"a comment cannot sit inside {where}: move it above the line that opens the brackets",
+            "comment-in-brackets",
+        )
 
 
 def check(ctx: CheckContext) -> None:

@@ -3,7 +3,8 @@
 - Type names and enum variants are TitleCase; every other declared name (the flow, inputs,
   signals, outcomes, carries, fields, workers, actions, parameters, steps, bindings, …) is snake_case.
 - A word that opens a declaration or a statement (`step`, `input`, `route`, …) cannot be a name; in a
-  workflow neither can a word that continues a construct (`after`, `when`, `true`, `all`, …).
+  workflow neither can a word that continues a construct (`after`, `when`, `true`, `all`, …), and a
+  value named like a pipe combinator or a config key (`map`, `count`, `retry`, …) cannot be read.
 - Each name is declared once in its namespace: header clauses per kind, types, fields of a type,
   variants of an enum, callables (actions across all workers, children, detached, subflows),
   steps per scope, outcomes per step, parameters per callable. The second declaration is reported.
@@ -23,7 +24,7 @@ from awl_lsp.checks.rules_support import (
     WORKFLOW_RESERVED_NAMES,
 )
 from awl_lsp.checks.tallies import repeated
-from awl_lsp.model import Kind, Symbol
+from awl_lsp.model import Kind, RefKind, Symbol
 
 _TITLE_KINDS = frozenset({Kind.TYPE, Kind.VARIANT})
 _SNAKE_KINDS = frozenset(
@@ -55,6 +56,40 @@ _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
 
 def check_item(ctx: ItemContext) -> None:
     _conventions(ctx)
+    if not ctx.model.is_workloop:
+        _combinator_reads(ctx)
+
+
+# words an expression reads as the keyword they are: combinators, config keys, `is …` tests
+_COMBINATORS = frozenset(
+    {
+        "filter",
+        "map",
+        "sort",
+        "count",
+        "retry",
+        "every",
+        "backoff",
+        "node",
+        "timeout",
+        "empty",
+        "present",
+        "absent",
+    }
+)
+
+
+def _combinator_reads(ctx: ItemContext) -> None:
+    """In a workflow expression a combinator's name is the combinator: a value of that name (an
+    input `map`, a step's `count`) can be declared but never read."""
+    for ref in ctx.refs:
+        if ref.kind is RefKind.VALUE and ref.name in _COMBINATORS:
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is a keyword in an expression, not a value: rename what is called "
+                f"`{ref.name}` (e.g. `{ref.name}_value`) and read it by that name",
+                "combinator-name-read",
+            )
 
 
 def check(ctx: CheckContext) -> None:
