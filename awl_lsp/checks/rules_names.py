@@ -1,7 +1,8 @@
 """Name rules: naming conventions, keywords used as names, and duplicate declarations.
 
 - Type names and enum variants are TitleCase; every other declared name (the flow, inputs,
-  signals, outcomes, carries, fields, workers, actions, parameters, steps, bindings, …) is snake_case.
+  signals, outcomes, carries, fields, actions, parameters, bindings, …) is snake_case. Steps,
+  outcome arms and workers are snake_case by convention only (a warning): the engine takes any.
 - A word that opens a declaration or a statement (`step`, `input`, `route`, …) cannot be a name; in a
   workflow neither can a word that continues a construct (`after`, `when`, `true`, `all`, …), and a
   value named like a pipe combinator or a config key (`map`, `count`, `retry`, …) cannot be read.
@@ -50,6 +51,9 @@ _SNAKE_KINDS = frozenset(
         Kind.BINDING,
     }
 )
+# names the engine takes in any case (`step doIt`, `worker Shop`, `outcome Yes: …`): snake_case is
+# their convention, so another spelling is a warning, not an error
+_CONVENTION_ONLY = frozenset({Kind.STEP, Kind.STEP_OUTCOME, Kind.WORKER})
 _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE: "type name"}
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
 
@@ -94,6 +98,28 @@ def _combinator_reads(ctx: ItemContext) -> None:
 
 def check(ctx: CheckContext) -> None:
     _duplicates(ctx)
+    if not ctx.model.is_workloop:
+        _type_names(ctx)
+
+
+def _type_names(ctx: CheckContext) -> None:
+    """A type name that is not TitleCase cannot be written where a type goes: the engine stops at
+    its first use there, so that is where it is reported (at the declaration when it has none)."""
+    for sym in ctx.model.of_kind(Kind.TYPE):
+        if TITLE.match(sym.name) or sym.name in RESERVED_NAMES:
+            continue
+        better = to_title(sym.name)
+        uses = sorted(
+            (r.range for r in ctx.model.references_to(sym) if r.kind is RefKind.TYPE), key=lambda r: r[:2]
+        )
+        where = uses[0] if uses else sym.selection
+        ctx.error(
+            where,
+            f"type name `{sym.name}` must be TitleCase, e.g. `{better}`"
+            + (": a lower-case name cannot be written as a type" if uses else ""),
+            "naming",
+            {"rename": better} if not uses else None,
+        )
 
 
 def label(kind: Kind) -> str:
@@ -127,12 +153,18 @@ def _conventions(ctx: ItemContext) -> None:
                 "keyword-name",
             )
             continue
+        if sym.kind is Kind.TYPE and not ctx.model.is_workloop:
+            continue  # reported document-wide, where the name is first written as a type
         if sym.kind in _TITLE_KINDS and not TITLE.match(name):
             better = to_title(name)
             message = f"{what} `{name}` must be TitleCase, e.g. `{better}`"
             ctx.error(sym.selection, message, "naming", {"rename": better})
         elif sym.kind in _SNAKE_KINDS and not SNAKE.match(name):
             better = to_snake(name)
+            if sym.kind in _CONVENTION_ONLY:
+                message = f"{what} `{name}` is conventionally snake_case: `{better}`"
+                ctx.report(sym.selection, message, "naming", Severity.WARNING, {"rename": better})
+                continue
             message = f"{what} `{name}` must be snake_case, e.g. `{better}`"
             ctx.error(sym.selection, message, "naming", {"rename": better})
 
