@@ -36,7 +36,7 @@ def fold(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
     if misspelt:
         out = [_folded(p, tree, source, misspelt) for p in out]
     out = fold_typos(out, tree, source)
-    return _behind_unreadable_text(out, tree, source) if tree.root_node.has_error else out
+    return _behind_unreadable_text(out, tree, source)
 
 
 # ---------------------------------------------------------------- text the parser could not read
@@ -49,7 +49,7 @@ def _behind_unreadable_text(problems: list[Problem], tree: Tree, source: bytes) 
     stack = [tree.root_node]
     while stack:
         n = stack.pop()
-        if n.type == "ERROR":
+        if n.type in ("ERROR", "unknown_declaration"):  # text the parser could not read as AWL
             names = {
                 source[i.start_byte : i.end_byte].decode("utf-8", errors="replace")
                 for i in _identifiers(n, ("identifier", "type_identifier"))

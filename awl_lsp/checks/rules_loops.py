@@ -78,7 +78,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
             )
     local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_name("counter"))}
     local.discard("")
-    for mx in (i for i in items if i.type == "loop_max"):
+    for mx in (i for i in items if i.type == "loop_max" and not twice):  # a second `max` is the error
         limit = mx.child_by_field_name("limit")
         for ident in _identifiers_in(limit):
             name = ctx.text(ident)
