@@ -57,7 +57,18 @@ def engine_knows(path: Path) -> bool:
 
 def test_the_spec_documents_cover_every_family() -> None:
     families = Counter((p.parts[-3], p.parent.name) for p in DOCS)
-    wanted = ("constructs", "subflows", "regions", "loops", "forks", "flow", "lines", "types", "workloops")
+    wanted = (
+        "constructs",
+        "subflows",
+        "regions",
+        "loops",
+        "forks",
+        "flow",
+        "lines",
+        "types",
+        "names",
+        "workloops",
+    )
     for family in wanted:
         assert families[(family, "valid")] >= 1, f"no valid {family} documents"
         assert families[(family, "invalid")] >= 5, f"fewer than 5 invalid {family} documents"

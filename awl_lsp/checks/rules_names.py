@@ -54,6 +54,9 @@ _SNAKE_KINDS = frozenset(
 # names the engine takes in any case (`step doIt`, `worker Shop`, `outcome Yes: …`): snake_case is
 # their convention, so another spelling is a warning, not an error
 _CONVENTION_ONLY = frozenset({Kind.STEP, Kind.STEP_OUTCOME, Kind.WORKER})
+# names the engine takes where they are declared but cannot read where they are used (a type, a
+# field, an action): in a workflow the first use is the error
+_AT_FIRST_USE = frozenset({Kind.TYPE, Kind.FIELD, Kind.ACTION})
 _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE: "type name"}
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
 
@@ -103,23 +106,37 @@ def check(ctx: CheckContext) -> None:
 
 
 def _type_names(ctx: CheckContext) -> None:
-    """A type name that is not TitleCase cannot be written where a type goes: the engine stops at
-    its first use there, so that is where it is reported (at the declaration when it has none)."""
-    for sym in ctx.model.of_kind(Kind.TYPE):
-        if TITLE.match(sym.name) or sym.name in RESERVED_NAMES:
+    """A type name that is not TitleCase cannot be written where a type goes, nor a field or an
+    action name that is not snake_case where it is read or called: the engine stops at the first
+    use, so that is where it is reported. An unused type or field is reported where it is declared;
+    an unused action is only a convention warning there (the engine takes it)."""
+    said: set[tuple[int, int, int, int]] = set()  # two types' fields of one name share their uses
+    for sym in ctx.model.of_kind(*_AT_FIRST_USE):
+        title = sym.kind is Kind.TYPE
+        if (TITLE if title else SNAKE).match(sym.name) or sym.name in RESERVED_NAMES:
             continue
-        better = to_title(sym.name)
-        uses = sorted(
-            (r.range for r in ctx.model.references_to(sym) if r.kind is RefKind.TYPE), key=lambda r: r[:2]
-        )
-        where = uses[0] if uses else sym.selection
-        ctx.error(
-            where,
-            f"type name `{sym.name}` must be TitleCase, e.g. `{better}`"
-            + (": a lower-case name cannot be written as a type" if uses else ""),
-            "naming",
-            {"rename": better} if not uses else None,
-        )
+        better = to_title(sym.name) if title else to_snake(sym.name)
+        what = f"{label(sym.kind)} `{sym.name}`"
+        uses = [r.range for r in ctx.model.references_to(sym) if r.kind is not RefKind.STEP]
+        if sym.kind is Kind.FIELD:  # `x.Name`: field reads are matched by name, not resolved
+            uses += [r.range for r in ctx.model.references if r.kind is RefKind.FIELD and r.name == sym.name]
+        if uses:
+            first = min(uses, key=lambda r: r[:2])
+            if first in said:
+                continue
+            said.add(first)
+            ctx.error(
+                first,
+                f"{what} must be {'TitleCase' if title else 'snake_case'}, e.g. `{better}`: it cannot "
+                "be written here as it is",
+                "naming",
+            )
+        elif sym.kind is not Kind.ACTION:
+            form = "TitleCase" if title else "snake_case"
+            ctx.error(sym.selection, f"{what} must be {form}, e.g. `{better}`", "naming", {"rename": better})
+        else:
+            message = f"{what} is conventionally snake_case: `{better}`"
+            ctx.report(sym.selection, message, "naming", Severity.WARNING, {"rename": better})
 
 
 def label(kind: Kind) -> str:
@@ -153,8 +170,8 @@ def _conventions(ctx: ItemContext) -> None:
                 "keyword-name",
             )
             continue
-        if sym.kind is Kind.TYPE and not ctx.model.is_workloop:
-            continue  # reported document-wide, where the name is first written as a type
+        if sym.kind in _AT_FIRST_USE and workflow:
+            continue  # reported document-wide, where the name is first written
         if sym.kind in _TITLE_KINDS and not TITLE.match(name):
             better = to_title(name)
             message = f"{what} `{name}` must be TitleCase, e.g. `{better}`"
