@@ -5,8 +5,8 @@
 - A step has at most one `on failure` block and at most one `max N visits` bound.
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
-- In a workflow, no comment sits inside `( … )` or `[ … ]` (argument and parameter lists, lists);
-  a type body `{ … }` may hold comment lines.
+- In a workflow, no comment sits inside `( … )` or `[ … ]` (argument and parameter lists, lists),
+  nor between a wrapped outcome arm and its `route`; a type body `{ … }` may hold comment lines.
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
   each key once.
@@ -64,7 +64,16 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def _comment_in_brackets(ctx: ItemContext, comment: Node) -> None:
-    """The engine reads `( … )` and `[ … ]` as items only: a comment there is not one."""
+    """The engine reads `( … )` and `[ … ]` as items only: a comment there is not one. Nor may a
+    comment line part a wrapped outcome arm from its `route` (the arm then routes nowhere)."""
+    arm = comment.parent
+    if arm is not None and arm.type == "step_outcome":
+        ctx.error(
+            arm.children[0],
+            "a comment line parts this outcome arm from its `route`: move the comment above the arm",
+            "comment-in-arm",
+        )
+        return
     where = _ITEM_BRACKETS.get(comment.parent.type if comment.parent is not None else "")
     if where is not None:
         ctx.error(
