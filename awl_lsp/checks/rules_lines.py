@@ -234,16 +234,30 @@ def _header_indent(ctx: ItemContext) -> None:
 
 
 def _field_lines(ctx: ItemContext) -> None:
-    """The field lines of a multi-line record type body all start at one column."""
+    """The field lines of a multi-line record type body all start at one column; two fields on one
+    line are parted by a comma; a `}` on a line of its own sits at the type's indentation."""
     node = ctx.node
     body = field(node, "body") if node is not None and node.type == "type_declaration" else None
     if body is None or body.type != "record_body":
         return
+    _closing_brace(ctx, node, body)
     column = None
     last_row = node.start_point.row
-    for f in body.named_children:
+    previous: Node | None = None
+    for f in body.children:
+        if f.type == ",":
+            previous = None
         if f.type != "field_declaration":
             continue
+        if previous is not None and previous.end_point.row == f.start_point.row:
+            ctx.error(
+                f,
+                f"a comma must part field `{ctx.text(field(f, 'name'))}` from the field before it on "
+                "this line",
+                "field-comma",
+            )
+            return
+        previous = f
         if f.start_point.row == last_row:  # a second field on one line
             last_row = f.end_point.row
             continue
@@ -259,6 +273,32 @@ def _field_lines(ctx: ItemContext) -> None:
                 "field-indent",
             )
             return
+
+
+def _closing_brace(ctx: ItemContext, declaration: Node, body: Node) -> None:
+    close = body.children[-1] if body.children else None
+    if (
+        close is None
+        or close.type != "}"
+        or close.is_missing
+        or close.start_point.row == body.start_point.row
+    ):
+        return
+    line_start = ctx.source.rfind(b"\n", 0, close.start_byte) + 1
+    if ctx.source[line_start : close.start_byte].strip():
+        ctx.error(
+            close,
+            "the `}` closing a type body written over several lines goes on a line of its own",
+            "brace-indent",
+        )
+        return
+    if close.start_point.column != declaration.start_point.column:
+        ctx.error(
+            close,
+            "the `}` closing this type body sits on a line of its own at the indentation of `type`: "
+            "move it to the start of the line",
+            "brace-indent",
+        )
 
 
 def _workflow_timeout(ctx: ItemContext) -> None:
