@@ -7,6 +7,7 @@
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
 - In a workflow, no comment sits inside `( … )` or `[ … ]` (argument and parameter lists, lists),
   nor between a wrapped outcome arm and its `route`; a type body `{ … }` may hold comment lines.
+- A duration counts in `s`, `m`, `h` or `d` (no `ms`).
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
   each key once.
@@ -25,7 +26,7 @@ from awl_lsp.checks.rules_support import field
 from awl_lsp.syntax.parser import LANGUAGE
 
 _ESCAPES = frozenset('"\\nt')
-_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc (comment) @comment")
+_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc (comment) @comment (duration) @duration")
 # brackets whose lines are items (arguments, parameters, list elements): no comment line among them
 _ITEM_BRACKETS = {"arguments": "an argument list", "parameters": "a parameter list", "list": "a list"}
 # what a `///` line may precede (the engine attaches it to the declaration that follows)
@@ -58,9 +59,23 @@ def check_item(ctx: ItemContext) -> None:
         _escapes(ctx, node)
     for node in found.get("doc", []):
         _doc_line(ctx, node)
+    for node in found.get("duration", []):
+        _duration_unit(ctx, node)
     if not ctx.model.is_workloop:
         for node in found.get("comment", []) + found.get("doc", []):
             _comment_in_brackets(ctx, node)
+
+
+def _duration_unit(ctx: ItemContext, node: Node) -> None:
+    """A duration counts in `s`, `m`, `h` or `d`: there are no milliseconds."""
+    text = ctx.text(node)
+    if text.endswith("ms"):
+        ctx.error(
+            node,
+            f"`{text}`: a duration counts in seconds, minutes, hours or days (`30s`, `5m`, `3h`, `2d`) — "
+            "there are no milliseconds",
+            "duration-unit",
+        )
 
 
 def _comment_in_brackets(ctx: ItemContext, comment: Node) -> None:
