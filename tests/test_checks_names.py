@@ -142,11 +142,18 @@ def test_keywords_cannot_be_names() -> None:
             10,
             "TitleCase",
         ),
-        ("action shout(", "action Shout(", 13, "snake_case"),
     ],
 )
 def test_naming_conventions(old: str, new: str, line: int, word: str) -> None:
     assert_error(edit(old, new), line, word)
+
+
+def test_an_action_not_in_snake_case_is_an_error_where_it_is_called() -> None:
+    # the engine takes `action Shout(…)` where it is declared; a call of it cannot be written
+    text = edit("action shout(", "action Shout(")
+    text = edit("shout(text: greeting.greeting", "Shout(text: greeting.greeting", text)
+    assert_error(text, 24, "snake_case")
+    assert all(row != 13 for row, _ in checker_errors(text))
 
 
 # ---------------------------------------------------------------- calls

@@ -1,12 +1,13 @@
 """`awl fmt` prints what the engine prints: a differential test against the reference printer.
 
 Every workflow of the shared corpus (`$AWL_CORPUS`, read at run time, never copied) and our own
-documents under `tests/data/fmt/workflows` go through `awl-reference fmt` (`$AWL_REFERENCE`, default
-`<repo>/../shared/bin/awl-reference`) and through our printer, in their written form and in
-perturbed copies (`fmt_perturb`: collapsed spaces, extra spaces, broken alignment, comment
-indentation and blank lines, continuation lines pulled back or joined), and seeded single-line
-mutants of them (`AWL_FMT_MUTANTS`, default 120; `AWL_FMT_SEED`, default 8). Where the reference
-accepts a copy, the two outputs must be byte-identical. The equality figure is printed.
+documents under `tests/data/fmt/workflows` and the valid workflows of `tests/data/spec` go through
+`awl-reference fmt` (`$AWL_REFERENCE`, default `<repo>/../shared/bin/awl-reference`) and through
+our printer, in their written form and in perturbed copies (`fmt_perturb`: collapsed spaces, extra
+spaces, broken alignment, comment indentation and blank lines, continuation lines pulled back or
+joined), and seeded single-line mutants of them (`AWL_FMT_MUTANTS`, default 120; `AWL_FMT_SEED`,
+default 8). Where the reference accepts a copy, the two outputs must be byte-identical. The
+equality figure is printed.
 
 Without the reference or the corpus the differential tests skip and say which input is missing;
 `AWL_REQUIRE_REFERENCE=1` / `AWL_REQUIRE_CORPUS=1` make that a failure. Idempotence needs neither.
@@ -31,6 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("AWL_CORPUS") or REPO.parent / "shared" / "corpus").resolve()
 REFERENCE = Path(os.environ.get("AWL_REFERENCE") or REPO.parent / "shared" / "bin" / "awl-reference")
 OWN = REPO / "tests" / "data" / "fmt" / "workflows"
+SPEC = REPO / "tests" / "data" / "spec"  # the documents written from LANGUAGE.md (test_spec_documents.py)
 
 
 def _skip_or_fail(reason: str, flag: str) -> None:
@@ -56,7 +58,10 @@ def corpus_workflows() -> list[Path]:
 
 
 def own_workflows() -> list[Path]:
-    return sorted(OWN.glob("*.awl"))
+    """Our printer documents, and the valid spec documents the engine can judge (not workloops, not
+    the newer `if`/`else` spellings)."""
+    spec = [p for p in SPEC.glob("*/valid/*.awl") if p.parts[-3] not in ("workloops", "newer")]
+    return sorted(OWN.glob("*.awl")) + sorted(spec)
 
 
 def variants(text: str) -> dict[str, str]:

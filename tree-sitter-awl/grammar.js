@@ -243,7 +243,8 @@ module.exports = grammar({
 
     schema_body: $ => seq('schema', field('json', $.json_body)),
 
-    schema_import: $ => seq('schema', '(', field('path', $.string), ')'),
+    // the path is optional here so that `(` may end its line (the checker asks for the path)
+    schema_import: $ => seq('schema', '(', optional(field('path', $.string)), ')'),
 
     enum_body: $ => seq(
       field('variant', $.enum_variant),

@@ -9,6 +9,10 @@
 - drops what the parser made of the rest of a line (or block) opened by a misspelt keyword, and
   turns the clause it meant (`tolerence` for a missing `tolerance`) and the names the broken block
   hid into hints related to the typo;
+- turns what only follows from text the parser could not read into hints: a name declared on an
+  unreadable line looks unknown where it is used (`const Order { … }` hides type `Order`), and a
+  step above an unreadable one looks like the last step. The engine stops at such text, so it
+  reports the unreadable line alone;
 - in a document with a syntax error, turns what the engine checks only once the text parses into
   warnings pointing at that error (`awl_lsp.checks.stages`).
 """
@@ -34,7 +38,50 @@ def fold(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
         out = [_for_want_of_outcomes(p, no_outcome) for p in out]
     if misspelt:
         out = [_folded(p, tree, source, misspelt) for p in out]
-    return provisional(fold_typos(out, tree, source))
+    out = fold_typos(out, tree, source)
+    return provisional(_behind_unreadable_text(out, tree, source))
+
+
+# ---------------------------------------------------------------- text the parser could not read
+_HIDDEN_BY_NAME = frozenset({"unknown-type", "route-target", "unknown-call"})
+_HIDDEN_BY_LATER_TEXT = frozenset({"falls-off-end", "dead-end-step"})
+
+
+def _behind_unreadable_text(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
+    unreadable: list[tuple[int, set[str]]] = []  # (row, names written there) of each unread stretch
+    stack = [tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("ERROR", "unknown_declaration"):  # text the parser could not read as AWL
+            names = {
+                source[i.start_byte : i.end_byte].decode("utf-8", errors="replace")
+                for i in _identifiers(n, ("identifier", "type_identifier"))
+            }
+            unreadable.append((n.start_point.row, names))
+            continue
+        if n.has_error:
+            stack.extend(n.children)
+    if not unreadable:
+        return problems
+    out: list[Problem] = []
+    for p in problems:
+        cause: int | None = None
+        if p.severity is Severity.ERROR and p.code in _HIDDEN_BY_NAME:
+            name = _named(p, tree, source)
+            cause = next((row for row, names in unreadable if name in names and row != p.range[0]), None)
+        elif p.severity is Severity.ERROR and p.code in _HIDDEN_BY_LATER_TEXT:
+            cause = next((row for row, _ in unreadable if row > p.range[0]), None)
+        if cause is not None:
+            p = Problem(
+                p.range,
+                p.message + f" (probably because line {cause + 1} could not be read)",
+                p.code,
+                Severity.HINT,
+                {**(p.data or {}), "because": "syntax"},
+                (*p.related, Related((cause, 0, cause, 0), "this line could not be read")),
+            )
+        out.append(p)
+    return out
 
 
 def _for_want_of_outcomes(p: Problem, cause: Problem) -> Problem:
@@ -145,12 +192,12 @@ def fold_typos(problems: list[Problem], tree: Tree, source: bytes) -> list[Probl
     return out
 
 
-def _identifiers(node: Node) -> list[Node]:
+def _identifiers(node: Node, types: tuple[str, ...] = ("identifier",)) -> list[Node]:
     out: list[Node] = []
     stack = [node]
     while stack:
         n = stack.pop()
-        if n.type == "identifier":
+        if n.type in types:
             out.append(n)
         stack.extend(n.children)
     return out

@@ -8,8 +8,8 @@
   `[T]`/`T?`, list elements are not optional, a type is optional at most once (`T??`), enum
   variants carry no payload.
 - Workers declare actions; actions and children declare `-> T`; every parameter has a type.
-- Config lines: a call site overrides only `node`/`timeout`; `retry N` has `every D` or
-  `backoff D..D`; `timeout` takes a duration.
+- Config lines: an action call site overrides only `node`/`timeout` (a child call takes none);
+  `retry N` has `every D` or `backoff D..D`; `timeout` takes a duration.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from awl_lsp.checks.rules_support import (
     is_duration,
     name_of,
 )
-from awl_lsp.model import BUILTIN_TYPES, RefKind
+from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind
 
 _GENERIC = {
     "List": "write a list as `[T]`",
@@ -302,6 +302,14 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
 def _config(ctx: ItemContext) -> None:
     for config in ctx.descendants("call_config"):
         at_call_site = config.parent is not None and config.parent.type != "action_declaration"
+        if at_call_site and _calls_child(ctx, config.parent):
+            ctx.error(
+                config,
+                "a `child` call takes no `node`/`timeout` line: the child workflow runs on its own "
+                "terms — pin `node` and `timeout` on worker actions",
+                "call-override",
+            )
+            continue
         for item in config.named_children:
             if item.type == "retry_setting":
                 if at_call_site:
@@ -318,6 +326,12 @@ def _config(ctx: ItemContext) -> None:
                     ctx.error(item, "`timeout` needs a duration, e.g. `timeout 30s`", "duration")
                 elif not is_duration(d):
                     ctx.error(d, f"`timeout` takes a duration like `30s`, not `{ctx.text(d)}`", "duration")
+
+
+def _calls_child(ctx: ItemContext, statement: Node | None) -> bool:
+    call = field(statement, "value")
+    function = field(call, "function") if call is not None and call.type == "call_expression" else None
+    return function is not None and ctx.model.first(Kind.CHILD, ctx.text(function)) is not None
 
 
 def _retry(ctx: ItemContext, item: Node) -> None:

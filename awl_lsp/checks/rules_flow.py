@@ -74,6 +74,20 @@ def _descendants(root: Node) -> list[Node]:
     return out
 
 
+def _loops(items: list[Node]) -> list[Node]:
+    """The `loop`s a step runs itself: in its body, and in the fork and loop bodies there (not in
+    substeps, which answer for their own, nor in an `on failure` block)."""
+    out: list[Node] = []
+    for item in items:
+        if item.type == "loop_statement":
+            out.append(item)
+        if item.type in ("loop_statement", "fork_statement"):
+            body = item.child_by_field_name("body")
+            if body is not None:
+                out += _loops([c for c in body.named_children if c.type not in ("comment", "doc_comment")])
+    return out
+
+
 def _outcomes(ctx: ItemContext, step: Node) -> None:
     if any(_within_node(b, step) for b in ctx.descendants("unexpected_block")):
         return  # a wrongly indented block: its arms may be hidden in it, and its error comes first
@@ -82,17 +96,16 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
     if arms and any(i.type in STATEMENT_TYPES for i in items[items.index(arms[0]) :]):
         return  # a statement below the arms: that layout error comes first
     if not arms:
-        loops = [i for i in body_items(step) if i.type == "loop_statement"]
-        items = body_items(step)
-        for lp in loops:
-            after = items[items.index(lp) + 1 :]
-            if not any(i.type == "route_statement" for i in after):
-                ctx.error(
-                    lp,
-                    "nothing handles this loop's exhaustion: a step with a `loop` needs outcome arms "
-                    "covering the case where `max` runs out (e.g. `outcome spent: else, route …`)",
-                    "loop-exhaustion",
-                )
+        loops = _loops(items)
+        if ctx.model.is_workloop and any(i.type == "route_statement" for i in items):
+            loops = []  # a workloop's iteration ends at its route either way (`route start`)
+        if loops:  # in a workflow, a `route` after it would send an exhausted loop on as if it succeeded
+            ctx.error(
+                loops[0],
+                "nothing handles this loop's exhaustion: a step with a `loop` needs outcome arms "
+                "covering the case where `max` runs out (e.g. `outcome spent: else, route …`)",
+                "loop-exhaustion",
+            )
         return
     name = text(ctx, step.child_by_field_name("name"))
     guards = [a.child_by_field_name("guard") for a in arms]
@@ -172,7 +185,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
     var = text(ctx, loop.child_by_field_name("binding"))
     body = loop.child_by_field_name("body")
     items = [c for c in body.named_children if c.type != "comment"] if body is not None else []
-    if not any(i.type == "loop_max" for i in items):
+    until_twice = sum(i.type == "until_clause" for i in items) > 1  # a `max` written as `until`
+    if not until_twice and not any(i.type == "loop_max" for i in items):
         ctx.error(
             loop, f"loop `{var}` is unbounded: add a `max N` line to its body so it always ends", "loop-max"
         )

@@ -1,6 +1,7 @@
 """Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
 that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
-binds them, single assignment across steps, and bindings not definitely assigned on every path.
+binds them, single assignment across steps, per-item bindings read past their region's `collect`,
+and bindings not definitely assigned on every path.
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
@@ -23,7 +24,7 @@ def check(ctx: CheckContext) -> None:
             continue
         regions = _regions(ctx, g)
         _single_assignment(ctx, g, c, regions)
-        _definite(ctx, g, c)
+        _definite(ctx, g, c, regions)
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -206,7 +207,23 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
         )
 
 
-def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:
+def _escapes_region(
+    g: StepGraph, i: int, d: int, ref: Reference, regions: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The region whose per-item binding (made in step `d`) is read in step `i`, past its `collect`."""
+    for o, c in regions:
+        if not (o <= d < c and i >= c):
+            continue
+        coll = g.steps[c].coll
+        if i == c and (
+            ref.kind is RefKind.COLLECT or coll is None or ref.range[:2] <= g.steps[c].at(coll[1])[:2]
+        ):
+            continue  # what the `collect` gathers, or a line above a misplaced `collect` (its own error)
+        return o, c
+    return None
+
+
+def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]) -> None:
     steps = g.steps
     loc: Locator | None = None
     reads: list[tuple[int, Reference]] = []  # (step, reference) reading a binding of another step
@@ -218,6 +235,16 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container) -> None:
             i = loc.step_of(ref.range)
             d = loc.step_of(ref.target.range)  # type: ignore[union-attr]
             if i is None or d is None or i == d:
+                continue
+            region = _escapes_region(g, i, d, ref, regions)
+            if region is not None:
+                ctx.error(
+                    ref.range,
+                    f"`{ref.name}` is bound once per item inside the region of `{g.names[region[0]]}`, "
+                    f"which ends at `{g.names[region[1]]}`: after the `collect` only the gathered list "
+                    "is readable",
+                    "region-binding-escapes",
+                )
                 continue
             reads.append((i, ref))
     if not reads:
@@ -265,7 +292,15 @@ def _unknown_names(ctx: ItemContext) -> None:
             continue
         if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():
             continue
-        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:  # a workloop armed `on s` reads `s`
+        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:
+            if ctx.model.is_workloop:  # a workloop armed `on s` reads `s`
+                continue
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is a signal, not a value: receive it with `wait {ref.name} -> name` "
+                "and read `name`",
+                "signal-as-value",
+            )
             continue
         ctx.error(
             ref.range,

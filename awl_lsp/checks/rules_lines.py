@@ -5,6 +5,9 @@
 - A step has at most one `on failure` block and at most one `max N visits` bound.
 - `///` doc lines attach to declarations (types, fields, actions, steps): not to a statement, a
   route, an `on failure` block or an outcome clause, and not to nothing at the end of a body.
+- In a workflow, no comment sits inside `( … )` or `[ … ]` (argument and parameter lists, lists),
+  nor between a wrapped outcome arm and its `route`; a type body `{ … }` may hold comment lines.
+- A duration counts in `s`, `m`, `h` or `d` (no `ms`).
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
   each key once.
@@ -23,7 +26,9 @@ from awl_lsp.checks.rules_support import field
 from awl_lsp.syntax.parser import LANGUAGE
 
 _ESCAPES = frozenset('"\\nt')
-_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc")
+_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc (comment) @comment (duration) @duration")
+# brackets whose lines are items (arguments, parameters, list elements): no comment line among them
+_ITEM_BRACKETS = {"arguments": "an argument list", "parameters": "a parameter list", "list": "a list"}
 # what a `///` line may precede (the engine attaches it to the declaration that follows)
 _DOCUMENTED = frozenset({"step_declaration", "action_declaration", "field", "type_declaration"})
 _AFTER_OUTCOMES = frozenset({"step_outcome", "visits_bound", "comment", "doc_comment", "ERROR"})
@@ -48,13 +53,49 @@ def check_item(ctx: ItemContext) -> None:
     _config_keys(ctx)
     _header_indent(ctx)
     _field_lines(ctx)
-    _field_punctuation(ctx)
     _workflow_timeout(ctx)
     found = QueryCursor(_QUERY).captures(ctx.node)
     for node in found.get("string", []):
         _escapes(ctx, node)
     for node in found.get("doc", []):
         _doc_line(ctx, node)
+    for node in found.get("duration", []):
+        _duration_unit(ctx, node)
+    if not ctx.model.is_workloop:
+        for node in found.get("comment", []) + found.get("doc", []):
+            _comment_in_brackets(ctx, node)
+
+
+def _duration_unit(ctx: ItemContext, node: Node) -> None:
+    """A duration counts in `s`, `m`, `h` or `d`: there are no milliseconds."""
+    text = ctx.text(node)
+    if text.endswith("ms"):
+        ctx.error(
+            node,
+            f"`{text}`: a duration counts in seconds, minutes, hours or days (`30s`, `5m`, `3h`, `2d`) — "
+            "there are no milliseconds",
+            "duration-unit",
+        )
+
+
+def _comment_in_brackets(ctx: ItemContext, comment: Node) -> None:
+    """The engine reads `( … )` and `[ … ]` as items only: a comment there is not one. Nor may a
+    comment line part a wrapped outcome arm from its `route` (the arm then routes nowhere)."""
+    arm = comment.parent
+    if arm is not None and arm.type == "step_outcome":
+        ctx.error(
+            arm.children[0],
+            "a comment line parts this outcome arm from its `route`: move the comment above the arm",
+            "comment-in-arm",
+        )
+        return
+    where = _ITEM_BRACKETS.get(comment.parent.type if comment.parent is not None else "")
+    if where is not None:
+        ctx.error(
+            comment,
+            f"a comment cannot sit inside {where}: move it above the line that opens the brackets",
+            "comment-in-brackets",
+        )
 
 
 def check(ctx: CheckContext) -> None:
@@ -223,16 +264,30 @@ def _header_indent(ctx: ItemContext) -> None:
 
 
 def _field_lines(ctx: ItemContext) -> None:
-    """The field lines of a multi-line record type body all start at one column."""
+    """The field lines of a multi-line record type body all start at one column; two fields on one
+    line are parted by a comma; a `}` on a line of its own sits at the type's indentation."""
     node = ctx.node
     body = field(node, "body") if node is not None and node.type == "type_declaration" else None
     if body is None or body.type != "record_body":
         return
+    _closing_brace(ctx, node, body)
     column = None
     last_row = node.start_point.row
-    for f in body.named_children:
+    previous: Node | None = None
+    for f in body.children:
+        if f.type == ",":
+            previous = None
         if f.type != "field_declaration":
             continue
+        if previous is not None and previous.end_point.row == f.start_point.row:
+            ctx.error(
+                f,
+                f"a comma must part field `{ctx.text(field(f, 'name'))}` from the field before it on "
+                "this line",
+                "field-comma",
+            )
+            return
+        previous = f
         if f.start_point.row == last_row:  # a second field on one line
             last_row = f.end_point.row
             continue
@@ -250,42 +305,30 @@ def _field_lines(ctx: ItemContext) -> None:
             return
 
 
-def _field_punctuation(ctx: ItemContext) -> None:
-    """A comma between two fields on one line; a multi-line body's `}` at the `type` line's indentation."""
-    node = ctx.node
-    body = field(node, "body") if node is not None and node.type == "type_declaration" else None
-    if body is None or body.type != "record_body" or body.has_error:
+def _closing_brace(ctx: ItemContext, declaration: Node, body: Node) -> None:
+    close = body.children[-1] if body.children else None
+    if (
+        close is None
+        or close.type != "}"
+        or close.is_missing
+        or close.start_point.row == body.start_point.row
+    ):
         return
-    name = ctx.text(field(node, "name"))
-    before: Node | None = None
-    for child in body.children:
-        if child.type == "field_declaration":
-            if (
-                before is not None
-                and before.type == "field_declaration"
-                and before.end_point.row == child.start_point.row
-            ):
-                ctx.error(
-                    child,
-                    f"two fields of `{name}` on one line need a comma between them: add `,` after "
-                    f"`{ctx.text(before)}`",
-                    "field-comma",
-                )
-                return
-        elif child.type == "}" and not child.is_missing and before is not None:
-            if (
-                before.end_point.row < child.start_point.row
-                and child.start_point.column != node.start_point.column
-            ):
-                ctx.error(
-                    child,
-                    f"the `}}` closing the fields of `{name}` goes at the start of its line, under `type`: "
-                    "remove its indentation",
-                    "field-indent",
-                )
-                return
-        if not child.is_extra:
-            before = child
+    line_start = ctx.source.rfind(b"\n", 0, close.start_byte) + 1
+    if ctx.source[line_start : close.start_byte].strip():
+        ctx.error(
+            close,
+            "the `}` closing a type body written over several lines goes on a line of its own",
+            "brace-indent",
+        )
+        return
+    if close.start_point.column != declaration.start_point.column:
+        ctx.error(
+            close,
+            "the `}` closing this type body sits on a line of its own at the indentation of `type`: "
+            "move it to the start of the line",
+            "brace-indent",
+        )
 
 
 def _workflow_timeout(ctx: ItemContext) -> None:

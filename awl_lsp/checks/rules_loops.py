@@ -3,6 +3,7 @@
 - a `loop` body has an `until` condition;
 - the loop's `max` is fixed before the first pass, so it reads no loop-local name (the threaded
   value, the counter, or anything bound in the body);
+- the `counting` name is readable after the loop only, not in its body;
 - the threaded value keeps the type of its seed when the body rebinds it;
 - `max N visits` takes a bound fixed before the flow starts (a literal, an input, a constant),
   never a binding;
@@ -60,7 +61,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
     if body is None:
         return
     items = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
-    if not any(i.type == "until_clause" for i in items):
+    twice = any(sum(i.type == kind for i in items) > 1 for kind in ("until_clause", "loop_max"))
+    if not twice and not any(i.type == "until_clause" for i in items):
         ctx.error(
             loop.child_by_field_name("binding") or loop,
             f"loop `{var}` has no `until` condition: add `until <condition>` to its body so an "
@@ -76,7 +78,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
             )
     local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_name("counter"))}
     local.discard("")
-    for mx in (i for i in items if i.type == "loop_max"):
+    for mx in (i for i in items if i.type == "loop_max" and not twice):  # a second `max` is the error
         limit = mx.child_by_field_name("limit")
         for ident in _identifiers_in(limit):
             name = ctx.text(ident)
@@ -88,7 +90,27 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                     "loop-max-local",
                 )
                 break
+    _counter_read_inside(ctx, loop, items)
     _threaded_type(ctx, loop, var, body)
+
+
+def _counter_read_inside(ctx: ItemContext, loop: Node, items: list[Node]) -> None:
+    """`counting n` gives the number of passes once the loop is over: its body cannot read it."""
+    counter = ctx.text(loop.child_by_field_name("counter"))
+    if not counter:
+        return
+    for item in items:
+        if item.type == "loop_max":
+            continue  # the `max` line has its own rule
+        for ident in _identifiers_in(item):
+            if ctx.text(ident) == counter and _is_value(ident):
+                ctx.error(
+                    ident,
+                    f"`{counter}` counts the loop's passes and is set when the loop ends: read it after "
+                    "the loop (in an outcome guard or a later statement), not inside its body",
+                    "loop-counter-inside",
+                )
+                return
 
 
 def _identifiers_in(node: Node | None) -> list[Node]:

@@ -37,10 +37,12 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def _is_step(ctx: ItemContext, name: str, scope: str) -> bool:
+    """Whether `route name` goes to a step. In a workflow a step shadows an outcome of its name, as
+    the engine resolves it (the clash itself is reported at the step)."""
     return (
         bool(name)
         and ctx.model.first(Kind.STEP, name, scope) is not None
-        and ctx.model.first(Kind.OUTCOME, name, scope) is None
+        and (not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None)
     )
 
 

@@ -119,7 +119,10 @@ def _ref_problem(value: str, root: object) -> str:
 
 def _import(ctx: CheckContext, node: Node) -> None:
     p = node.child_by_field_name("path")
-    if p is None or ctx.path is None:
+    if p is None:  # `schema()`: the grammar lets `(` end its line, so the path is asked for here
+        ctx.error(node, '`schema(…)` needs a file path, e.g. `schema("ticket.schema.json")`', "schema-path")
+        return
+    if ctx.path is None:
         return
     rel = ctx.text(p).strip('"')
     if not rel:

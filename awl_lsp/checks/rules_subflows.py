@@ -1,9 +1,10 @@
 """Subflow rules: where a subflow may be invoked, its single outcome, recursion, and what its body sees.
 
 A subflow compiles inline as a step of its own, so an invocation is the only statement of its
-step (outside any fork, loop or `on failure` block, never a pipe stage); a subflow declares exactly
-one outcome, which carries no route (the caller routes on); subflows never invoke themselves,
-directly or through each other; and a subflow's body reads only its parameters (and constants).
+top-level step (outside any fork, loop or `on failure` block, not in a substep, never a pipe stage);
+a subflow declares exactly one outcome, which carries no route (the caller routes on); subflows
+never invoke themselves, directly or through each other; and a subflow's body reads only its
+parameters (and constants).
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def _placement(ctx: ItemContext, call: Node, name: str) -> None:
     step = cur.parent if cur is not None and cur.type == "step_body" else None
     if step is None:
         return
+    if _is_substep(step):
+        ctx.error(
+            call,
+            f"subflow `{name}` cannot run in substep `{ctx.text(step.child_by_field_name('name'))}`: a "
+            f"subflow is a top-level step of its own — move `{name}(…)` to a step outside",
+            "subflow-nested",
+        )
+        return
     others = [i for i in body_items(step) if i.id != statement.id and i.type != "step_outcome"]
     if others:
         step_name = ctx.text(step.child_by_field_name("name"))
@@ -70,6 +79,15 @@ def _placement(ctx: ItemContext, call: Node, name: str) -> None:
             "statements to the steps before or after it",
             "subflow-not-alone",
         )
+
+
+def _is_substep(step: Node) -> bool:
+    up = step.parent
+    while up is not None:
+        if up.type == "step_declaration":
+            return True
+        up = up.parent
+    return False
 
 
 def _declaration(ctx: ItemContext, sub: Node) -> None:

@@ -24,6 +24,14 @@ RESERVED_NAMES = frozenset(
     "workflow workloop input signal outcome type worker action child detached subflow step const fork loop "
     "spawn hatch answer wait sleep route retire distribute sequence collect join until max on".split()
 )
+# The engine's workflow language also refuses the words that continue a construct or an expression
+# as names, wherever they stand; a binding (`-> name`) may not take a pipe combinator's name either
+# (a field or a step may). Workloops, which LANGUAGE.md rules, keep these words contextual.
+WORKFLOW_RESERVED_NAMES = RESERVED_NAMES | frozenset(
+    "after counting sequential failure success when otherwise all any is not and or true false json schema "
+    "of visits".split()
+)
+WORKFLOW_RESERVED_BINDING_NAMES = WORKFLOW_RESERVED_NAMES | frozenset("filter map sort count".split())
 
 STATEMENT_TYPES = frozenset(
     {

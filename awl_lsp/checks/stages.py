@@ -141,6 +141,7 @@ PARSE_STAGE = frozenset(
         "enum-line",
         "bracket-dedent",
         "field-indent",
+        "brace-indent",
         "arm-route",
         # the checker's line rules
         "after-outcomes",

@@ -23,7 +23,6 @@ _LOOP_HOWS = ("loop", "loop counter")
 _NAMESPACE = {
     **{k: ("0", k.value, "scope") for k in _HEADER},
     Kind.TYPE: ("1", "type", ""),
-    Kind.WORKER: ("1", "worker", ""),
     Kind.STEP: ("1", "step", "scope"),
     **{k: ("1", "callable", "") for k in _CALLABLES},
     Kind.FIELD: ("2", "field", "container"),
@@ -31,6 +30,7 @@ _NAMESPACE = {
     Kind.PARAMETER: ("3", "", "container scope"),
 }
 # Step outcome names may repeat: the engine accepts two arms with one name (`outcome ok: if …` twice).
+# So may worker names: a worker only groups actions (the actions' names must differ).
 
 
 def duplicate_key(sym: object, private: str) -> str | None:

@@ -305,6 +305,8 @@ def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
     if dst.is_list or src.is_list:
         if not (dst.is_list and src.is_list) or src.element is None or dst.element is None:
             return False
+        if src.element.is_optional and not dst.element.is_optional and not dst.element.unknown:
+            return False  # `collect x? -> xs` gathers [T?]: its holes do not fit a [T]
         return src.element.unknown or assignable(src.element, dst.element, table)
     return src == dst  # no widening: the engine refuses an Int where a Float goes
 

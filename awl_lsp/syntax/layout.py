@@ -39,6 +39,7 @@ _BRACKETED = frozenset(
         "record_body",
         "list_type",
         "index_expression",
+        "schema_import",
         "parenthesized_expression",
         "combinator",
     }

@@ -6,7 +6,7 @@ temporary folder beside copies of its seed's neighbours (schema files), checked 
 `awl_lsp` exactly as `awl check` does, and in batches by `awl-reference check`. The comparison is
 the verdict (accept / reject) and the first error line.
 
-Run it by hand for triage:
+Run it by hand for triage (`--structural` for the structural mutations, reported on their own):
     .venv/bin/python tests/differential/harness.py --mutants 5000 --seed 7 --out /tmp/disagreements.txt
 """
 
@@ -108,11 +108,17 @@ def our_verdict(text: str, path: Path, workspace: Path) -> Verdict:
     return Verdict(False, first.range[0] + 1, first.message)
 
 
-def run(count: int, seed: int, include_corpus: bool = True, reference: Path = REFERENCE) -> list[Outcome]:
-    """Make `count` mutants from `seed` and judge each with both front ends."""
+def run(
+    count: int,
+    seed: int,
+    include_corpus: bool = True,
+    reference: Path = REFERENCE,
+    structural: bool = False,
+) -> list[Outcome]:
+    """Make `count` mutants from `seed` (single-line, or `structural`) and judge each with both front ends."""
     seeds = seed_documents(include_corpus)
     folders = {name: folder for name, _, folder in seeds}
-    made = mutants([(name, text) for name, text, _ in seeds], count, seed)
+    made = mutants([(name, text) for name, text, _ in seeds], count, seed, structural)
     with tempfile.TemporaryDirectory(prefix="awl-diff-") as tmp:
         root = Path(tmp)
         places: dict[str, Path] = {}
@@ -152,8 +158,16 @@ def table(outcomes: list[Outcome], seed: int) -> str:
             f"| {seed} | {len(outcomes)} | {100 * verdict / n:.1f} % | {100 * line / n:.1f} % "
             f"| {misses} | {false_alarms} |",
             "disagreeing by mutation: " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none"),
+            "per mutation (verdict / same first line): " + _per_kind(outcomes),
         ]
     )
+
+
+def _per_kind(outcomes: list[Outcome]) -> str:
+    made = Counter(o.mutant.kind for o in outcomes)
+    verdict = Counter(o.mutant.kind for o in outcomes if o.same_verdict)
+    line = Counter(o.mutant.kind for o in outcomes if o.same_line)
+    return ", ".join(f"{k} {verdict[k]}/{line[k]}/{n}" for k, n in sorted(made.items()))
 
 
 def disagreements(outcomes: list[Outcome]) -> str:
@@ -182,11 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=int(os.environ.get("AWL_DIFF_SEED") or 1))
     parser.add_argument("--out", type=Path, help="write the disagreements here")
     parser.add_argument("--own-only", action="store_true", help="seed with the project's documents only")
+    parser.add_argument(
+        "--structural", action="store_true", help="the structural mutations (swapped tokens, keywords, …)"
+    )
     args = parser.parse_args(argv)
     if not REFERENCE.is_file():
         print(f"awl-reference not found at {REFERENCE} (set AWL_REFERENCE)", file=sys.stderr)
         return 2
-    outcomes = run(args.mutants, args.seed, include_corpus=not args.own_only)
+    outcomes = run(args.mutants, args.seed, include_corpus=not args.own_only, structural=args.structural)
     print(table(outcomes, args.seed))
     text = disagreements(outcomes)
     if args.out:

@@ -2,7 +2,10 @@
 
 A mutant differs from its seed document in one line (or one pair of lines, for a move): a line
 deleted, duplicated, moved, re-indented; a name use renamed; a type swapped for another; one token
-dropped. Everything is driven by a `random.Random`, so a seed number reproduces the same mutants.
+dropped. The structural set makes faults of another kind: two tokens swapped, a keyword changed for
+another of its place, a declaration renamed but not its uses, a literal of another type, a whole step
+written twice, a `->` dropped. Everything is driven by a `random.Random`, so a seed number
+reproduces the same mutants.
 Mutants that would leave the engine reference's language (workloops, `if`/`else` outcomes) are
 refused by `in_reference_language`.
 """
@@ -121,6 +124,134 @@ def _drop_token(rng: random.Random, lines: list[str], i: int) -> list[str] | Non
     return lines[:i] + [new] + lines[i + 1 :]
 
 
+_LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|\b\d+(?:\.\d+)?[smhd]?\b|\btrue\b|\bfalse\b')
+# keywords that stand in the same places, so one can be mistaken for another
+_KEYWORD_SWAPS = (
+    ("when", "otherwise"),
+    ("route", "outcome"),
+    ("fork", "loop"),
+    ("join", "collect"),
+    ("until", "max"),
+    ("distribute", "sequence"),
+    ("success", "failure"),
+    ("input", "signal"),
+    ("child", "detached"),
+    ("worker", "subflow"),
+    ("and", "or"),
+    ("is empty", "is present"),
+    ("every", "backoff"),
+    ("spawn", "wait"),
+    ("type", "const"),
+)
+_DECLARES = re.compile(
+    r"^\s*(?:step|worker|subflow|child|detached|const|input|signal|outcome|type|action)\s+([A-Za-z_]\w*)"
+    r"|->\s*([a-z_]\w*)\s*$"
+)
+
+
+def _swap_tokens(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """Two neighbouring tokens of a line change places (`-> x` becomes `x ->`, `a: T` becomes `: a T`)."""
+    s = lines[i]
+    tokens = list(_TOKEN.finditer(s))
+    if len(tokens) < 2:
+        return None
+    k = rng.randrange(len(tokens) - 1)
+    a, b = tokens[k], tokens[k + 1]
+    new = s[: a.start()] + b.group() + s[a.end() : b.start()] + a.group() + s[b.end() :]
+    return None if new == s else lines[:i] + [new] + lines[i + 1 :]
+
+
+def _change_keyword(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """A keyword replaced by another that stands in the same kind of place."""
+    s = lines[i]
+    found = [
+        (m, b if m.group() == a else a)
+        for a, b in _KEYWORD_SWAPS
+        for m in re.finditer(rf"\b(?:{re.escape(a)}|{re.escape(b)})\b", s)
+    ]
+    if not found:
+        return None
+    m, other = rng.choice(found)
+    return lines[:i] + [s[: m.start()] + other + s[m.end() :]] + lines[i + 1 :]
+
+
+def _rename_declaration(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """The name a line declares (a step, an input, a type, a binding, …) renamed there, its uses not."""
+    m = _DECLARES.search(lines[i])
+    if m is None:
+        return None
+    group = 1 if m.group(1) else 2
+    name = m.group(group)
+    if name in _KEYWORDS or not any(name in line for j, line in enumerate(lines) if j != i):
+        return None  # a name nothing else uses is not a rename of anything
+    new = name + "_v2" if rng.random() < 0.5 else name[:-1] or name + "x"
+    s = lines[i]
+    return lines[:i] + [s[: m.start(group)] + new + s[m.end(group) :]] + lines[i + 1 :]
+
+
+def _retype_literal(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """A literal changed to one of another type: a string to a number, a number to a string, a
+    duration to a bare number, a Bool to a string."""
+    s = lines[i]
+    found = list(_LITERAL.finditer(s))
+    if not found:
+        return None
+    m = rng.choice(found)
+    text = m.group()
+    if text.startswith('"'):
+        new = rng.choice(["3", "true", "1.5"])
+    elif text in ("true", "false"):
+        new = rng.choice(['"yes"', "1"])
+    elif text[-1] in "smhd":
+        new = text[:-1]
+    else:
+        new = rng.choice([f'"{text}"', "true"])
+    return lines[:i] + [s[: m.start()] + new + s[m.end() :]] + lines[i + 1 :]
+
+
+def _duplicate_step(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """A whole step (its header and indented body) written twice."""
+    s = lines[i]
+    if not re.match(r"^\s*step\s", s):
+        return None
+    indent = len(s) - len(s.lstrip(" "))
+    end = i + 1
+    while end < len(lines) and (
+        not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip(" ")) > indent
+    ):
+        end += 1
+    while end > i + 1 and not lines[end - 1].strip():
+        end -= 1
+    block = lines[i:end]
+    return lines[:end] + [""] + block + lines[end:]
+
+
+def _drop_arrow(rng: random.Random, lines: list[str], i: int) -> list[str] | None:
+    """A `->` dropped: the binding name left dangling, or the binding dropped with it."""
+    s = lines[i]
+    found = list(re.finditer(r"\s*->\s*", s))
+    if not found:
+        return None
+    m = rng.choice(found)
+    if rng.random() < 0.5:
+        new = s[: m.start()] + " " + s[m.end() :]
+    else:
+        tail = re.match(r"\s*->\s*[A-Za-z_]\w*", s[m.start() :])
+        new = s[: m.start()] + s[m.start() + (tail.end() if tail else m.end() - m.start()) :]
+    return None if new.rstrip() == s.rstrip() else lines[:i] + [new.rstrip()] + lines[i + 1 :]
+
+
+# structural mutations: faults the single-line edits above rarely make (their agreement is reported
+# separately, so the floors of the single-line run stay comparable across versions)
+STRUCTURAL: dict[str, Callable[[random.Random, list[str], int], list[str] | None]] = {
+    "swap-tokens": _swap_tokens,
+    "change-keyword": _change_keyword,
+    "rename-declaration": _rename_declaration,
+    "retype-literal": _retype_literal,
+    "duplicate-step": _duplicate_step,
+    "drop-arrow": _drop_arrow,
+}
+
 MUTATIONS: dict[str, Callable[[random.Random, list[str], int], list[str] | None]] = {
     "delete": _delete,
     "duplicate": _duplicate,
@@ -139,12 +270,14 @@ def in_reference_language(text: str) -> bool:
     return _OUTSIDE.search(text) is None
 
 
-def mutants(seeds: list[tuple[str, str]], count: int, seed: int) -> list[Mutant]:
-    """`count` distinct mutants of the seed documents (name, text), reproducible from `seed`."""
+def mutants(seeds: list[tuple[str, str]], count: int, seed: int, structural: bool = False) -> list[Mutant]:
+    """`count` distinct mutants of the seed documents (name, text), reproducible from `seed`: made
+    by the single-line `MUTATIONS`, or with `structural` by the `STRUCTURAL` ones."""
     rng = random.Random(seed)
     seen: set[str] = {text for _, text in seeds}
     out: list[Mutant] = []
-    kinds = sorted(MUTATIONS)
+    table = STRUCTURAL if structural else MUTATIONS
+    kinds = sorted(table)
     usable = [(name, text) for name, text in seeds if in_reference_language(text)]
     attempts = 0
     while len(out) < count and usable and attempts < count * 50:
@@ -157,7 +290,7 @@ def mutants(seeds: list[tuple[str, str]], count: int, seed: int) -> list[Mutant]
             continue
         kind = rng.choice(kinds)
         i = rng.choice(candidates)
-        new = MUTATIONS[kind](rng, lines, i)
+        new = table[kind](rng, lines, i)
         if new is None:
             continue
         mutated = "\n".join(new)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from awl_lsp.features.printer.blocks import Printer
 from awl_lsp.features.printer.lines import Out, render
-from awl_lsp.features.printer.source import COMMENTS, VERBATIM, Unprintable
+from awl_lsp.features.printer.source import COMMENTS, VERBATIM, Unprintable, literal
 from awl_lsp.syntax import SyntaxDocument
 
 __all__ = ["canonical_items", "canonical_text"]
@@ -97,6 +97,7 @@ def _leaves(doc: SyntaxDocument) -> list[tuple[str, str]]:
             text = source[node.start_byte : node.end_byte].decode("utf-8").rstrip()
             if kind in COMMENTS:  # the printer may add a space after `//`, or make a `///` a comment
                 kind, text = "comment", "".join(text.split())
+            text = literal(kind, text)  # `007` prints as `7`
             if text and text != ",":
                 found.append((kind, text))
         elif cursor.goto_first_child():

@@ -16,6 +16,18 @@ NO_SPACE_BEFORE = frozenset({",", ")", "]", ":", "?", ".."})
 NO_SPACE_AFTER = frozenset({"(", "[", ".", ".."})
 
 
+def literal(kind: str, text: str) -> str:
+    """A number as the engine prints it: an integer or a duration's count without leading zeros
+    (`007` → `7`, `05m` → `5m`); anything else (floats too) as written."""
+    if kind == "integer" and text.isdigit():
+        return str(int(text))
+    if kind == "duration":
+        digits = text.rstrip("smhd")
+        if digits.isdigit():
+            return str(int(digits)) + text[len(digits) :]
+    return text
+
+
 class Unprintable(Exception):
     """The printer cannot reproduce this document faithfully; it is left alone."""
 
@@ -104,7 +116,9 @@ class Source:
     def tokens_of(self, node: Node) -> list[Tok]:
         if node.child_count == 0:
             parent = node.parent.type if node.parent else ""
-            return [Tok(self.text(node), node.end_point.row, node.type, parent, node.end_byte)]
+            return [
+                Tok(literal(node.type, self.text(node)), node.end_point.row, node.type, parent, node.end_byte)
+            ]
         return self.tokens(node)
 
     def _collect(self, node: Node, skip: frozenset[int], out: list[Tok]) -> None:
@@ -121,7 +135,9 @@ class Source:
                 text = self.text(child)
                 if not text:
                     continue
-                out.append(Tok(text, child.end_point.row, child.type, node.type, child.end_byte))
+                out.append(
+                    Tok(literal(child.type, text), child.end_point.row, child.type, node.type, child.end_byte)
+                )
             else:
                 self._collect(child, skip, out)
 
