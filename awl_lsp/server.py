@@ -385,7 +385,7 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
 @server.feature(lsp.COMPLETION_ITEM_RESOLVE)
 @_cancellable
 def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
-    from awl_lsp.features.completion import resolve_value
+    from awl_lsp.features.completion_items import resolve_value
 
     data = item.data
     uri = data.get("uri") if isinstance(data, dict) else None

@@ -16,22 +16,19 @@ come before keywords.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_context import Analysis, Plan, plan
+from awl_lsp.features.completion_items import Entry, best, value_detail
+from awl_lsp.features.completion_items import resolve_value as resolve_value
 from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.features.typing import type_env
 from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
 from awl_lsp.model.types import AwlType, parse_type_text
 from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
-
-log = logging.getLogger("awl_lsp.completion")
 
 # the most items one answer carries: a longer list is cut to the best matches of what is typed and
 # marked incomplete, so the client asks again as the user types (the answer stays small and quick
@@ -63,19 +60,6 @@ _SNIPPET = lsp.InsertTextFormat.Snippet
 _PLAIN = lsp.InsertTextFormat.PlainText
 
 
-@dataclass(slots=True)
-class _Entry:
-    """One offer, built into a `CompletionItem` only if it is shown: `make()` gives its detail,
-    documentation, insert text and whether that is a snippet (the costly parts — a call's
-    placeholders, a value's inferred type — are computed only for the items sent)."""
-
-    label: str
-    kind: lsp.CompletionItemKind
-    make: Callable[[_Entry], tuple[str, str, str | None, bool]]
-    weight: int = 0  # when the list must be cut: lower first (a value's distance from the cursor)
-    data: object = None
-
-
 class _Items:
     """Collects offers in offer order, once per label."""
 
@@ -100,7 +84,7 @@ class _Items:
         start = snap.doc.to_position((a.row, a.word_start))
         end = snap.doc.to_position((a.row, a.word_end))
         self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
-        self.entries: list[_Entry] = []
+        self.entries: list[Entry] = []
         self.seen: set[str] = set()
 
     def add(
@@ -118,16 +102,16 @@ class _Items:
         self,
         label: str,
         kind: lsp.CompletionItemKind,
-        make: Callable[[_Entry], tuple[str, str, str | None, bool]],
+        make: Callable[[Entry], tuple[str, str, str | None, bool]],
         weight: int = 0,
         data: object = None,
     ) -> None:
         if label in self.seen:
             return
         self.seen.add(label)
-        self.entries.append(_Entry(label, kind, make, weight, data))
+        self.entries.append(Entry(label, kind, make, weight, data))
 
-    def build(self, index: int, e: _Entry) -> lsp.CompletionItem:
+    def build(self, index: int, e: Entry) -> lsp.CompletionItem:
         detail, doc, insert, snippet = e.make(e)
         label = e.label
         text = insert if insert is not None else label
@@ -153,24 +137,11 @@ class _Items:
         )
 
     def shown(self, limit: int) -> tuple[list[lsp.CompletionItem], bool]:
-        """The items to send (at most `limit`) and whether the list was cut.
-
-        A cut list keeps the offers that match what is typed (a prefix first, then the letters in
-        order), the names nearest the cursor before far ones, and everything in offer order; the
-        client asks again as the user types on (`isIncomplete`)."""
+        """The items to send (at most `limit`) and whether the list was cut (see `best`)."""
         entries = self.entries
         if len(entries) <= limit:
             return [self.build(i, e) for i, e in enumerate(entries)], False
-        typed = self.a.prefix.lower()
-        ranked = []
-        for i, e in enumerate(entries):
-            label = e.label.lower()
-            if label.startswith(typed):
-                ranked.append((0, e.weight, i))
-            elif _subsequence(typed, label):
-                ranked.append((1, e.weight, i))
-        keep = sorted(i for *_, i in sorted(ranked)[:limit])
-        return [self.build(i, entries[i]) for i in keep], True
+        return [self.build(i, entries[i]) for i in best(entries, self.a.prefix, limit)], True
 
     # ---- keywords
     def allowed(self, e: KeywordEntry) -> bool:
@@ -189,7 +160,7 @@ class _Items:
     ) -> None:
         if self.allowed(e):
 
-            def make(_: _Entry) -> tuple[str, str, str | None, bool]:
+            def make(_: Entry) -> tuple[str, str, str | None, bool]:
                 doc = e.hover_markdown() if self.markdown_ok else e.hover_plaintext()
                 shape = snippets.form(e.keyword, slot) if self.line_ends_here else None
                 return form or e.form, doc, shape, shape is not None
@@ -228,7 +199,7 @@ class _Items:
         value in scope; an empty tab stop when no value of the type can be written."""
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
 
-        def make(_: _Entry) -> tuple[str, str, str | None, bool]:
+        def make(_: Entry) -> tuple[str, str, str | None, bool]:
             model, row, scope = self.snap.model, self.a.row, self.p.scope
             parts = []
             for i, (n, t) in enumerate(params(), 1):
@@ -245,16 +216,16 @@ class _Items:
             return
         self.seen.add(sym.name)
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
-        self.entries.append(_Entry(sym.name, kind, self._value_make, abs(sym.selection[0] - self.a.row), sym))
+        self.entries.append(Entry(sym.name, kind, self._value_make, abs(sym.selection[0] - self.a.row), sym))
 
-    def _value_make(self, e: _Entry) -> tuple[str, str, str | None, bool]:
+    def _value_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
         sym = e.data
         assert isinstance(sym, Symbol)
         if self.lazy_detail and not sym.type:
             e.data = {"value": [sym.selection[0], sym.selection[1], sym.name]}
             return f"{sym.kind.value} {sym.name}", sym.doc, None, False
         e.data = None
-        return _value_detail(sym, self.a.env.type_of_symbol), sym.doc, None, False
+        return value_detail(sym, self.a.env.type_of_symbol), sym.doc, None, False
 
     def fields(self, type_text: str | AwlType) -> list[tuple[str, str, str]]:
         """(name, type, doc) of the fields of a type, declared or from a JSON schema."""
@@ -263,42 +234,6 @@ class _Items:
         docs = {f.name: f.doc for f in self.snap.model.fields_of(str(t.strip()))}
         found = env.fields_of_type(t)
         return [(n, str(t), docs.get(n, "")) for n, t in found.items()]
-
-
-def _value_detail(sym: Symbol, type_of: Callable[[Symbol], AwlType]) -> str:
-    t = type_of(sym)
-    shown = sym.type or ("" if t.unknown else str(t))
-    return f"{sym.kind.value} {sym.name}: {shown}" if shown else f"{sym.kind.value} {sym.name}"
-
-
-def _subsequence(typed: str, label: str) -> bool:
-    """Are the letters of `typed` in `label`, in order (what editors' fuzzy filters accept)?"""
-    at = 0
-    for ch in typed:
-        at = label.find(ch, at) + 1
-        if at == 0:
-            return False
-    return True
-
-
-def resolve_value(snap: Snapshot, item: lsp.CompletionItem) -> lsp.CompletionItem:
-    """`completionItem/resolve`: a value's detail with its inferred type (when `data` names one that
-    the newest version still declares there; otherwise the item as it was)."""
-    data = item.data
-    where = data.get("value") if isinstance(data, dict) else None
-    if not (isinstance(where, list) and len(where) == 3):
-        return item
-    row, col, name = where
-    if not (isinstance(row, int) and isinstance(col, int)) or row < 0 or col < 0:
-        return item
-    sym = snap.model.symbol_at(row, col)
-    if sym is None or sym.name != name or sym.selection[:2] != (row, col):
-        return item
-    try:
-        item.detail = _value_detail(sym, type_env(snap).type_of_symbol)
-    except Exception:  # noqa: BLE001 — a resolve must never fail because inference did
-        log.exception("inferring the type of %s failed", name)
-    return item
 
 
 _HEADER_SLOTS = frozenset({"workflow-header", "workloop-header", "invariant-body"})
