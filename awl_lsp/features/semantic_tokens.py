@@ -9,6 +9,7 @@ LSP deltas in the document's negotiated position encoding (UTF-16 by default), o
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -294,17 +295,35 @@ def _resolution(facts: ItemFacts | None) -> tuple:
 
 @dataclass(frozen=True, slots=True)
 class _ItemTokens:
-    """One item's tokens, rows relative to the item, and their wire form (the first token's line
-    relative to the item's first row, its character absolute): joining items only fixes the first."""
+    """One item's tokens in wire form (the first token's line relative to the item's first row, its
+    character absolute: joining items only fixes the first), with the first and last token's
+    (row relative to the item, character). Kept compact (an int array, not a tuple per token):
+    every open document holds one per item."""
 
-    tokens: list[Token]
-    wire: list[int]
+    wire: array
+    first: tuple[int, int] | None
+    last: tuple[int, int] | None
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The tokens, rows relative to the item (decoded from the wire form)."""
+        out: list[Token] = []
+        line = char = 0
+        wire = self.wire
+        for i in range(0, len(wire), 5):
+            delta_line, delta_char, length, type_index, bits = wire[i : i + 5]
+            line += delta_line
+            char = char + delta_char if delta_line == 0 else delta_char
+            out.append((line, char, length, type_index, bits))
+        return out
 
 
 def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
     first = item.start_point.row
     toks = [(line - first, *rest) for line, *rest in _item_tokens(snap, item, facts)]
-    return _ItemTokens(toks, encode(toks))  # type: ignore[arg-type]
+    if not toks:
+        return _ItemTokens(array("i"), None, None)
+    return _ItemTokens(array("i", encode(toks)), toks[0][:2], toks[-1][:2])  # type: ignore[arg-type]
 
 
 def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
@@ -350,20 +369,20 @@ def full_tokens(snap: Snapshot) -> list[Token]:
     return out
 
 
-def _full_wire(snap: Snapshot) -> list[int]:
-    """The whole document's tokens in wire form, joined from the items' (only first tokens change)."""
-    data: list[int] = []
+def _full_wire(snap: Snapshot) -> array:
+    """The whole document's tokens in wire form, joined from the items' (only first tokens change);
+    an int array, since the last one sent is kept for the next delta."""
+    data = array("i")
     prev_line = prev_char = 0
     for first, entry in snap.derived("semantic-tokens", _item_tables):
-        toks = entry.tokens
-        if not toks:
+        if entry.first is None or entry.last is None:
             continue
-        line, char = toks[0][0] + first, toks[0][1]
+        line, char = entry.first[0] + first, entry.first[1]
         delta = line - prev_line
         data.append(delta)
         data.append(char - prev_char if delta == 0 else char)
         data.extend(entry.wire[2:])
-        prev_line, prev_char = toks[-1][0] + first, toks[-1][1]
+        prev_line, prev_char = entry.last[0] + first, entry.last[1]
     return data
 
 
@@ -385,7 +404,7 @@ def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None) -> list[To
 
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
     data = snap.derived("semantic-tokens-data", _full_wire)
-    return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
+    return lsp.SemanticTokens(data=data.tolist(), result_id=_sent(snap, data))
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -393,8 +412,8 @@ def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens |
     before = snap.shared.get("semantic-tokens-sent")
     data = snap.derived("semantic-tokens-data", _full_wire)
     if not (isinstance(before, tuple) and before[0] == previous):
-        return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
-    old: list[int] = before[1]
+        return lsp.SemanticTokens(data=data.tolist(), result_id=_sent(snap, data))
+    old: array = before[1]
     n = min(len(old), len(data))
     p = 0
     while p < n and old[p] == data[p]:
@@ -404,12 +423,12 @@ def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens |
         s += 1
     edits = []
     if p < len(old) - s or p < len(data) - s:
-        changed = data[p : len(data) - s]
+        changed = data[p : len(data) - s].tolist()
         edits.append(lsp.SemanticTokensEdit(start=p, delete_count=len(old) - s - p, data=changed))
     return lsp.SemanticTokensDelta(edits=edits, result_id=_sent(snap, data))
 
 
-def _sent(snap: Snapshot, data: list[int]) -> str:
+def _sent(snap: Snapshot, data: array) -> str:
     """Remember the tokens sent last (per document) under a new result id."""
     serial = int(snap.shared.get("semantic-tokens-serial", 0)) + 1  # type: ignore[call-overload]
     snap.shared["semantic-tokens-serial"] = serial
