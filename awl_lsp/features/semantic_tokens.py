@@ -282,14 +282,17 @@ def encode(items: list[Token]) -> list[int]:
 # references resolve to (by kind): everything an item's classification reads. So a declaration
 # added elsewhere (`pick() -> x` above a step reading `x`) re-classifies exactly the items whose
 # references now resolve differently. Rows are relative to the item, so a keystroke re-classifies
-# only the item it touched.
-def _resolution(facts: ItemFacts | None) -> tuple:
+# only the item it touched. The resolution is kept as its hash (every open document keeps one per
+# item; a tuple per reference would cost more than the tokens themselves).
+def _resolution(facts: ItemFacts | None) -> int:
     if facts is None:
-        return ()
+        return 0
     row0 = facts.start_row
-    return tuple(
-        (r.range[0] - row0, r.range[1], r.kind, None if r.target is None else r.target.kind)
-        for r in facts.references
+    return hash(
+        tuple(
+            (r.range[0] - row0, r.range[1], r.kind, None if r.target is None else r.target.kind)
+            for r in facts.references
+        )
     )
 
 
@@ -338,7 +341,7 @@ def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
     out: list[tuple[int, _ItemTokens]] = []
     index = 0
     for item, facts in _items(snap):
-        resolution: tuple = ()
+        resolution = 0
         if facts is not None:
             # an item's resolution is re-computed only when the model re-resolved it (new deps)
             by = deps[index] if index < len(deps) else None
