@@ -51,6 +51,7 @@ class AwlServer(RobustLanguageServer):
         self.session = WorkspaceSession()
         self._last_edit: dict[str, float] = {}
         self._release: asyncio.TimerHandle | None = None
+        self.recent = memory.RecentDocuments()  # documents in use keep their derived caches
 
     # ---- helpers
     @property
@@ -73,6 +74,8 @@ class AwlServer(RobustLanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             return
+        if self.recent.touch(uri, self.documents):
+            self.release_memory_soon()  # what the compacted document dropped
         timer = self._due.pop(uri, None)
         if timer is not None:  # (published now: a pending debounce has nothing left to do)
             timer.cancel()
@@ -161,9 +164,11 @@ class AwlServer(RobustLanguageServer):
             self.publish(uri)
 
     def release_memory_soon(self) -> None:
-        """After a burst of closes, give the freed memory back (once, not per document)."""
+        """Half a second after a burst of closes (or compactions) ends, give the freed memory back
+        (once per burst, not per document: each close re-arms the timer)."""
         if self._release is not None:
-            return
+            self._release.cancel()
+            self._release = None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -178,7 +183,11 @@ class AwlServer(RobustLanguageServer):
 
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
-        return doc.snapshot if doc is not None else None
+        if doc is None:
+            return None
+        if self.recent.touch(uri, self.documents):
+            self.release_memory_soon()  # what the compacted document dropped
+        return doc.snapshot
 
 
 def _out_of_sync(why: str) -> lsp.Diagnostic:
@@ -254,6 +263,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.log_message(f"ignored closing {uri}: the document is not open")
         return
     ls._last_edit.pop(uri, None)
+    ls.recent.forget(uri)
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()

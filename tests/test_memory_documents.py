@@ -4,7 +4,8 @@ The server is driven through its own `Dispatcher` (the JSON-RPC layer behind std
 event loop, with the requests an editor sends for a new buffer. After `didClose` and a collection,
 weak references to what the document held (its `OpenDocument`, snapshot, model, syntax document,
 model builder and check cache) are dead, the tree is referenced by nobody, and open/close cycles
-leave no objects behind. Per-document caches hold only the newest version's items.
+leave no objects behind. Per-document caches hold only the newest version's items, and documents
+out of use keep only their text, tree and model facts until they are used again.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from typing import Any
 from pygls.io_ import StdoutWriter
 
 import awl_lsp.server
+from awl_lsp import memory
 from awl_lsp.documents import OpenDocument
+from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.semantic_tokens import semantic_tokens_full
 from awl_lsp.protocol import Dispatcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -170,3 +174,29 @@ def test_per_document_caches_keep_only_the_newest_version() -> None:
             assert len(cache) <= top_level, (name, len(cache), top_level)
     assert len(doc.builder._cache) <= items
     assert doc.analysed <= 40
+
+
+def test_documents_out_of_use_are_compacted_and_answer_the_same() -> None:
+    keep = memory.KEEP
+
+    def body() -> None:
+        s = Session()
+        uris = [f"file:///many/d{i}.awl" for i in range(keep + 3)]
+        s.open(uris[0], TEXT)
+        first = s.server.documents[uris[0]]
+        before = (semantic_tokens_full(first.snapshot).data, diagnostics(first.snapshot))
+        for i, uri in enumerate(uris[1:], 1):
+            s.open(uri, TEXT.replace("big_loop", f"loop_{i}"))
+        # the first documents were pushed out of the recent ones: only text, tree and facts remain
+        assert not first.analysed_current
+        assert set(first.shared) <= {"semantic-tokens-serial"}
+        assert uris[0] not in s.server.recent and uris[-1] in s.server.recent
+        kept = s.server.documents[uris[-1]]
+        assert kept.analysed_current and "semantic-tokens" in kept.shared
+        # used again, it answers exactly as before, and is among the recent ones again
+        s.request("textDocument/semanticTokens/full", {"textDocument": {"uri": uris[0]}})
+        after = (semantic_tokens_full(first.snapshot).data, diagnostics(first.snapshot))
+        assert after == before
+        assert uris[0] in s.server.recent
+
+    run(body)
