@@ -185,11 +185,14 @@ def test_documents_out_of_use_are_compacted_and_answer_the_same() -> None:
         s.open(uris[0], TEXT)
         first = s.server.documents[uris[0]]
         before = (semantic_tokens_full(first.snapshot).data, diagnostics(first.snapshot))
+        dropped = [weakref.ref(first.checks), weakref.ref(first.snapshot)]
         for i, uri in enumerate(uris[1:], 1):
             s.open(uri, TEXT.replace("big_loop", f"loop_{i}"))
         # the first documents were pushed out of the recent ones: only text, tree and facts remain
         assert not first.analysed_current
         assert set(first.shared) <= {"semantic-tokens-serial"}
+        gc.collect()
+        assert [r() for r in dropped] == [None, None]  # its check results and analysed snapshot
         assert uris[0] not in s.server.recent and uris[-1] in s.server.recent
         kept = s.server.documents[uris[-1]]
         assert kept.analysed_current and "semantic-tokens" in kept.shared
