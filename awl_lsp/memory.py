@@ -31,6 +31,12 @@ except (OSError, AttributeError):  # not glibc: collecting is all we can do
 
 def release() -> None:
     gc.collect()
+    trim()
+
+
+def trim() -> None:
+    """Return the C allocator's free pages to the OS (≈ 0.1 ms; no collection, which costs ≈ 0.2 s
+    with a hundred documents open)."""
     if _trim is not None:
         _trim(0)
 

@@ -75,7 +75,7 @@ class AwlServer(RobustLanguageServer):
         if doc is None:
             return
         if self.recent.touch(uri, self.documents):
-            self.release_memory_soon()  # what the compacted document dropped
+            memory.trim()  # what the compacted document dropped
         timer = self._due.pop(uri, None)
         if timer is not None:  # (published now: a pending debounce has nothing left to do)
             timer.cancel()
@@ -164,7 +164,7 @@ class AwlServer(RobustLanguageServer):
             self.publish(uri)
 
     def release_memory_soon(self) -> None:
-        """Half a second after a burst of closes (or compactions) ends, give the freed memory back
+        """Half a second after a burst of closes ends, give the freed memory back
         (once per burst, not per document: each close re-arms the timer)."""
         if self._release is not None:
             self._release.cancel()
@@ -186,7 +186,7 @@ class AwlServer(RobustLanguageServer):
         if doc is None:
             return None
         if self.recent.touch(uri, self.documents):
-            self.release_memory_soon()  # what the compacted document dropped
+            memory.trim()  # what the compacted document dropped
         return doc.snapshot
 
 
