@@ -78,6 +78,27 @@ class OpenDocument:
             self.shared.clear()
             return self.builder.build(self.syntax.tree, self.syntax.source)
 
+    def compact(self) -> None:
+        """Not in use for a while: keep the text, the tree and the model's facts; drop what can be
+        derived again (the analysed snapshot, check results, features' caches), so a hundred open
+        documents cost little more than their text. The next use re-derives it (the model from the
+        builder's facts, checks and features in full once)."""
+        last = getattr(self.builder, "_model", None)  # the model the next one is built from
+        for model in (last, self._snapshot.model if self._snapshot is not None else None):
+            if model is None:
+                continue
+            if getattr(model, "check_cache", None) is self.checks:
+                model.check_cache = None  # (a request still holding it checks without a cache)
+            refs = getattr(model, "_item_refs", None)  # references by range, indexed on demand
+            if isinstance(refs, dict):
+                refs.clear()
+        self.checks = CheckCache()
+        serial = self.shared.get("semantic-tokens-serial")  # result ids keep counting up
+        self.shared.clear()
+        if serial is not None:
+            self.shared["semantic-tokens-serial"] = serial
+        self._snapshot = None
+
     def invalidate(self) -> None:
         """Something outside the text changed (a schema file): analyse the newest version again."""
         self._snapshot = None

@@ -1,8 +1,13 @@
-"""Giving memory back: after documents close, collect cycles and return freed heap pages to the OS.
+"""Giving memory back: after documents close, collect cycles and return freed heap pages to the OS;
+and only the documents in use keep what can be derived again.
 
 CPython frees a closed document's objects at once, but the C allocator keeps the pages, so the
 process would stay at its high-water mark. `release()` runs the cycle collector and, on glibc,
 `malloc_trim(0)`, so memory use follows the documents that are open.
+
+`RecentDocuments` keeps the derived caches (check results, semantic tokens, …) of the `KEEP`
+documents used most recently; an open document nobody has touched since is compacted to its text,
+tree and model facts (see `OpenDocument.compact`) and re-derives the rest when it is used again.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ import ctypes.util
 import gc
 import os
 import sys
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 _trim: Callable[[int], int] | None = None
 try:
@@ -24,6 +31,12 @@ except (OSError, AttributeError):  # not glibc: collecting is all we can do
 
 def release() -> None:
     gc.collect()
+    trim()
+
+
+def trim() -> None:
+    """Return the C allocator's free pages to the OS (≈ 0.1 ms; no collection, which costs ≈ 0.2 s
+    with a hundred documents open)."""
     if _trim is not None:
         _trim(0)
 
@@ -44,3 +57,40 @@ def prefer_system_allocator(argv: list[str]) -> None:
         os.execve(sys.executable, [sys.executable, "-m", "awl_lsp", *argv], env)
     except OSError:
         return
+
+
+KEEP = 12  # documents whose derived caches are kept (an editor's visible and recent tabs)
+
+
+class Compactable(Protocol):
+    def compact(self) -> None: ...
+
+
+class RecentDocuments:
+    """The open documents by last use; past the `keep` most recent, each is compacted once."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._order: OrderedDict[str, None] = OrderedDict()
+
+    def touch(self, uri: str, documents: Mapping[str, Compactable]) -> bool:
+        """`uri` was used now; compact the documents this pushes out of the recent ones (True if any)."""
+        order = self._order
+        if uri in order:
+            order.move_to_end(uri)
+            return False
+        order[uri] = None
+        compacted = False
+        while len(order) > self.keep:
+            old, _ = order.popitem(last=False)
+            doc = documents.get(old)
+            if doc is not None:
+                doc.compact()
+                compacted = True
+        return compacted
+
+    def forget(self, uri: str) -> None:
+        self._order.pop(uri, None)
+
+    def __contains__(self, uri: str) -> bool:
+        return uri in self._order

@@ -13,7 +13,8 @@ nothing (or `null`) plus a pop-up. This module owns what happens between the byt
 - `exit` ends the process with status 0 after `shutdown`, 1 without;
 - failures that have no request to answer are logged (`window/logMessage`), never popped up;
 - pygls's own text-document bookkeeping (which splits lines with `str.splitlines`) is switched
-  off: the server keeps its documents itself.
+  off: the server keeps its documents itself;
+- a handled notification leaves nothing behind (pygls would keep each one's future for good).
 
 Messages are read on a thread (so `$/cancelRequest` is seen while a request waits in the queue)
 and dispatched one at a time on the event loop.
@@ -27,6 +28,7 @@ import logging
 import os
 import sys
 import threading
+from functools import partial
 from typing import Any
 
 from cattrs.errors import ClassValidationError
@@ -55,6 +57,24 @@ MAX_JSON_DEPTH = 512  # deeper JSON than any LSP message needs is refused before
 
 class AwlProtocol(LanguageServerProtocol):
     """pygls's LSP protocol without its text-document store (our documents live in the server)."""
+
+    def _execute_handler(
+        self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None
+    ):
+        # pygls files the future of a notification (and of each step of a generator handler) under
+        # a fresh id that nothing ever removes: one future per keystroke, kept for the session.
+        # Forget it once it is done; requests are forgotten by pygls when their answer is sent.
+        internal = callback == self._check_handler_result or (
+            isinstance(callback, partial) and callback.func == self._run_generator
+        )
+        if internal:
+            callback = partial(self._forget_then, msg_id, callback)
+        return super()._execute_handler(msg_id, handler, callback, args, kwargs)
+
+    def _forget_then(self, msg_id: Any, callback: Any, future: Any) -> None:
+        if not future.cancelled():  # (`shutdown` cancels what is pending while it walks the dict)
+            self._request_futures.pop(msg_id, None)
+        callback(future)
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: lsp.DidOpenTextDocumentParams):

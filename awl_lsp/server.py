@@ -59,6 +59,7 @@ class AwlServer(RobustLanguageServer):
         self.pull = PullDiagnostics(self)
         self._last_edit: dict[str, float] = {}
         self._release: asyncio.TimerHandle | None = None
+        self.recent = memory.RecentDocuments()  # documents in use keep their derived caches
 
     # ---- helpers
     @property
@@ -97,6 +98,8 @@ class AwlServer(RobustLanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             return None
+        if self.recent.touch(uri, self.documents):
+            memory.trim()  # what the compacted document dropped
         timer = self._due.pop(uri, None)
         if timer is not None:  # (reported now: a pending debounce has nothing left to do)
             timer.cancel()
@@ -193,9 +196,11 @@ class AwlServer(RobustLanguageServer):
         self.publish(uri)
 
     def release_memory_soon(self) -> None:
-        """After a burst of closes, give the freed memory back (once, not per document)."""
+        """Half a second after a burst of closes ends, give the freed memory back
+        (once per burst, not per document: each close re-arms the timer)."""
         if self._release is not None:
-            return
+            self._release.cancel()
+            self._release = None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -222,7 +227,11 @@ class AwlServer(RobustLanguageServer):
 
     def snapshot(self, uri: str):
         doc = self.documents.get(uri)
-        return doc.snapshot if doc is not None else None
+        if doc is None:
+            return None
+        if self.recent.touch(uri, self.documents):
+            memory.trim()  # what the compacted document dropped
+        return doc.snapshot
 
 
 def _out_of_sync(why: str) -> lsp.Diagnostic:
@@ -331,6 +340,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.log_message(f"ignored closing {uri}: the document is not open")
         return
     ls._last_edit.pop(uri, None)
+    ls.recent.forget(uri)
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()

@@ -13,7 +13,8 @@ For each size one server is started (`python -m awl_lsp lsp`) and driven like an
 - open → first diagnostics;
 - hover / completion / definition right after a key (p50 / p95, not waiting for diagnostics);
 - semantic tokens (full, full/delta, range of 60 lines) right after a key;
-- and once: the server's resident memory with 100 open 300-line documents.
+- and once: the server's resident memory idle, with 100 open 300-line documents, after closing
+  them and after open/close cycles (`bench/memory.py`).
 
 The client declares what VS Code declares for these requests (Markdown; snippet completions whose
 `detail` and documentation it resolves lazily). Every row prints p50 / p90 (requests p50 / p95,
@@ -399,16 +400,13 @@ def cpu_table(costs: dict[int, dict[str, float]]) -> str:
 
 
 async def memory() -> float:
-    bench = Bench()
-    await bench.start()
-    text = document(300)
-    uris = [bench.open(text)[0] for _ in range(100)]
-    for uri in uris:
-        await bench.diagnostics_for(uri, 1)
-    await asyncio.sleep(0.2)
-    rss = bench.rss_mb()
-    await bench.stop()
-    return rss
+    """The server's RSS with 100 open 300-line documents; prints the whole memory table of
+    `bench/memory.py` first (idle, 100 open, all closed, after open/close cycles)."""
+    from memory import phases
+
+    result = await phases()
+    print(result.table(), flush=True)
+    return result.opened
 
 
 ROWS = [

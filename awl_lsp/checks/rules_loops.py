@@ -24,22 +24,13 @@ def check_item(ctx: ItemContext) -> None:
         _loop(ctx, loop)
     for bound in ctx.descendants("visits_bound"):
         _visits_bound(ctx, bound)
-    for ident in _identifiers(ctx.node, "visits"):
-        _visits_read(ctx, ident)
-
-
-def _identifiers(root: Node | None, name: str) -> list[Node]:
-    out: list[Node] = []
-    stack = [root] if root is not None else []
-    wanted = name.encode()
-    while stack:
-        n = stack.pop()
-        if n.type == "identifier":
-            if n.text == wanted:
-                out.append(n)
-            continue
-        stack.extend(n.named_children)
-    return out
+    # (walked by `descendants`, with a cursor: `named_children` would cache a Node for every
+    # descendant of the item's node, which its cached check results keep alive)
+    node = ctx.node
+    if ctx.source.find(b"visits", node.start_byte, node.end_byte) != -1:
+        for ident in ctx.descendants("identifier"):
+            if ident.text == b"visits":
+                _visits_read(ctx, ident)
 
 
 def _body_names(ctx: ItemContext, body: Node) -> set[str]:

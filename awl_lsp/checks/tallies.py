@@ -8,6 +8,7 @@ the engine refreshes it whenever the model resolved the item afresh.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from awl_lsp.model import Kind, RefKind
@@ -16,6 +17,14 @@ from awl_lsp.model.facts import ItemFacts
 _HEADER = frozenset({Kind.INPUT, Kind.SIGNAL, Kind.OUTCOME, Kind.CARRY, Kind.REPORT, Kind.INVARIANT})
 _CALLABLES = frozenset({Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW})
 BINDING_HOWS = frozenset({"binding", "join", "wait", "collect"})  # bindings that should be read
+_NONE: frozenset = frozenset()  # shared: an empty frozenset is 216 bytes, and most tallies are empty
+
+
+def _frozen(items: Iterable[str]) -> frozenset[str]:
+    found = frozenset(items)
+    return found if found else _NONE
+
+
 _LOOP_HOWS = ("loop", "loop counter")
 
 
@@ -108,18 +117,18 @@ def tally(facts: ItemFacts, private: str) -> Tally:
             hatched.add(r.name)
     return Tally(
         tuple(dup),
-        frozenset(d for d in dup if d is not None),
+        _frozen(d for d in dup if d is not None),
         _twice(dup),
         tuple(rebind),
-        frozenset(r for r in rebind if r is not None),
+        _frozen(r for r in rebind if r is not None),
         _twice(rebind),
-        frozenset(loops),
-        frozenset(reads),
-        frozenset(type_uses),
-        frozenset(hatched),
-        frozenset(detached),
-        frozenset(types),
-        frozenset(should_read),
+        _frozen(loops),
+        _frozen(reads),
+        _frozen(type_uses),
+        _frozen(hatched),
+        _frozen(detached),
+        _frozen(types),
+        _frozen(should_read),
     )
 
 
@@ -131,7 +140,7 @@ def _twice(keys: list[str | None]) -> frozenset[str]:
             if k in seen:
                 twice.add(k)
             seen.add(k)
-    return frozenset(twice)
+    return _frozen(twice)
 
 
 def repeated(items: list, keys_of: object, twice_of: object) -> set[str]:
@@ -173,7 +182,7 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
                     reads.append(k)
             elif _step(step_starts, r.range) != _step(step_starts, t.range):
                 reads.append(k)
-    return Resolved(frozenset(variants), tuple(reads))
+    return Resolved(_frozen(variants), tuple(reads))
 
 
 def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:

@@ -27,11 +27,12 @@ def findings(snap: Snapshot) -> list[Problem]:
     """Every problem of the snapshot, syntax first where they share a place, sorted by position."""
     doc = snap.doc
     strings = snap.shared.setdefault("unterminated-strings", {})  # per document, between versions
+    layout = snap.shared.setdefault("layout", {})
     skipped = getattr(doc, "skipped", [])
     blanked = [(*b.start, *b.end) for b in skipped]
     out: list[Problem] = [
         p
-        for p in document_syntax_problems(doc, snap.shared, strings)  # type: ignore[arg-type]
+        for p in document_syntax_problems(doc, snap.shared, strings, layout)  # type: ignore[arg-type]
         if not any(_overlaps(p.range, b) for b in blanked)
     ]
     syntax_rows = [p.range[0] for p in out]

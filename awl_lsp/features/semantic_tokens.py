@@ -9,6 +9,7 @@ LSP deltas in the document's negotiated position encoding (UTF-16 by default), o
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -283,29 +284,50 @@ def encode(items: list[Token]) -> list[int]:
 # references resolve to (by kind): everything an item's classification reads. So a declaration
 # added elsewhere (`pick() -> x` above a step reading `x`) re-classifies exactly the items whose
 # references now resolve differently. Rows are relative to the item, so a keystroke re-classifies
-# only the item it touched.
-def _resolution(facts: ItemFacts | None) -> tuple:
+# only the item it touched. The resolution is kept as its hash (every open document keeps one per
+# item; a tuple per reference would cost more than the tokens themselves).
+def _resolution(facts: ItemFacts | None) -> int:
     if facts is None:
-        return ()
+        return 0
     row0 = facts.start_row
-    return tuple(
-        (r.range[0] - row0, r.range[1], r.kind, None if r.target is None else r.target.kind)
-        for r in facts.references
+    return hash(
+        tuple(
+            (r.range[0] - row0, r.range[1], r.kind, None if r.target is None else r.target.kind)
+            for r in facts.references
+        )
     )
 
 
 @dataclass(frozen=True, slots=True)
 class _ItemTokens:
-    """One item's tokens, rows relative to the item, and their wire form (the first token's line
-    relative to the item's first row, its character absolute): joining items only fixes the first."""
+    """One item's tokens in wire form (the first token's line relative to the item's first row, its
+    character absolute: joining items only fixes the first), with the first and last token's
+    (row relative to the item, character). Kept compact (an int array, not a tuple per token):
+    every open document holds one per item."""
 
-    tokens: list[Token]
-    wire: list[int]
+    wire: array
+    first: tuple[int, int] | None
+    last: tuple[int, int] | None
+
+    @property
+    def tokens(self) -> list[Token]:
+        """The tokens, rows relative to the item (decoded from the wire form)."""
+        out: list[Token] = []
+        line = char = 0
+        wire = self.wire
+        for i in range(0, len(wire), 5):
+            delta_line, delta_char, length, type_index, bits = wire[i : i + 5]
+            line += delta_line
+            char = char + delta_char if delta_line == 0 else delta_char
+            out.append((line, char, length, type_index, bits))
+        return out
 
 
 def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
     toks = _item_tokens(snap, item, facts, item.start_point.row)
-    return _ItemTokens(toks, encode(toks))
+    if not toks:
+        return _ItemTokens(array("i"), None, None)
+    return _ItemTokens(array("i", encode(toks)), toks[0][:2], toks[-1][:2])
 
 
 def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
@@ -318,11 +340,11 @@ def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
     shared = snap.shared
     previous: dict[tuple, _ItemTokens] = shared.get("semantic-tokens", {})  # type: ignore[assignment]
     seen: dict[int, tuple] = shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
-    numbers: dict[tuple, int] = shared.get("semantic-tokens-resolution-numbers", {})  # type: ignore[assignment]
+    numbers: dict[int, int] = shared.get("semantic-tokens-resolution-numbers", {})  # type: ignore[assignment]
     counter = int(shared.get("semantic-tokens-resolution-counter", 0))  # type: ignore[call-overload]
     kept: dict[tuple, _ItemTokens] = {}
     resolutions: dict[int, tuple] = {}
-    used: dict[tuple, int] = {(): 0}
+    used: dict[int, int] = {}
     deps = snap.model.item_deps
     out: list[tuple[int, _ItemTokens]] = []
     index = 0
@@ -369,20 +391,20 @@ def full_tokens(snap: Snapshot) -> list[Token]:
     return out
 
 
-def _full_wire(snap: Snapshot) -> list[int]:
-    """The whole document's tokens in wire form, joined from the items' (only first tokens change)."""
-    data: list[int] = []
+def _full_wire(snap: Snapshot) -> array:
+    """The whole document's tokens in wire form, joined from the items' (only first tokens change);
+    an int array, since the last one sent is kept for the next delta."""
+    data = array("i")
     prev_line = prev_char = 0
     for first, entry in snap.derived("semantic-tokens", _item_tables):
-        toks = entry.tokens
-        if not toks:
+        if entry.first is None or entry.last is None:
             continue
-        line, char = toks[0][0] + first, toks[0][1]
+        line, char = entry.first[0] + first, entry.first[1]
         delta = line - prev_line
         data.append(delta)
         data.append(char - prev_char if delta == 0 else char)
         data.extend(entry.wire[2:])
-        prev_line, prev_char = toks[-1][0] + first, toks[-1][1]
+        prev_line, prev_char = entry.last[0] + first, entry.last[1]
     return data
 
 
@@ -415,7 +437,7 @@ def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None, first: int
 
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
     data = snap.derived("semantic-tokens-data", _full_wire)
-    return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
+    return lsp.SemanticTokens(data=data.tolist(), result_id=_sent(snap, data))
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -423,17 +445,17 @@ def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens |
     before = snap.shared.get("semantic-tokens-sent")
     data = snap.derived("semantic-tokens-data", _full_wire)
     if not (isinstance(before, tuple) and before[0] == previous):
-        return lsp.SemanticTokens(data=data, result_id=_sent(snap, data))
-    old: list[int] = before[1]
+        return lsp.SemanticTokens(data=data.tolist(), result_id=_sent(snap, data))
+    old: array = before[1]
     p, s = _common_ends(old, data)
     edits = []
     if p < len(old) - s or p < len(data) - s:
-        changed = data[p : len(data) - s]
+        changed = data[p : len(data) - s].tolist()
         edits.append(lsp.SemanticTokensEdit(start=p, delete_count=len(old) - s - p, data=changed))
     return lsp.SemanticTokensDelta(edits=edits, result_id=_sent(snap, data))
 
 
-def _common_ends(old: list[int], new: list[int]) -> tuple[int, int]:
+def _common_ends(old: array, new: array) -> tuple[int, int]:
     """How many integers the two lists share at the start, and then at the end (compared a block
     at a time, so unchanged megabytes of tokens cost little)."""
     n = min(len(old), len(new))
@@ -452,7 +474,7 @@ def _common_ends(old: list[int], new: list[int]) -> tuple[int, int]:
     return p, s
 
 
-def _sent(snap: Snapshot, data: list[int]) -> str:
+def _sent(snap: Snapshot, data: array) -> str:
     """Remember the tokens sent last (per document) under a new result id."""
     serial = int(snap.shared.get("semantic-tokens-serial", 0)) + 1  # type: ignore[call-overload]
     snap.shared["semantic-tokens-serial"] = serial

@@ -6,6 +6,7 @@ item's text and only re-extracts the items an edit touched.
 
 from __future__ import annotations
 
+from sys import intern
 from typing import Any
 
 from tree_sitter import Node
@@ -54,16 +55,18 @@ class _Extractor(BodyExtractor):
     def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: Any) -> Symbol | None:
         if name_node is None:
             return None
-        sym = Symbol(
-            kind, self.text(name_node), node_range(node), node_range(name_node), doc=self.doc_for(node), **kw
-        )
+        # names interned: the same name is read by many references and in many open documents
+        name = intern(self.text(name_node))
+        sym = Symbol(kind, name, node_range(node), node_range(name_node), doc=self.doc_for(node), **kw)
         self.facts.flat.append(sym)
         return sym
 
     def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
         if node is None:
             return
-        self.facts.references.append(Reference(kind, self.text(node), node_range(node), scope, context))
+        self.facts.references.append(
+            Reference(kind, intern(self.text(node)), node_range(node), scope, context)
+        )
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""

@@ -145,14 +145,19 @@ def _describe(names: list[str]) -> str:
 
 
 def syntax_problems(
-    tree: Tree, source: bytes, text: str | None = None, cache: dict | None = None
+    tree: Tree,
+    source: bytes,
+    text: str | None = None,
+    cache: dict | None = None,
+    layout_cache: dict | None = None,
 ) -> list[SyntaxProblem]:
     """Every syntax problem of a tree, described in words.
 
-    `cache` (a dict the caller keeps per document between versions) lets the per-item string scan
-    reuse the items an edit did not touch; without one everything is scanned.
+    `cache` and `layout_cache` (dicts the caller keeps per document between versions) let the
+    per-item string and layout scans reuse the items an edit did not touch; without them
+    everything is scanned.
     """
-    found = _syntax_problems(tree, source, text, cache)
+    found = _syntax_problems(tree, source, text, cache, layout_cache)
     if reading_stops(found):
         found = [problem for problem in found if problem.code in READING_CODES]
     seen: set[tuple[int, str]] = set()
@@ -170,13 +175,18 @@ def reading_stops(problems: list[SyntaxProblem]) -> bool:
     return any(problem.code in READING_CODES for problem in problems)
 
 
-def _syntax_problems(tree: Tree, source: bytes, text: str | None, cache: dict | None) -> list[SyntaxProblem]:
+def _syntax_problems(
+    tree: Tree, source: bytes, text: str | None, cache: dict | None, layout_cache: dict | None
+) -> list[SyntaxProblem]:
     out: list[SyntaxProblem] = []
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
     out.extend(_unterminated_strings(root, source, cache))
-    out.extend(SyntaxProblem(span, message, code) for span, message, code in layout_problems(tree, source))
+    out.extend(
+        SyntaxProblem(span, message, code)
+        for span, message, code in layout_problems(tree, source, layout_cache)
+    )
     if text is not None and "\t" in text:
         for row, line in enumerate(re.split(r"\r\n|\r|\n", text)):
             indent = len(line) - len(line.lstrip(" \t"))

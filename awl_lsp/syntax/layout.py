@@ -110,34 +110,41 @@ def _in_error(node: Node) -> bool:
     return False
 
 
-# Problems per top-level declaration, keyed by its text from the start of its first line: a
-# keystroke re-scans only the declaration it touched (rows are stored relative to it).
-_CACHE: dict[bytes, list[tuple[Range, str, str]]] = {}
-_CACHE_LIMIT = 20000
 _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
 
 
-def layout_problems(tree: Tree, source: bytes) -> list[tuple[Range, str, str]]:
-    """(range, message, code) of every layout rule broken, first line first."""
+def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> list[tuple[Range, str, str]]:
+    """(range, message, code) of every layout rule broken, first line first.
+
+    `cache` (a dict the caller keeps per document between versions) holds the problems of each
+    top-level declaration keyed by its text from the start of its first line, rows relative to it:
+    a keystroke re-scans only the declaration it touched. It keeps only this version's declarations.
+    """
     root = tree.root_node
     out: list[tuple[Range, str, str]] = []
+    kept: dict[bytes, list[tuple[Range, str, str]]] = {}
     for item in root.children:
         if item.type in _TRIVIA or item.end_byte <= item.start_byte:
             continue
         begin = source.rfind(b"\n", 0, item.start_byte) + 1
         base = item.start_point.row
         key = source[begin : item.end_byte]
-        found = None if item.has_error else _CACHE.get(key)
+        found = None
+        if not item.has_error and cache is not None:
+            found = kept.get(key)
+            if found is None:
+                found = cache.get(key)
         if found is None:
             found = [
                 ((r0 - base, c0, r1 - base, c1), message, code)
                 for (r0, c0, r1, c1), message, code in _item_problems(root, item, source, begin)
             ]
-            if not item.has_error:
-                if len(_CACHE) >= _CACHE_LIMIT:
-                    _CACHE.clear()
-                _CACHE[key] = found
+        if not item.has_error:
+            kept[key] = found
         out += [((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found]
+    if cache is not None:
+        cache.clear()
+        cache.update(kept)
     return out
 
 

@@ -35,8 +35,10 @@ class SyntaxProblemCache:
         self._clean = False  # were they read from a clean text (no error, tab or skipped part)?
         self.last_window: tuple[int, int] | None = None  # rows read again last time (None: all)
 
-    def problems(self, doc: SyntaxDocument, strings: dict | None = None) -> list[SyntaxProblem]:
-        """`syntax_problems(doc.tree, doc.source, doc.text, strings)`, for the newest version."""
+    def problems(
+        self, doc: SyntaxDocument, strings: dict | None = None, layout: dict | None = None
+    ) -> list[SyntaxProblem]:
+        """`syntax_problems(doc.tree, doc.source, doc.text, strings, layout)`, for the newest version."""
         found = None
         clean = not doc.skipped and not doc.root.has_error and "\t" not in doc.text
         if self._clean and clean:  # (an error's problems are not the broken item's alone)
@@ -45,7 +47,7 @@ class SyntaxProblemCache:
                 found = self._spliced(doc, changes)
         if found is None:
             self.last_window = None
-            found = syntax_problems(doc.tree, doc.source, doc.text, strings)
+            found = syntax_problems(doc.tree, doc.source, doc.text, strings, layout)
         self._revision, self._lines, self._problems = doc.revision, doc.lines.line_count, found
         self._clean = clean
         return list(found)
@@ -93,14 +95,14 @@ class SyntaxProblemCache:
 
 
 def document_syntax_problems(
-    doc: SyntaxDocument, shared: dict[str, object], strings: dict | None = None
+    doc: SyntaxDocument, shared: dict[str, object], strings: dict | None = None, layout: dict | None = None
 ) -> list[SyntaxProblem]:
     """The document's syntax problems, through the `SyntaxProblemCache` kept in `shared` (a document's
     memory between versions, `Snapshot.shared`)."""
     cache = shared.get("syntax-problems")
     if not isinstance(cache, SyntaxProblemCache):
         cache = shared["syntax-problems"] = SyntaxProblemCache()
-    return cache.problems(doc, strings)
+    return cache.problems(doc, strings, layout)
 
 
 def _window(doc: SyntaxDocument, start: int, end: int) -> tuple[list[Node], int, int] | None:
