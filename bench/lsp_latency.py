@@ -118,9 +118,15 @@ class Bench:
         self.client.initialized(lsp.InitializedParams())
 
     async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()
+        """Shut the server down (killed, and said so, if it does not within 30 s: a bench run must
+        end with its tables)."""
+        try:
+            await asyncio.wait_for(self.client.shutdown_async(None), 30)
+            self.client.exit(None)
+            await asyncio.wait_for(self.client.stop(), 30)
+        except TimeoutError:
+            print("  (the server did not shut down within 30 s: killed)", flush=True)
+            self.client._server.kill()  # type: ignore[union-attr]
 
     def rss_mb(self) -> float:
         pid = self.client._server.pid  # type: ignore[union-attr]
