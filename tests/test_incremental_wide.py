@@ -229,3 +229,21 @@ def test_a_rule_naming_a_line_elsewhere_need_not_say_so() -> None:
     assert got == messages(doc, CheckCache())
     last = doc.syntax.text.split("\n").index("step last") + 1
     assert got and all(m == f"the last step is on line {last}" for m in got)
+
+
+def test_a_line_at_the_margin_is_described_by_the_step_above_it_after_edits_above() -> None:
+    """A stray line at the left margin is named by what is above it (a step with no body asks for
+    it to be indented); making or removing that bodiless step re-describes the line, as a fresh
+    check does, though the line's own text did not change."""
+    doc = OpenDocument("workflow w\n  input x: Int\n\nstep a\n  route done\n\nroute done\n", 1, None, None)
+
+    def same_as_fresh() -> list[Problem]:
+        found = findings(doc.snapshot)
+        assert [(p.range, p.message) for p in found] == [(p.range, p.message) for p in fresh(doc.syntax.text)]
+        return [p for p in found if p.code == "unknown-declaration"]
+
+    assert "does not start a declaration" in same_as_fresh()[0].message
+    doc.edit([TextEdit(6, 0, 6, 0, "step s\n")], 2)  # a step with no body right above it
+    assert "sits at the left margin under `step s`" in same_as_fresh()[0].message
+    doc.edit([TextEdit(6, 0, 7, 0, "")], 3)  # and gone again
+    assert "does not start a declaration" in same_as_fresh()[0].message

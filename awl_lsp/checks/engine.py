@@ -57,7 +57,7 @@ class _Entry:
     summary: ItemSummary
     tally: Tally
     types: ItemTypes | None
-    volatile: bool  # reads a schema file: checked on every run
+    volatile: bool  # reads a schema file or the item above it: checked on every run
     row_numbers: bool  # a message names a line number: checked again on every edit
     item: Item | None = None  # as the document-wide rules saw it last
     resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
@@ -305,7 +305,9 @@ class CheckCache:
             summary=summarize(node, found, ctx.source, facts),
             tally=tally(facts, str(next(_serials))),
             types=None,
-            volatile=bool(found.get("schema_import")),
+            volatile=bool(
+                found.get("schema_import") or found.get("unknown_declaration")
+            ),  # (reads the item above)
             row_numbers=ictx.row_numbers or any(_LINE_NUMBER.search(pr.message) for pr in ictx.problems),
             exports=exported,
             kind=node.type,
