@@ -41,8 +41,19 @@ def view(model: SemanticModel) -> tuple:
         for name, scopes in model._values.items()
         for scope, found in scopes.items()
     )
+    scoped = sorted(
+        (plain_scope(scope), name, [s.selection for s in found])
+        for scope, by_name in model._scoped.items()
+        for name, found in by_name.items()
+    )
+    # what completion offers: the values in scope of each scope, several kinds at once
+    visible = sorted(
+        (plain_scope(scope), [(s.name, s.selection) for s in model.visible_values(0, scope)])
+        for scope in {s.scope for s in model.all_symbols} | {""}
+    )
+    callables = [s.selection for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)]
     items = [(f.start_row, f.end_row, f.start_col) for f in model.items]
-    return symbols, refs, names, values, items, model.item_deps, model.item_keys
+    return symbols, refs, names, values, scoped, visible, callables, items, model.item_deps, model.item_keys
 
 
 def random_edit(rng: random.Random, text: str) -> tuple[TextEdit, str]:

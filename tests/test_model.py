@@ -54,6 +54,29 @@ def test_scopes_fork_item_is_local_and_route_targets_resolve() -> None:
     assert start_arg.target is model.first(Kind.CARRY, "last_seen")
 
 
+def test_visible_values_are_the_first_declaration_of_each_name_in_scope_in_document_order() -> None:
+    """What completion offers in an expression: flow values and the bindings of the scope chain;
+    read from indexes, it must give what a scan of every declaration gives."""
+    from awl_lsp.model.resolve import scope_chain
+
+    for name in ("inbox_sweep.awl", "release_notes.awl", "broken_hatch.awl"):
+        _, model = build(example(name))
+        for scope in {s.scope for s in model.all_symbols} | {""}:
+            chain = scope_chain(scope)
+            expected: dict[str, object] = {}
+            for s in model.all_symbols:
+                flow_value = s.kind in (Kind.INPUT, Kind.CARRY, Kind.CONST)
+                if flow_value or (s.kind in (Kind.BINDING, Kind.PARAMETER) and s.scope in chain):
+                    expected.setdefault(s.name, s)
+            assert model.visible_values(0, scope) == list(expected.values()), (name, scope)
+    _, model = build(example("inbox_sweep.awl"))
+    message = model.first(Kind.BINDING, "message")
+    assert message in model.visible_values(0, message.scope)
+    assert message not in model.visible_values(0, "")  # a fork's binding is not seen outside it
+    callables = model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)
+    assert callables == [s for s in model.all_symbols if s.kind in (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)]
+
+
 def test_an_edit_re_reads_only_the_item_it_touched() -> None:
     text = example("release_notes.awl")
     doc = SyntaxDocument(text)

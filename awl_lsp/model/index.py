@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from heapq import merge
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
+_FLOW_VALUE_KINDS = (Kind.INPUT, Kind.CARRY, Kind.CONST)
 
 
 @dataclass
@@ -93,6 +95,7 @@ class SemanticModel(Resolution):
         self._sizes: dict[str, list[int]] = {attr: [len(part(it)) for it in items] for attr, part in _PARTS}
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
+        scoped: dict[str, dict[str, list[Symbol]]] = {}  # scope -> name -> the same (see `visible_values`)
         value_kinds = _VALUE_KINDS
         for s in self.all_symbols:
             k = s.kind
@@ -109,8 +112,10 @@ class SemanticModel(Resolution):
                     values[name] = {s.scope: [s]}
                 else:
                     scopes.setdefault(s.scope, []).append(s)
+                scoped.setdefault(s.scope, {}).setdefault(name, []).append(s)
         self._by_kind = by_kind
         self._values = values
+        self._scoped = scoped
 
     def _patch(self, prev: SemanticModel, p: int, s: int) -> None:
         """The previous model's index with its changed run of items replaced (the rest is the same)."""
@@ -142,6 +147,7 @@ class SemanticModel(Resolution):
             _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
         self._run = (prev._kind_lists, at, gone, came)
         self._values = prev._values
+        self._scoped = prev._scoped  # taken over too
         for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
             scopes = self._values.get(name)
             if scopes is None:
@@ -151,6 +157,12 @@ class SemanticModel(Resolution):
             _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, lost, add, at)
             if not scopes:
                 del self._values[name]
+            in_scope = self._scoped.get(scope)
+            if in_scope is None:
+                in_scope = self._scoped[scope] = {}
+            _splice(in_scope, name, in_scope.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
+            if not in_scope:
+                del self._scoped[scope]
 
     def _link_all(self) -> None:
         self.resolved_items = 0
@@ -244,8 +256,10 @@ class SemanticModel(Resolution):
         """Symbols of the given kinds, in document order."""
         if len(kinds) == 1:
             return list(self._kind(kinds[0]))
-        wanted = set(kinds)
-        return [s for s in self.all_symbols if s.kind in wanted]
+        lists = [found for found in map(self._kind, dict.fromkeys(kinds)) if found]
+        if len(lists) <= 1:
+            return list(lists[0]) if lists else []
+        return list(merge(*lists, key=_position))
 
     def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:
         found = self._by_kind.get(kind, _NO_NAMES).get(name)
@@ -342,19 +356,23 @@ class SemanticModel(Resolution):
         return best
 
     def visible_values(self, row: int, scope: str = "") -> list[Symbol]:
-        """Names usable in an expression at `row` in `scope`: flow values, then bindings."""
-        out: list[Symbol] = []
-        seen: set[str] = set()
-        chain = scope_chain(scope)
-        for s in self.all_symbols:
-            if s.name in seen:
-                continue
-            if s.kind in (Kind.INPUT, Kind.CARRY, Kind.CONST) or (
-                s.kind in (Kind.BINDING, Kind.PARAMETER) and s.scope in chain
-            ):
-                out.append(s)
-                seen.add(s.name)
-        return out
+        """Names usable in an expression at `row` in `scope`: flow values, then bindings.
+
+        Of each name, its first declaration in the document that is a flow value (input, carry,
+        const) or a binding or parameter of a scope in `scope`'s chain, in document order. Read from
+        the per-kind and per-scope indexes, so it costs what is in scope, not the whole document."""
+        first: dict[str, Symbol] = {}
+        by_kind = self._by_kind
+        scoped = self._scoped
+        groups = [by_kind.get(k, _NO_NAMES) for k in _FLOW_VALUE_KINDS]
+        groups += [scoped[key] for key in scope_chain(scope) if key in scoped]
+        for names in groups:
+            for name, found in names.items():
+                s = found[0]
+                seen = first.get(name)
+                if seen is None or _order(s) < _order(seen):
+                    first[name] = s
+        return sorted(first.values(), key=_order)
 
 
 def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -> list[int]:
@@ -372,6 +390,12 @@ def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -
 def _position(s: Symbol) -> tuple[int, int]:
     r = s.range
     return r[0], r[1]
+
+
+def _order(s: Symbol) -> tuple[int, int, int, int]:
+    """A symbol's place in document order (declarations starting together: by their names)."""
+    r, n = s.range, s.selection
+    return r[0], r[1], n[0], n[1]
 
 
 _PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
