@@ -55,6 +55,12 @@ def gc_paused() -> Iterator[None]:
 
 def _doc_map(root: Node, source: bytes, start: int, end: int) -> dict[int, str]:
     """Map a declaration's row to the `///` lines right above it, for docs in [start, end)."""
+    # Most items have no doc line at all: then no query runs. (A doc line the query could return
+    # lies within [start, end), or ends where it starts, so it begins at most a line above.)
+    nl = source.rfind(b"\n", 0, start)
+    lo = 0 if nl <= 0 else source.rfind(b"\n", 0, nl) + 1
+    if source.find(b"///", lo, end + 2) == -1:
+        return {}
     cursor = QueryCursor(_DOC_QUERY)
     cursor.set_byte_range(start, end)
     lines: dict[int, str] = {}
