@@ -19,14 +19,12 @@
 
 from __future__ import annotations
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import field
-from awl_lsp.syntax.parser import LANGUAGE
 
 _ESCAPES = frozenset('"\\nt')
-_QUERY = Query(LANGUAGE, "(string) @string (doc_comment) @doc (comment) @comment (duration) @duration")
 # brackets whose lines are items (arguments, parameters, list elements): no comment line among them
 _ITEM_BRACKETS = {"arguments": "an argument list", "parameters": "a parameter list", "list": "a list"}
 # what a `///` line may precede (the engine attaches it to the declaration that follows)
@@ -54,15 +52,15 @@ def check_item(ctx: ItemContext) -> None:
     _header_indent(ctx)
     _field_lines(ctx)
     _workflow_timeout(ctx)
-    found = QueryCursor(_QUERY).captures(ctx.node)
-    for node in found.get("string", []):
+    for node in ctx.descendants("string"):
         _escapes(ctx, node)
-    for node in found.get("doc", []):
+    docs = ctx.descendants("doc_comment")
+    for node in docs:
         _doc_line(ctx, node)
-    for node in found.get("duration", []):
+    for node in ctx.descendants("duration"):
         _duration_unit(ctx, node)
     if not ctx.model.is_workloop:
-        for node in found.get("comment", []) + found.get("doc", []):
+        for node in ctx.descendants("comment") + docs:
             _comment_in_brackets(ctx, node)
 
 
