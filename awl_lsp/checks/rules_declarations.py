@@ -29,6 +29,7 @@ from awl_lsp.checks.rules_support import (
     name_of,
 )
 from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind
+from awl_lsp.model.extract import ITEM_TYPES
 
 _GENERIC = {
     "List": "write a list as `[T]`",
@@ -38,20 +39,6 @@ _GENERIC = {
     "Optional": "write an optional as `T?`",
     "Maybe": "write an optional as `T?`",
 }
-_ITEM_TYPES = frozenset(
-    {
-        "workflow_declaration",
-        "workloop_declaration",
-        "const_declaration",
-        "type_declaration",
-        "worker_declaration",
-        "child_declaration",
-        "detached_declaration",
-        "subflow_declaration",
-        "step_declaration",
-        "retire_block",
-    }
-)
 _ITEM_WORD = {"retire_block": "retire"}
 
 
@@ -103,7 +90,7 @@ _NOT_CODE = frozenset({"comment", "doc_comment", "narration"})
 
 
 def _header_placement(ctx: CheckContext) -> None:
-    items = [it.node for it in ctx.items if it.node.type in _ITEM_TYPES]
+    items = [it.node for it in ctx.items if it.node.type in ITEM_TYPES]
     flows = [n for n in items if n.type in ("workflow_declaration", "workloop_declaration")]
     if not flows:
         if items:

@@ -16,8 +16,8 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 
 _BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
-# the top-level items with a reader below (`_<type>`)
-_ITEM_TYPES = frozenset(
+# the top-level items with a reader below (`_<type>`); the checker asks the same of a declaration
+ITEM_TYPES = frozenset(
     {
         "workflow_declaration",
         "workloop_declaration",
@@ -85,7 +85,7 @@ class _Extractor(BodyExtractor):
 
     # ------------------------------------------------------------------ items
     def item(self, node: Node) -> None:
-        if node.type in _ITEM_TYPES:  # (not any node type: a broken text may put `parameters` here)
+        if node.type in ITEM_TYPES:  # (not any node type: a broken text may put `parameters` here)
             getattr(self, "_" + node.type)(node)
 
     def _workflow_declaration(self, node: Node, kind: Kind = Kind.WORKFLOW) -> None:
