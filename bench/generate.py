@@ -10,6 +10,8 @@ the benchmark types into.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 HEAD = [
     "//! A generated workloop for benchmarks: many types, actions and steps.",
     "workloop big_loop",
@@ -68,6 +70,51 @@ def step(i: int, next_step: str) -> list[str]:
 
 # the line of a step (relative to `step stage_N`) where the benchmark types: `answer board(seen: N)`
 STEP_LINE = 9
+TYPED_AT = len("  answer board(seen: ")  # the column typed at, inside the call's argument
+
+# a 10-line step pasted above the step typed in (`{j}` makes its names unique per paste)
+PASTE = [
+    "step pasted_{j}",
+    "  fetch_0(region: region, cursor: cursor) -> p_item_{j}",
+    "  check_0(item: p_item_{j}) -> p_checked_{j}",
+    "  p_checked_{j} |> .note -> p_note_{j}",
+    "  split(item_id: p_checked_{j}.id) -> p_parts_{j}",
+    "  fork part in p_parts_{j}",
+    "    weigh(part: part)",
+    "  join -> p_weights_{j}",
+    "  outcome done_{j}: if p_weights_{j} is empty, route finish",
+    "  outcome more_{j}: else, route finish",
+    "",
+]
+
+
+@dataclass(frozen=True)
+class Typing:
+    """Where the benchmarks type in a generated document: the middle step's first row, the row and
+    column inside it, and each edit as a (do, undo) pair of (start row, start col, end row, end col,
+    new text) — a character, Enter at the end of the line, deleting the line, pasting a step."""
+
+    step: int
+    row: int
+    col: int
+    edits: dict[str, list[tuple[int, int, int, int, str]]]
+
+
+def typing(text: str) -> Typing:
+    rows = text.split("\n")
+    steps = [i for i, line in enumerate(rows) if line.startswith("step stage_")]
+    step = steps[len(steps) // 2]
+    row, col = step + STEP_LINE, TYPED_AT
+    line = rows[row]
+    assert line.startswith("  answer board(seen: "), line
+    paste = "\n".join(PASTE).format(j=0) + "\n"
+    edits = {
+        "char": [(row, col, row, col, "7"), (row, col, row, col + 1, "")],
+        "enter": [(row, len(line), row, len(line), "\n  "), (row, len(line), row + 1, 2, "")],
+        "delete": [(row, 0, row + 1, 0, ""), (row, 0, row, 0, line + "\n")],
+        "paste": [(step, 0, step, 0, paste), (step, 0, step + len(PASTE), 0, "")],
+    }
+    return Typing(step, row, col, edits)
 
 
 def document(min_lines: int = 5000) -> str:

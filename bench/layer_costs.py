@@ -17,8 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generate import STEP_LINE, document  # noqa: E402
-from lsp_latency import PASTE  # noqa: E402
+from generate import document, typing  # noqa: E402
 
 from awl_lsp.documents import OpenDocument  # noqa: E402
 from awl_lsp.features.diagnostics import diagnostics  # noqa: E402
@@ -29,18 +28,7 @@ RUNS = 20
 
 def costs(lines: int) -> dict[str, tuple[float, float, float]]:
     text = document(lines)
-    rows = text.split("\n")
-    steps = [i for i, line in enumerate(rows) if line.startswith("step stage_")]
-    step = steps[len(steps) // 2]
-    row, col = step + STEP_LINE, len("  answer board(seen: ")
-    line = rows[row]
-    paste = "\n".join(PASTE).format(j=0) + "\n"
-    edits = {
-        "char": [(row, col, row, col, "7"), (row, col, row, col + 1, "")],
-        "enter": [(row, len(line), row, len(line), "\n  "), (row, len(line), row + 1, 2, "")],
-        "delete": [(row, 0, row + 1, 0, ""), (row, 0, row, 0, line + "\n")],
-        "paste": [(step, 0, step, 0, paste), (step, 0, step + len(PASTE), 0, "")],
-    }
+    edits = typing(text).edits
     doc = OpenDocument(text, 1, None, None)
     diagnostics(doc.snapshot)
     out = {}

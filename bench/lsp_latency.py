@@ -39,25 +39,11 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import STEP_LINE, document  # noqa: E402
+from generate import PASTE, document, typing  # noqa: E402
 
 SIZES = [int(s) for s in os.environ.get("AWL_BENCH_SIZES", "300,500,5000,20000").split(",") if s]
 RUNS = int(os.environ.get("AWL_BENCH_RUNS", "20"))
 TIMEOUT = 120.0
-
-PASTE = [
-    "step pasted_{j}",
-    "  fetch_0(region: region, cursor: cursor) -> p_item_{j}",
-    "  check_0(item: p_item_{j}) -> p_checked_{j}",
-    "  p_checked_{j} |> .note -> p_note_{j}",
-    "  split(item_id: p_checked_{j}.id) -> p_parts_{j}",
-    "  fork part in p_parts_{j}",
-    "    weigh(part: part)",
-    "  join -> p_weights_{j}",
-    "  outcome done_{j}: if p_weights_{j} is empty, route finish",
-    "  outcome more_{j}: else, route finish",
-    "",
-]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -182,11 +168,8 @@ class Doc:
     def __init__(self, bench: Bench, text: str) -> None:
         self.bench = bench
         self.lines = text.split("\n")
-        steps = [i for i, line in enumerate(self.lines) if line.startswith("step stage_")]
-        self.step_row = steps[len(steps) // 2]
-        self.row = self.step_row + STEP_LINE  # `  answer board(seen: N)`
-        assert self.lines[self.row].startswith("  answer board(seen: "), self.lines[self.row]
-        self.col = len("  answer board(seen: ")
+        where = typing(text)
+        self.step_row, self.row, self.col = where.step, where.row, where.col  # `  answer board(seen: N)`
         self.uri, _ = bench.open(text)
         self.version = 1
 
@@ -323,22 +306,13 @@ def cpu_costs(lines: int) -> dict[str, float]:
     from awl_lsp.syntax import TextEdit
 
     text = document(lines)
-    rows = text.split("\n")
-    steps = [i for i, line in enumerate(rows) if line.startswith("step stage_")]
-    step = steps[len(steps) // 2]
-    row, col = step + STEP_LINE, len("  answer board(seen: ")
-    line = rows[row]
+    where = typing(text)
+    step, row, col = where.step, where.row, where.col
     t0 = time.process_time()
     doc = OpenDocument(text, 1, None, None)
     diagnostics(doc.snapshot)
     out = {"open": time.process_time() - t0}
-    paste = "\n".join(PASTE).format(j=0) + "\n"
-    edits = {
-        "char": [(row, col, row, col, "7"), (row, col, row, col + 1, "")],
-        "enter": [(row, len(line), row, len(line), "\n  "), (row, len(line), row + 1, 2, "")],
-        "delete line": [(row, 0, row + 1, 0, ""), (row, 0, row, 0, line + "\n")],
-        "paste step": [(step, 0, step, 0, paste), (step, 0, step + len(PASTE), 0, "")],
-    }
+    edits = where.edits
     for name, pair in edits.items():
         spent = []
         for i in range(RUNS * 2):
@@ -347,7 +321,7 @@ def cpu_costs(lines: int) -> dict[str, float]:
             diagnostics(doc.snapshot)
             spent.append(time.process_time() - t0)
         out[name] = statistics.median(spent[::2])
-    word = lsp.Position(step + 3, rows[step + 3].index("checked_") + 2)
+    word = lsp.Position(step + 3, text.split("\n")[step + 3].index("checked_") + 2)
     sent: list[str] = [semantic_tokens_full(doc.snapshot).result_id or ""]
 
     def delta(snap: Snapshot) -> None:
@@ -389,8 +363,8 @@ def cpu_table(costs: dict[int, dict[str, float]]) -> str:
     labels = {
         "char": "a character typed in a step → diagnostics",
         "enter": "Enter in a step → diagnostics",
-        "delete line": "deleting a line of a step → diagnostics",
-        "paste step": "pasting a 10-line step → diagnostics",
+        "delete": "deleting a line of a step → diagnostics",
+        "paste": "pasting a 10-line step → diagnostics",
         "open": "open → first diagnostics",
         "model": "the model of the version after a key (what the first request after it builds)",
         "hover": "hover right after a key (the model apart)",
