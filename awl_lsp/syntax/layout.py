@@ -117,7 +117,8 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
     """(range, message, code) of every layout rule broken, first line first.
 
     `cache` (a dict the caller keeps per document between versions) holds the problems of each
-    top-level declaration keyed by its text from the start of its first line, rows relative to it:
+    top-level declaration keyed by its text from the start of its first line (and whether the tree
+    has an error anywhere), rows relative to it:
     a keystroke re-scans only the declaration it touched. It keeps only this version's declarations.
     """
     root = tree.root_node
@@ -128,7 +129,8 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
             continue
         begin = source.rfind(b"\n", 0, item.start_byte) + 1
         base = item.start_point.row
-        key = source[begin : item.end_byte]
+        # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
+        key = source[begin : item.end_byte] + (b"\0E" if root.has_error else b"")
         found = None
         if not item.has_error and cache is not None:
             found = kept.get(key)
