@@ -6,10 +6,15 @@ asks for the newest `snapshot`, so a burst of keystrokes builds one model, not o
 nothing is ever analysed for a version that is already stale. Each open document
 keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-item problems);
 the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
-only what the edit touched. Successive models share the facts of unchanged items (moved in place
-when lines are added above them): only the newest snapshot's model describes the text. The
-builder is told which source bytes changed since the model before (`changes_since`), so it looks
-at the items around them only.
+only what the edit touched. The builder is told which source bytes changed since the model before
+(`changes_since`), so it looks at the items around them only.
+
+A snapshot is a value: its text, line index and tree (a copy, see `SyntaxDocument.frozen`) and its
+model stay what they were after newer edits. A new model normally takes over the last one's facts
+and tables and moves them in place (cheap: what it costs follows the edit); it does so only when
+no snapshot of the last model is in use any more (the document keeps a weak reference to the last
+snapshot it handed out). While one is — a request holding it across an `await` — the builder
+leaves that model alone and builds the new one from copies (`held_builds` counts those builds).
 
 A change whose range lies past the end of the text means the editor's text and ours differ: the
 document is marked `out_of_sync` and takes no more range edits until a full-text change arrives
@@ -19,6 +24,7 @@ document is marked `out_of_sync` and takes no more range edits until a full-text
 from __future__ import annotations
 
 import logging
+import weakref
 from pathlib import Path
 
 from awl_lsp.checks import CheckCache
@@ -51,8 +57,10 @@ class OpenDocument:
         self._snapshot: Snapshot | None = None
         self.shared: dict[str, object] = {}  # features' per-document caches (see `Snapshot.shared`)
         self.analysed = 0  # how many models were built (one per version something asked about)
+        self.held_builds = 0  # … of them while an older snapshot was still in use (see `_build`)
         self.out_of_sync: str | None = None
         self._built: int | None = None  # the syntax revision the builder's last model describes
+        self._handed: weakref.ref[Snapshot] | None = None  # the last snapshot made (see `_build`)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -62,16 +70,22 @@ class OpenDocument:
             model = self._build()
             model.check_cache = self.checks
             snap = self._snapshot = Snapshot(
-                self.syntax, model, self.path, self.workspace, self.version, shared=self.shared
+                self.syntax.frozen(), model, self.path, self.workspace, self.version, shared=self.shared
             )
+            self._handed = weakref.ref(snap)
             self.analysed += 1
         return snap
 
     def _build(self) -> SemanticModel:
         changes = self.syntax.changes_since(self._built)  # the bytes edited since the last build
         self._built = self.syntax.revision
+        # A snapshot handed out before is still alive (this document no longer holds it): someone
+        # may read it after this build, so the builder must leave its model as it is.
+        held = self._handed is not None and self._handed() is not None
+        if held:
+            self.held_builds += 1
         try:
-            return self.builder.build(self.syntax.tree, self.syntax.source, changes)
+            return self.builder.build(self.syntax.tree, self.syntax.source, changes, keep=held)
         except Exception:  # a reuse bug must not freeze the document: start the model afresh
             log.exception("incremental model build failed; rebuilding from scratch")
             self.builder, self.checks = ModelBuilder(), CheckCache()

@@ -2,7 +2,8 @@
 
 Each top-level item's facts are cached by the item's text (and the doc lines above it). On every
 update only items whose text changed are re-read from the tree; items that merely moved are shifted
-in place.
+in place — unless the last model is still in use (`build(keep=True)`): then it is left as it was and
+the new model is made of copies.
 The items are then lined up with the previous version (common prefix and suffix): the changed run
 in the middle decides which declarations changed, and the resolutions of the other items are kept
 unless they consulted one of those names.
@@ -198,21 +199,31 @@ class ModelBuilder:
         self.last_resolved = 0  # items whose references were resolved afresh
         self.last_window = 0  # items of the last version looked at (all of them without `changes`)
 
-    def build(self, tree: Tree, source: bytes, changes: tuple[int, int, int] | None = None) -> SemanticModel:
+    def build(
+        self, tree: Tree, source: bytes, changes: tuple[int, int, int] | None = None, keep: bool = False
+    ) -> SemanticModel:
         """The model of `tree`; `changes` (start, old_end, new_end) says which bytes of the source of
-        the last build became which of this one (None: anything may have changed)."""
+        the last build became which of this one (None: anything may have changed).
+
+        The new model takes over the last one's facts and tables and moves them (the last model is
+        then no longer right). `keep` says the last model is still in use (a snapshot of it is
+        held): then nothing of it changes — the new model is built from copies of the cached facts
+        and resolved afresh, at a cost that follows the document rather than the edit.
+        """
         with gc_paused():
+            if keep:
+                return self._build(tree, source, reuse=False)
             if changes is not None and self._model is not None and self._model.items:
                 model = self._build_window(tree, source, changes)
                 if model is not None:
                     return model
             return self._build(tree, source)
 
-    def _build(self, tree: Tree, source: bytes) -> SemanticModel:
+    def _build(self, tree: Tree, source: bytes, reuse: bool = True) -> SemanticModel:
         root = tree.root_node
         nodes = [n for n in root.named_children if n.type not in NOT_ITEMS]
         keys = item_keys(source, nodes)
-        prev = self._model
+        prev = self._model if reuse else None
         n = len(nodes)
         p, s = common_ends(self._keys, keys) if prev is not None else (0, 0)
         offset = len(self._keys) - n

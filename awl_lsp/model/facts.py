@@ -32,25 +32,31 @@ def _rescope(scope: str, uid: int) -> str:
     return _FORK_SCOPE.sub(lambda m: f"fork@{m.group(1)}.{uid}", scope)
 
 
-def _moved_symbol(s: Symbol, rows: int, uid: int, anchor: Anchor) -> Symbol:
+def _moved_symbol(s: Symbol, rows: int, uid: int, anchor: Anchor, same: Anchor) -> Symbol:
+    """A copy of `s` on `anchor`, `rows` lines further down. (On `same`, an anchor `anchor` is
+    `rows` rows ahead of, its stored ranges stay as they are.)"""
     new = Symbol.__new__(Symbol)
-    new.__dict__.update(s.__dict__)
-    new._at = anchor  # type: ignore[attr-defined]
-    new.range = shift_range(s.range, rows)
-    new.selection = shift_range(s.selection, rows)
-    new.children = []
+    fields = new.__dict__
+    fields.update(s.__dict__)
+    fields["_at"] = anchor
+    if s._at is not same:  # type: ignore[attr-defined]
+        fields["_range"] = shift_range(s.range, rows - anchor.rows)
+        fields["_selection"] = shift_range(s.selection, rows - anchor.rows)
+    fields["children"] = []
     if "@" in s.scope:
-        new.scope = _rescope(s.scope, uid)
+        fields["scope"] = _rescope(s.scope, uid)
     return new
 
 
-def _moved_reference(r: Reference, rows: int, uid: int, anchor: Anchor) -> Reference:
+def _moved_reference(r: Reference, rows: int, uid: int, anchor: Anchor, same: Anchor) -> Reference:
     new = Reference.__new__(Reference)
-    new.__dict__.update(r.__dict__)
-    new._at = anchor  # type: ignore[attr-defined]
-    new.range = shift_range(r.range, rows)
+    fields = new.__dict__
+    fields.update(r.__dict__)
+    fields["_at"] = anchor
+    if r._at is not same:  # type: ignore[attr-defined]
+        fields["_range"] = shift_range(r.range, rows - anchor.rows)
     if "@" in r.scope:
-        new.scope = _rescope(r.scope, uid)
+        fields["scope"] = _rescope(r.scope, uid)
     return new
 
 
@@ -87,7 +93,7 @@ class ItemFacts:
         return self
 
     def shift(self, rows: int) -> None:
-        """Move these facts `rows` lines down in place (the item moved; the old model is done with)."""
+        """Move these facts `rows` lines down in place (the item moved; no one reads the old model)."""
         self.anchor.rows += rows  # its rows and ranges follow (see `_anchored_row`, `symbols.Anchor`)
 
     def shifted(self, rows: int, moved: dict[int, Symbol] | None = None) -> ItemFacts:
@@ -103,18 +109,20 @@ class ItemFacts:
     def copied(self, rows: int = 0, moved: dict[int, Symbol] | None = None) -> ItemFacts:
         """New symbols and references for the same facts, moved `rows` lines down."""
         mapping = moved if moved is not None else {}
-        copy = ItemFacts(start_row=self.start_row + rows, end_row=self.end_row + rows)
+        copy = ItemFacts()
+        uid, anchor, same = copy.uid, copy.anchor, self.anchor
+        anchor.rows = same.rows + rows  # (so the stored ranges can be shared)
+        copy.start_row, copy.end_row = self.start_row + rows, self.end_row + rows
         copy.start_col = self.start_col
-        uid, anchor = copy.uid, copy.anchor
         for s in self.flat:
-            n = _moved_symbol(s, rows, uid, anchor)
+            n = _moved_symbol(s, rows, uid, anchor, same)
             mapping[id(s)] = n
             copy.flat.append(n)
         for s, n in zip(self.flat, copy.flat, strict=True):
             if s.children:
                 n.children = [mapping[id(c)] for c in s.children if id(c) in mapping]
         copy.symbols = [mapping[id(s)] for s in self.symbols]
-        copy.references = [_moved_reference(r, rows, uid, anchor) for r in self.references]
+        copy.references = [_moved_reference(r, rows, uid, anchor, same) for r in self.references]
         return copy
 
 

@@ -40,9 +40,10 @@ class Reuse:
     `moved` maps `id(old symbol)` to the new symbol of a declaration that stayed the same (named in
     `moved_names`), so references to it can be re-pointed.
 
-    The new model takes the previous one's indexes over and updates them for the changed run (the
-    previous model is done with: only the newest one describes the text), so its cost follows the
-    run and the items that read a changed name (`_readers`), not the document.
+    The new model takes the previous one's indexes over and updates them for the changed run, so
+    its cost follows the run and the items that read a changed name (`_readers`), not the document.
+    The previous model is then no longer right: `ModelBuilder` hands a `Reuse` only when nothing
+    reads that model any more (see `ModelBuilder.build`'s `keep`, `OpenDocument`).
     """
 
     changed: set[str]

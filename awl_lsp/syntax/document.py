@@ -16,6 +16,7 @@ deep, too long a line, too large a document) is left out of `source` and listed 
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from dataclasses import dataclass
 
@@ -62,6 +63,21 @@ class SyntaxDocument:
     def root(self) -> Node:
         return self.tree.root_node
 
+    def frozen(self) -> SyntaxDocument:
+        """This version as a value: the same text, line index and source, and a copy of the tree
+        (O(1): tree-sitter shares the subtrees, and an edit of this document's tree copies the ones
+        it changes), so later updates of this document leave it as it is. It takes no updates."""
+        view = copy.copy(self)
+        view.tree = self.tree.copy()
+        view._parser = None  # type: ignore[assignment]
+        view._facts = None  # (updated in place by `apply`; a view never parses)
+        view._log = deque(self._log, maxlen=_LOG)
+        return view
+
+    def _writable(self) -> None:
+        if self._parser is None:
+            raise TypeError("a frozen version of a document takes no updates")
+
     @property
     def changed_rows(self) -> list[tuple[int, int]] | None:
         """The rows the edits of the last update replaced, in the new rows (None: everything)."""
@@ -100,6 +116,7 @@ class SyntaxDocument:
 
     def replace(self, text: str) -> None:
         """Full-text update (no tree reuse)."""
+        self._writable()
         text, self.surrogates_replaced = without_surrogates(text)
         self.text = text
         self.lines = LineIndex(text)
@@ -115,6 +132,7 @@ class SyntaxDocument:
         A column past the end of its line means the end of the line (LSP's rule); a line past the
         end of the text raises `EditOutOfRange` after the edits before it were applied.
         """
+        self._writable()
         if not edits:
             return
         tree = self.tree
