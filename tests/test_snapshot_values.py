@@ -196,3 +196,35 @@ def test_a_version_held_across_edits_inside_and_pastes_keeps_its_diagnostics() -
             ("enter", 0.9, 0, "", True),
         ],
     )
+
+
+def test_a_version_nobody_holds_any_more_is_moved_not_copied() -> None:
+    """Answering every feature leaves nothing that keeps the snapshot alive (no cycle, no cache
+    holding it), so the next version takes the last one's facts over — an edit costs what it
+    touches. Only a snapshot still held makes the next model a copy."""
+    from awl_lsp.features.completion import completion_list
+    from awl_lsp.features.inlay_hints import inlay_hints
+    from awl_lsp.features.semantic_tokens import semantic_tokens_delta
+    from awl_lsp.features.symbols import document_symbols
+
+    text = document(400)
+    doc = OpenDocument(text, 1, None, None)
+    row = text.split("\n").index("step stage_2") + 2
+    sent = semantic_tokens_full(doc.snapshot).result_id or ""
+    for version in range(2, 6):
+        doc.edit([TextEdit(row, 2, row, 2, "x")], version)
+        snap = doc.snapshot
+        points = sample_points(snap)[:20]
+        answers(snap, points)
+        sent = getattr(semantic_tokens_delta(snap, sent), "result_id", None) or ""
+        completion_list(snap, lsp.Position(row, 3), True, True)
+        inlay_hints(snap)
+        document_symbols(snap)
+        del snap
+    assert doc.held_builds == 0
+    assert doc.builder.last_window <= 3  # (the items around the edit were looked at, not the document)
+    held, before = doc.snapshot, doc.syntax.text
+    doc.edit([TextEdit(0, 0, 0, 0, "\n")], 6)
+    assert doc.snapshot is not held and doc.held_builds == 1
+    assert model_view(held) == model_view(fresh(before, 5))
+    assert model_view(doc.snapshot) == model_view(fresh(doc.syntax.text, 6))
