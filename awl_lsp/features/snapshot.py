@@ -1,7 +1,10 @@
 """A `Snapshot`: one document version as the features see it — text, tree and semantic model.
 
-`memo` keeps what features derived from this version (diagnostics, semantic tokens), so asking
-twice for the same version costs nothing; a new version is a new snapshot with an empty memo.
+A snapshot is a value: `OpenDocument` gives it a frozen copy of the syntax document and a model no
+later build changes, so a request may hold it across an `await` (or a worker thread read it) while
+newer versions are analysed, and still answer for its own text. `memo` keeps what features derived
+from this version (diagnostics, semantic tokens), so asking twice for the same version costs
+nothing; a new version is a new snapshot with an empty memo.
 """
 
 from __future__ import annotations
