@@ -84,6 +84,7 @@ class OpenDocument:
         held = self._handed is not None and self._handed() is not None
         if held:
             self.held_builds += 1
+            log.debug("%s: an older snapshot is in use; the new model is built from copies", self.path)
         try:
             return self.builder.build(self.syntax.tree, self.syntax.source, changes, keep=held)
         except Exception:  # a reuse bug must not freeze the document: start the model afresh
