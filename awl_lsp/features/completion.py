@@ -21,10 +21,10 @@ from collections.abc import Callable
 from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
+from awl_lsp.features.completion_calls import call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
 from awl_lsp.features.completion_items import Entry, best, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
-from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
 from awl_lsp.model.builder import gc_paused
@@ -201,12 +201,8 @@ class _Items:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
 
         def make(_: Entry) -> tuple[str, str, str | None, bool]:
-            model, row, scope = self.snap.model, self.a.row, self.p.scope
-            parts = []
-            for i, (n, t) in enumerate(params(), 1):
-                value = argument_value(model, n, t, row, scope, self.visible())
-                parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
-            return sym.detail or sym.name, sym.doc, f"{sym.name}({', '.join(parts)})", True
+            text = call_text(call_parts(self.snap, sym, params), self.visible())
+            return sym.detail or sym.name, sym.doc, text, True
 
         self.offer(sym.name, kind, make)
 
