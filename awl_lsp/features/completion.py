@@ -23,8 +23,9 @@ from lsprotocol import types as lsp
 from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_calls import call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
-from awl_lsp.features.completion_items import Entry, best, value_detail
+from awl_lsp.features.completion_items import Entry, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
+from awl_lsp.features.completion_values import ValueBlock, choose
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
 from awl_lsp.model.builder import gc_paused
@@ -74,8 +75,8 @@ class _Items:
         lazy_detail: bool = False,
     ) -> None:
         self.snap, self.a, self.p = snap, a, p
-        self._visible: set[str] | None = None
-        self._values: list[Symbol] | None = None
+        self._named: dict[str, bool] = {}  # name -> an argument of that name takes a value in scope
+        self.block: ValueBlock | None = None  # the values in scope, where they go in offer order
         self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
         self.lazy_detail = lazy_detail  # the client resolves `detail` later (completionItem/resolve)
         line = snap.doc.lines.line_text(a.row).encode("utf-8")
@@ -138,11 +139,10 @@ class _Items:
         )
 
     def shown(self, limit: int) -> tuple[list[lsp.CompletionItem], bool]:
-        """The items to send (at most `limit`) and whether the list was cut (see `best`)."""
-        entries = self.entries
-        if len(entries) <= limit:
-            return [self.build(i, e) for i, e in enumerate(entries)], False
-        return [self.build(i, entries[i]) for i in best(entries, self.a.prefix, limit)], True
+        """The items to send (at most `limit`, in offer order) and whether the list was cut (see
+        `choose`); their sort texts number them in that order."""
+        chosen, cut = choose(self.entries, self.block, self.a.prefix, limit)
+        return [self.build(i, e) for i, e in enumerate(chosen)], cut
 
     # ---- keywords
     def allowed(self, e: KeywordEntry) -> bool:
@@ -180,20 +180,18 @@ class _Items:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
 
-    def visible(self) -> set[str]:
-        """The value names in scope at the cursor (once per request: every call offered shares it)."""
-        if self._visible is None:
+    def in_scope(self, names: tuple[str, ...]) -> set[str]:
+        """Those of `names` that name a value an argument at the cursor could pass (bindings only
+        once bound; see `placeholders.names_in_scope`), each name looked up once per request."""
+        known = self._named
+        missing = [n for n in names if n not in known]
+        if missing:
             row = self.a.row
-            self._visible = {
-                s.name for s in self.values() if s.kind is not Kind.BINDING or s.selection[0] < row
-            }
-        return self._visible
-
-    def values(self) -> list[Symbol]:
-        """`model.visible_values` at the cursor, once per request."""
-        if self._values is None:
-            self._values = self.snap.model.visible_values(self.a.row, self.p.scope)
-        return self._values
+            found = self.snap.model.visible_named(missing, self.p.scope)
+            for n in missing:
+                s = found.get(n)
+                known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
+        return {n for n in names if known[n]}
 
     def call(self, sym: Symbol, params: Callable[[], list[tuple[str, str | None]]]) -> None:
         """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
@@ -201,19 +199,19 @@ class _Items:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
 
         def make(_: Entry) -> tuple[str, str, str | None, bool]:
-            text = call_text(call_parts(self.snap, sym, params), self.visible())
+            parts = call_parts(self.snap, sym, params)
+            text = call_text(parts, self.in_scope(parts.names))
             return sym.detail or sym.name, sym.doc, text, True
 
         self.offer(sym.name, kind, make)
 
-    def value(self, sym: Symbol) -> None:
-        """A value in scope; its type is inferred only when the item is sent — or, for a client that
-        resolves `detail` lazily, when the item is resolved (`resolve_value`)."""
-        if sym.name in self.seen:
-            return
-        self.seen.add(sym.name)
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
-        self.entries.append(Entry(sym.name, kind, self._value_make, abs(sym.selection[0] - self.a.row), sym))
+    def values(self) -> None:
+        """The values in scope at the cursor, offered here (listed only if the answer needs them, see
+        `ValueBlock`); each one's type is inferred only when the item is sent — or, for a client
+        that resolves `detail` lazily, when the item is resolved (`resolve_value`)."""
+        a, p = self.a, self.p
+        at, before = len(self.entries), set(self.seen)
+        self.block = ValueBlock(self.snap, a.row, p.scope, p.constants_only, at, before, self._value_make)
 
     def _value_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
         sym = e.data
@@ -276,6 +274,7 @@ def completion_list(
         out = _offers(snap, position, snippet_ok, markdown_ok, lazy_detail)
         items, cut = out.shown(limit)
         out.entries.clear()
+        out.block = None
     return lsp.CompletionList(is_incomplete=cut, items=items)
 
 
@@ -345,10 +344,7 @@ def _offers(
             if len(model.parameters_of(s)) == 1:
                 out.symbol(s)
     if p.values:
-        for s in out.values():
-            later = s.kind is Kind.BINDING and s.selection[0] >= row  # not bound yet at the cursor
-            if s.selection[0] != row and not later and (not p.constants_only or s.kind is Kind.CONST):
-                out.value(s)
+        out.values()
         for s in model.of_kind(Kind.VARIANT):
             out.symbol(s)
     if p.record_types:

@@ -1,0 +1,103 @@
+"""The values in scope as completion offers, listed only when the answer needs them.
+
+In a long workloop nearly every binding above the cursor is in scope: hundreds of names, each
+one an offer. `ValueBlock` stands for all of them at their place in the offer order. `choose`
+picks what is sent: when more offers match the typed word than one answer carries, the values
+(ranked by their distance from the cursor, after every other offer that matches as well) are
+listed only if the other offers leave room for some; otherwise a few look-ups say which later
+offers a value of the same name hides (`SemanticModel.visible_named`), and nothing costs what
+the document declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lsprotocol import types as lsp
+
+from awl_lsp.features.completion_items import Entry, best
+from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.model import Kind, Symbol
+
+_VALUE_ITEM_KINDS = {Kind.CONST: lsp.CompletionItemKind.Constant}
+
+
+class ValueBlock:
+    """The values in scope at `row`, offered after the first `at` offers (those before hide the
+    values of their names); a binding is offered once bound, none on the cursor's own row."""
+
+    def __init__(
+        self,
+        snap: Snapshot,
+        row: int,
+        scope: str,
+        constants_only: bool,
+        at: int,
+        before: set[str],
+        make: Callable[[Entry], tuple[str, str, str | None, bool]],
+    ) -> None:
+        self.snap, self.row, self.scope, self.constants_only = snap, row, scope, constants_only
+        self.at, self.before, self.make = at, before, make
+        self._entries: list[Entry] | None = None
+
+    def offered(self, s: Symbol) -> bool:
+        r = s.selection[0]
+        if r == self.row or s.kind is Kind.BINDING and r > self.row:  # not bound yet at the cursor
+            return False
+        return (not self.constants_only or s.kind is Kind.CONST) and s.name not in self.before
+
+    def entries(self) -> list[Entry]:
+        """The offers, in document order (listing every value in scope: once per request)."""
+        if self._entries is None:
+            row, scope = self.row, self.scope
+            listed = self.snap.derived(
+                f"visible-values:{row}:{scope}", lambda snap: snap.model.visible_values(row, scope)
+            )
+            variable = lsp.CompletionItemKind.Variable
+            self._entries = [
+                Entry(
+                    s.name, _VALUE_ITEM_KINDS.get(s.kind, variable), self.make, abs(s.selection[0] - row), s
+                )
+                for s in listed
+                if self.offered(s)
+            ]
+        return self._entries
+
+    def hides(self, labels: list[str]) -> set[str]:
+        """Those of `labels` (offered after the block) that name a value the block offers."""
+        if self._entries is not None:
+            names = {e.label for e in self._entries}
+            return {label for label in labels if label in names}
+        found = self.snap.model.visible_named(labels, self.scope)
+        return {name for name, s in found.items() if self.offered(s)}
+
+
+def choose(
+    entries: list[Entry], block: ValueBlock | None, typed: str, limit: int
+) -> tuple[list[Entry], bool]:
+    """The offers to send, in offer order (at most `limit`: the best matches of `typed`, see `best`)
+    and whether some were left out. `entries` are the offers other than the values of `block`."""
+    if block is None:
+        if len(entries) <= limit:
+            return entries, False
+        return [entries[i] for i in best(entries, typed, limit)], True
+    before, after = entries[: block.at], entries[block.at :]
+    if after:
+        hidden = block.hides([e.label for e in after])
+        if hidden:
+            after = [e for e in after if e.label not in hidden]
+    others = before + after
+    if len(others) > limit:
+        # the others weigh nothing, a value at least 1: if those starting with the typed word fill
+        # the answer, they are the answer, whatever values are in scope
+        typed = typed.lower()
+        first = []
+        for e in others:
+            if e.label.lower().startswith(typed):
+                first.append(e)
+                if len(first) == limit:
+                    return first, True
+    full = before + block.entries() + after
+    if len(full) <= limit:
+        return full, False
+    return [full[i] for i in best(full, typed, limit)], True
