@@ -132,7 +132,6 @@ class _Items:
             detail=detail or None,
             documentation=documentation,
             sort_text=f"{index:04d}",
-            filter_text=label,
             text_edit=lsp.TextEdit(self.range, text),
             insert_text_format=_SNIPPET if snippet else _PLAIN,
             data=e.data,
@@ -180,9 +179,9 @@ class _Items:
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
 
-    def in_scope(self, names: tuple[str, ...]) -> set[str]:
-        """Those of `names` that name a value an argument at the cursor could pass (bindings only
-        once bound; see `placeholders.names_in_scope`), each name looked up once per request."""
+    def in_scope(self, names: tuple[str, ...]) -> tuple[bool, ...]:
+        """Per name: does it name a value an argument at the cursor could pass (bindings only once
+        bound; see `placeholders.names_in_scope`)? Each name is looked up once per request."""
         known = self._named
         missing = [n for n in names if n not in known]
         if missing:
@@ -191,7 +190,7 @@ class _Items:
             for n in missing:
                 s = found.get(n)
                 known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
-        return {n for n in names if known[n]}
+        return tuple(map(known.__getitem__, names))
 
     def call(self, sym: Symbol, params: Callable[[], list[tuple[str, str | None]]]) -> None:
         """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named

@@ -32,6 +32,7 @@ class CallParts:
     sym: Symbol
     names: tuple[str, ...]
     values: tuple[str | None, ...]
+    texts: dict[tuple[bool, ...], str] = field(default_factory=dict)  # by which names are in scope
 
 
 @dataclass(slots=True)
@@ -70,12 +71,15 @@ def _kept(snap: Snapshot) -> _Kept | None:
     return kept
 
 
-def call_text(parts: CallParts, visible: set[str]) -> str:
-    """`name(p: ${1:value}, …)`: a same-named value in scope, else the placeholder (an empty tab
-    stop when no value of the type can be written)."""
-    out = []
-    for i, (n, value) in enumerate(zip(parts.names, parts.values, strict=True), 1):
-        if n in visible:
-            value = n
-        out.append(f"{n}: ${{{i}:{escape(value)}}}" if value else f"{n}: ${i}")
-    return f"{parts.sym.name}({', '.join(out)})"
+def call_text(parts: CallParts, in_scope: tuple[bool, ...]) -> str:
+    """`name(p: ${1:value}, …)`: a same-named value where one is in scope (`in_scope`, one flag per
+    argument), else the placeholder (an empty tab stop when no value of the type can be written)."""
+    text = parts.texts.get(in_scope)
+    if text is None:
+        out = []
+        for i, (n, value, named) in enumerate(zip(parts.names, parts.values, in_scope, strict=True), 1):
+            if named:
+                value = n
+            out.append(f"{n}: ${{{i}:{escape(value)}}}" if value else f"{n}: ${i}")
+        text = parts.texts[in_scope] = f"{parts.sym.name}({', '.join(out)})"
+    return text
