@@ -17,17 +17,18 @@ come before keywords.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
-from awl_lsp.features.completion_calls import call_parts, call_text
+from awl_lsp.features.completion_calls import Params, call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
 from awl_lsp.features.completion_items import Entry, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
 from awl_lsp.features.completion_values import ValueBlock, choose
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
+from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.builder import gc_paused
 from awl_lsp.model.types import AwlType, parse_type_text
 from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
@@ -192,17 +193,33 @@ class _Items:
                 known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
         return tuple(map(known.__getitem__, names))
 
-    def call(self, sym: Symbol, params: Callable[[], list[tuple[str, str | None]]]) -> None:
+    def call(self, sym: Symbol, params: Params) -> None:
         """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
-        value in scope; an empty tab stop when no value of the type can be written."""
+        value in scope; an empty tab stop when no value of the type can be written. `params(sym)`
+        lists the arguments (read only if the offer is sent and its parts are not kept)."""
+        if sym.name in self.seen:
+            return
+        self.seen.add(sym.name)
         kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+        self.entries.append(Entry(sym.name, kind, self._call_make, source=(sym, params)))
 
-        def make(_: Entry) -> tuple[str, str, str | None, bool]:
-            parts = call_parts(self.snap, sym, params)
-            text = call_text(parts, self.in_scope(parts.names))
-            return sym.detail or sym.name, sym.doc, text, True
+    def _call_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
+        sym, params = cast(tuple[Symbol, Params], e.source)
+        parts = call_parts(self.snap, sym, params)
+        text = call_text(parts, self.in_scope(parts.names))
+        return sym.detail or sym.name, sym.doc, text, True
 
-        self.offer(sym.name, kind, make)
+    def parameters(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """A callable's parameters: (name, type text)."""
+        return [(x.name, x.type) for x in self.snap.model.parameters_of(sym)]
+
+    def record_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """A record type's fields: (name, type text)."""
+        return [(n, t) for n, t, _ in self.fields(sym.name)]
+
+    def report_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """The fields of a report's type: (name, type text)."""
+        return [(n, t) for n, t, _ in self.fields(sym.type or "")]
 
     def values(self) -> None:
         """The values in scope at the cursor, offered here (listed only if the answer needs them, see
@@ -277,14 +294,6 @@ def completion_list(
     return lsp.CompletionList(is_incomplete=cut, items=items)
 
 
-def _params(model: SemanticModel, sym: Symbol) -> Callable[[], list[tuple[str, str | None]]]:
-    return lambda: [(x.name, x.type) for x in model.parameters_of(sym)]
-
-
-def _fields(out: _Items, type_text: str) -> Callable[[], list[tuple[str, str | None]]]:
-    return lambda: [(n, t) for n, t, _ in out.fields(type_text)]
-
-
 def _offers(
     snap: Snapshot, position: lsp.Position, snippet_ok: bool, markdown_ok: bool, lazy_detail: bool
 ) -> _Items:
@@ -292,7 +301,8 @@ def _offers(
     p, a = plan(snap, row, col)
     out = _Items(snap, a, p, snippet_ok, markdown_ok, lazy_detail)
     model = snap.model
-    if not snap.doc.source.strip():
+    source = snap.doc.source
+    if not source or source.isspace():  # (what `strip` drops, without copying the document)
         for name, body in snippets.TEMPLATES.items():
             out.add(name, lsp.CompletionItemKind.Snippet, f"a new {name} document", "", body, snippet=True)
         return out
@@ -325,19 +335,19 @@ def _offers(
                 out.symbol(step)
     if p.detached:
         for s in model.of_kind(Kind.DETACHED):
-            out.call(s, _params(model, s))
+            out.call(s, out.parameters)
     if p.reports:
         for s in model.of_kind(Kind.REPORT):
-            out.call(s, _fields(out, s.type or ""))
+            out.call(s, out.report_fields)
     if p.signals:
         for s in model.of_kind(Kind.SIGNAL):
             out.symbol(s)
     if p.children:
         for s in model.of_kind(Kind.CHILD):
-            out.call(s, _params(model, s))
+            out.call(s, out.parameters)
     if p.callables:
         for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            out.call(s, _params(model, s))
+            out.call(s, out.parameters)
     if p.stage_actions:
         for s in model.of_kind(Kind.ACTION):
             if len(model.parameters_of(s)) == 1:
@@ -349,7 +359,7 @@ def _offers(
     if p.record_types:
         for s in model.of_kind(Kind.TYPE):
             if s.extra.get("form") == "record_body":
-                out.call(s, _fields(out, s.name))
+                out.call(s, out.record_fields)
     if any(slot in _LINE_SLOTS for slot in p.slots):  # statements about nothing declared: not yet
         p.drop |= {word for word, kind in _NEEDS.items() if not model.of_kind(kind)}
     for slot in p.slots:

@@ -22,7 +22,7 @@ from awl_lsp.model import Kind, Symbol
 # type bodies whose fields or variants are all in the declaration (a schema's are in JSON)
 _SELF_CONTAINED = frozenset({"record_body", "enum_body"})
 
-Params = Callable[[], list[tuple[str, str | None]]]
+Params = Callable[[Symbol], list[tuple[str, str | None]]]
 
 
 @dataclass(slots=True)
@@ -42,14 +42,14 @@ class _Kept:
 
 
 def call_parts(snap: Snapshot, sym: Symbol, params: Params) -> CallParts:
-    """The parts of a call to `sym` (`params()` lists its arguments' names and type texts)."""
+    """The parts of a call to `sym` (`params(sym)` lists its arguments' names and type texts)."""
     kept = _kept(snap)
     key = (sym.kind, sym.name)
     found = kept.parts.get(key) if kept is not None else None
     if found is not None and (found.sym is sym or found.sym == sym):
         return found
     model = snap.model
-    listed = params()
+    listed = params(sym)
     made = CallParts(sym, tuple(n for n, _ in listed), tuple(value_for(model, t) for _, t in listed))
     if kept is not None:
         kept.parts[key] = made

@@ -30,6 +30,7 @@ class Entry:
     make: Callable[[Entry], tuple[str, str, str | None, bool]]
     weight: int = 0  # when the list must be cut: lower first (a value's distance from the cursor)
     data: object = None
+    source: object = None  # what `make` reads (a call offer's callee and how to list its arguments)
 
 
 def best(entries: list[Entry], typed: str, limit: int) -> list[int]:

@@ -81,23 +81,44 @@ def choose(
         if len(entries) <= limit:
             return entries, False
         return [entries[i] for i in best(entries, typed, limit)], True
+    if len(entries) > limit:
+        # the others weigh nothing, a value at least 1: if the others that start with the typed
+        # word fill the answer (and more offers remain), they are the answer, whatever values are
+        # in scope; the offers after the block are asked whether a value hides them as they come
+        first = _first_matches(entries, block, typed.lower(), limit)
+        if first is not None:
+            return first, True
     before, after = entries[: block.at], entries[block.at :]
     if after:
         hidden = block.hides([e.label for e in after])
         if hidden:
             after = [e for e in after if e.label not in hidden]
-    others = before + after
-    if len(others) > limit:
-        # the others weigh nothing, a value at least 1: if those starting with the typed word fill
-        # the answer, they are the answer, whatever values are in scope
-        typed = typed.lower()
-        first = []
-        for e in others:
-            if e.label.lower().startswith(typed):
-                first.append(e)
-                if len(first) == limit:
-                    return first, True
     full = before + block.entries() + after
     if len(full) <= limit:
         return full, False
     return [full[i] for i in best(full, typed, limit)], True
+
+
+_CHUNK = 64  # offers after the block asked about at once
+
+
+def _first_matches(entries: list[Entry], block: ValueBlock, typed: str, limit: int) -> list[Entry] | None:
+    """The first `limit` offers other than values that start with `typed` and that no value hides,
+    if there are that many and at least one more offer (None otherwise)."""
+    first: list[Entry] = []
+    i, n = 0, len(entries)
+    while i < n:
+        if i < block.at:
+            chunk, hidden = entries[i : block.at], frozenset[str]()
+        else:
+            chunk = entries[i : i + _CHUNK]
+            hidden = frozenset(block.hides([e.label for e in chunk]))
+        i += len(chunk)
+        for e in chunk:
+            if e.label in hidden:
+                continue
+            if len(first) == limit:
+                return first  # one more offer: the answer is cut
+            if e.label.lower().startswith(typed):
+                first.append(e)
+    return None
