@@ -6,7 +6,7 @@ inferred type is computed for the items sent, or later in `completionItem/resolv
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from lsprotocol import types as lsp
@@ -81,3 +81,20 @@ def resolve_value(snap: Snapshot, item: lsp.CompletionItem) -> lsp.CompletionIte
     except Exception:  # noqa: BLE001 — a resolve must never fail because inference did
         log.exception("inferring the type of %s failed", name)
     return item
+
+
+def item_defaults(answer: lsp.CompletionList, edit_range: lsp.Range, defaults: Collection[str]) -> None:
+    """Send once what the items of `answer` share, in `itemDefaults` (for a client that lists
+    `editRange` among the `completionList.itemDefaults` it applies; the items carry their text as
+    `textEditText`): the range every item replaces, and — if the client takes that default too —
+    the insert text format most items have (the others keep their own)."""
+    shared = lsp.CompletionItemDefaults(edit_range=edit_range)
+    items = answer.items
+    if "insertTextFormat" in defaults and items:
+        snippets = sum(1 for i in items if i.insert_text_format == lsp.InsertTextFormat.Snippet)
+        usual = lsp.InsertTextFormat.Snippet if 2 * snippets > len(items) else lsp.InsertTextFormat.PlainText
+        shared.insert_text_format = usual
+        for i in items:
+            if i.insert_text_format == usual:
+                i.insert_text_format = None
+    answer.item_defaults = shared
