@@ -112,3 +112,50 @@ def test_every_version_of_an_edited_document_completes_as_a_fresh_open_does() ->
         _edit(doc, old, new)
         cursors = [lsp.Position(at.line + new.count("\n") - old.count("\n"), at.character) for at in cursors]
         _same_as_fresh(doc, cursors)
+
+
+PIECES = [
+    "type Crate { a: Int, item: Item }\n",
+    "type Item { id: String }\n",
+    "  input item: Item\n",
+    "  action pack(crate: Crate, note: String) -> Box\n",
+    '  pack(crate: Crate(a: 1, item: Item(id: "", n: 0)), note: "") -> crate\n',
+    '  fetch(region: region, box: Box(thing: Item(id: "", n: 0), note: "")) -> thing\n',
+    "  note = thing\n",
+    "step two\n  route one\n",
+    "type Box { thing: Item, note: String, a: Int }\n",
+    "x",
+    "(",
+    ": ",
+]
+
+
+def test_random_edits_complete_as_a_fresh_open_does() -> None:
+    """Random insertions and deletions (types, parameters, bindings, stray characters), each
+    followed by completions at random places: always the fresh open's answer (more edits with
+    AWL_DIFF_EXAMPLES)."""
+    import os
+    import random
+
+    examples = int(os.environ.get("AWL_DIFF_EXAMPLES", "12"))
+    text, _ = _cursors(DOC)
+    for seed in range(examples):
+        rnd = random.Random(seed)
+        doc = OpenDocument(text, 1, None, None)
+        for _ in range(8):
+            lines = doc.snapshot.doc.source.decode().split("\n")
+            row = rnd.randrange(len(lines))
+            col = rnd.randint(0, len(lines[row]))
+            if rnd.random() < 0.3 and len(lines) > 3:
+                end = min(row + 1, len(lines) - 1)
+                doc.edit([TextEdit(row, 0, end, 0, "")], (doc.version or 0) + 1)
+            else:
+                piece = rnd.choice(PIECES)
+                at = 0 if piece.endswith("\n") else col
+                doc.edit([TextEdit(row, at, row, at, piece)], (doc.version or 0) + 1)
+            lines = doc.snapshot.doc.source.decode().split("\n")
+            cursors = []
+            for _ in range(3):
+                r = rnd.randrange(len(lines))
+                cursors.append(lsp.Position(r, rnd.randint(0, len(lines[r]))))
+            _same_as_fresh(doc, cursors)
