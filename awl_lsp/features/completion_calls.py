@@ -62,10 +62,12 @@ def _kept(snap: Snapshot) -> _Kept | None:
     if memo is not None:
         return memo if isinstance(memo, _Kept) else None
     types = snap.model.of_kind(Kind.TYPE)
+    last = snap.shared.get("completion-calls")
     kept: _Kept | None = None
-    if all(t.extra.get("form") in _SELF_CONTAINED for t in types):
-        last = snap.shared.get("completion-calls")
-        kept = last if isinstance(last, _Kept) and last.types == types else _Kept(types)
+    if isinstance(last, _Kept) and last.types == types:
+        kept = last  # (types with the same declarations as when it was made: all self-contained)
+    elif all(t.extra.get("form") in _SELF_CONTAINED for t in types):
+        kept = _Kept(types)
     snap.shared["completion-calls"] = kept
     snap.memo["completion-calls"] = kept if kept is not None else False
     return kept
