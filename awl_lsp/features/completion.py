@@ -26,7 +26,7 @@ from awl_lsp.features.completion_calls import Params, call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
 from awl_lsp.features.completion_items import Entry, item_defaults, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
-from awl_lsp.features.completion_values import ValueBlock, choose
+from awl_lsp.features.completion_values import Group, Offer, ValueBlock, choose
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.builder import gc_paused
@@ -88,7 +88,7 @@ class _Items:
         end = snap.doc.to_position((a.row, a.word_end))
         self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
         self.shared_range = False  # the client takes the range from the list (`item_defaults`)
-        self.entries: list[Entry] = []
+        self.entries: list[Offer] = []
         self.seen: set[str] = set()
 
     def add(
@@ -195,15 +195,20 @@ class _Items:
                 known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
         return tuple(map(known.__getitem__, names))
 
-    def call(self, sym: Symbol, params: Params) -> None:
-        """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
-        value in scope; an empty tab stop when no value of the type can be written. `params(sym)`
-        lists the arguments (read only if the offer is sent and its parts are not kept)."""
-        if sym.name in self.seen:
+    def calls(self, symbols: list[Symbol], params: Params) -> None:
+        """`name(p: value, …)` for each of `symbols`: each value a placeholder of the parameter's type,
+        or a same-named value in scope; an empty tab stop when no value of the type can be written.
+        `params(sym)` lists the arguments. Each offer is made only if the answer needs it, and its
+        arguments are read only if it is sent (and its parts are not kept, see `completion_calls`)."""
+        if not symbols:
             return
-        self.seen.add(sym.name)
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
-        self.entries.append(Entry(sym.name, kind, self._call_make, source=(sym, params)))
+        kinds, variable, make = _SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._call_make
+
+        def offer(s: Symbol) -> Entry:
+            return Entry(s.name, kinds.get(s.kind, variable), make, source=(s, params))
+
+        self.entries.append(Group(symbols, frozenset(self.seen), offer))
+        self.seen.update([s.name for s in symbols])
 
     def _call_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
         sym, params = cast(tuple[Symbol, Params], e.source)
@@ -343,20 +348,16 @@ def _offers(
             if step is not None:
                 out.symbol(step)
     if p.detached:
-        for s in model.of_kind(Kind.DETACHED):
-            out.call(s, out.parameters)
+        out.calls(model.of_kind(Kind.DETACHED), out.parameters)
     if p.reports:
-        for s in model.of_kind(Kind.REPORT):
-            out.call(s, out.report_fields)
+        out.calls(model.of_kind(Kind.REPORT), out.report_fields)
     if p.signals:
         for s in model.of_kind(Kind.SIGNAL):
             out.symbol(s)
     if p.children:
-        for s in model.of_kind(Kind.CHILD):
-            out.call(s, out.parameters)
+        out.calls(model.of_kind(Kind.CHILD), out.parameters)
     if p.callables:
-        for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            out.call(s, out.parameters)
+        out.calls(model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW), out.parameters)
     if p.stage_actions:
         for s in model.of_kind(Kind.ACTION):
             if len(model.parameters_of(s)) == 1:
@@ -366,9 +367,8 @@ def _offers(
         for s in model.of_kind(Kind.VARIANT):
             out.symbol(s)
     if p.record_types:
-        for s in model.of_kind(Kind.TYPE):
-            if s.extra.get("form") == "record_body":
-                out.call(s, out.record_fields)
+        records = [s for s in model.of_kind(Kind.TYPE) if s.extra.get("form") == "record_body"]
+        out.calls(records, out.record_fields)
     if any(slot in _LINE_SLOTS for slot in p.slots):  # statements about nothing declared: not yet
         p.drop |= {word for word, kind in _NEEDS.items() if not model.of_kind(kind)}
     for slot in p.slots:

@@ -11,7 +11,9 @@ the document declares.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
 
 from lsprotocol import types as lsp
 
@@ -20,6 +22,33 @@ from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 
 _VALUE_ITEM_KINDS = {Kind.CONST: lsp.CompletionItemKind.Constant}
+
+
+@dataclass(slots=True)
+class Group:
+    """Offers made as they are needed: one per symbol (in order) whose name no earlier offer has —
+    the declarations of a kind, hundreds in a large document, of which an answer sends a few."""
+
+    symbols: list[Symbol]
+    taken: frozenset[str]  # the names offered before the group
+    make: Callable[[Symbol], Entry]
+
+
+Offer = Entry | Group
+
+
+def expand(offers: list[Offer]) -> Iterator[Entry]:
+    """The offers one by one, in order, each group's made as they come."""
+    for o in offers:
+        if isinstance(o, Entry):
+            yield o
+            continue
+        taken, seen, make = o.taken, set[str](), o.make
+        for s in o.symbols:
+            name = s.name
+            if name not in taken and name not in seen:
+                seen.add(name)
+                yield make(s)
 
 
 class ValueBlock:
@@ -72,23 +101,20 @@ class ValueBlock:
         return {name for name, s in found.items() if self.offered(s)}
 
 
-def choose(
-    entries: list[Entry], block: ValueBlock | None, typed: str, limit: int
-) -> tuple[list[Entry], bool]:
+def choose(offers: list[Offer], block: ValueBlock | None, typed: str, limit: int) -> tuple[list[Entry], bool]:
     """The offers to send, in offer order (at most `limit`: the best matches of `typed`, see `best`)
-    and whether some were left out. `entries` are the offers other than the values of `block`."""
+    and whether some were left out. `offers` are the offers other than the values of `block`."""
+    # the others weigh nothing, a value at least 1: if the others that start with the typed word
+    # fill the answer (and more offers remain), they are the answer, whatever values are in scope
+    first = _first_matches(offers, block, typed.lower(), limit)
+    if first is not None:
+        return first, True
     if block is None:
+        entries = list(expand(offers))
         if len(entries) <= limit:
             return entries, False
         return [entries[i] for i in best(entries, typed, limit)], True
-    if len(entries) > limit:
-        # the others weigh nothing, a value at least 1: if the others that start with the typed
-        # word fill the answer (and more offers remain), they are the answer, whatever values are
-        # in scope; the offers after the block are asked whether a value hides them as they come
-        first = _first_matches(entries, block, typed.lower(), limit)
-        if first is not None:
-            return first, True
-    before, after = entries[: block.at], entries[block.at :]
+    before, after = list(expand(offers[: block.at])), list(expand(offers[block.at :]))
     if after:
         hidden = block.hides([e.label for e in after])
         if hidden:
@@ -102,23 +128,29 @@ def choose(
 _CHUNK = 64  # offers after the block asked about at once
 
 
-def _first_matches(entries: list[Entry], block: ValueBlock, typed: str, limit: int) -> list[Entry] | None:
+def _first_matches(
+    offers: list[Offer], block: ValueBlock | None, typed: str, limit: int
+) -> list[Entry] | None:
     """The first `limit` offers other than values that start with `typed` and that no value hides,
-    if there are that many and at least one more offer (None otherwise)."""
+    if there are that many and at least one more offer (None otherwise). The offers after the block
+    are made, and asked whether a value hides them, a few at a time, until the answer is full."""
     first: list[Entry] = []
-    i, n = 0, len(entries)
-    while i < n:
-        if i < block.at:
-            chunk, hidden = entries[i : block.at], frozenset[str]()
-        else:
-            chunk = entries[i : i + _CHUNK]
-            hidden = frozenset(block.hides([e.label for e in chunk]))
-        i += len(chunk)
+    at = block.at if block is not None else len(offers)
+    for e in expand(offers[:at]):
+        if len(first) == limit:
+            return first  # one more offer: the answer is cut
+        if e.label.lower().startswith(typed):
+            first.append(e)
+    if block is None:
+        return None
+    after = expand(offers[at:])
+    while chunk := list(islice(after, _CHUNK)):
+        hidden = block.hides([e.label for e in chunk])
         for e in chunk:
             if e.label in hidden:
                 continue
             if len(first) == limit:
-                return first  # one more offer: the answer is cut
+                return first
             if e.label.lower().startswith(typed):
                 first.append(e)
     return None
