@@ -24,7 +24,7 @@ from lsprotocol import types as lsp
 from awl_lsp.features import completion_snippets as snippets
 from awl_lsp.features.completion_calls import Params, call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
-from awl_lsp.features.completion_items import Entry, item_defaults, value_detail
+from awl_lsp.features.completion_items import SYMBOL_KINDS, Entry, item_defaults, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
 from awl_lsp.features.completion_values import Group, Offer, ValueBlock, choose
 from awl_lsp.features.snapshot import Snapshot
@@ -37,26 +37,6 @@ from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
 # marked incomplete, so the client asks again as the user types (the answer stays small and quick
 # however many names a large document declares)
 MAX_ITEMS = 200
-
-_SYMBOL_KINDS = {
-    Kind.ACTION: lsp.CompletionItemKind.Function,
-    Kind.CHILD: lsp.CompletionItemKind.Function,
-    Kind.SUBFLOW: lsp.CompletionItemKind.Function,
-    Kind.DETACHED: lsp.CompletionItemKind.Function,
-    Kind.TYPE: lsp.CompletionItemKind.Class,
-    Kind.FIELD: lsp.CompletionItemKind.Field,
-    Kind.PARAMETER: lsp.CompletionItemKind.Variable,
-    Kind.INPUT: lsp.CompletionItemKind.Variable,
-    Kind.CARRY: lsp.CompletionItemKind.Variable,
-    Kind.BINDING: lsp.CompletionItemKind.Variable,
-    Kind.CONST: lsp.CompletionItemKind.Constant,
-    Kind.SIGNAL: lsp.CompletionItemKind.Event,
-    Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
-    Kind.REPORT: lsp.CompletionItemKind.Interface,
-    Kind.STEP: lsp.CompletionItemKind.Module,
-    Kind.STEP_OUTCOME: lsp.CompletionItemKind.EnumMember,
-    Kind.VARIANT: lsp.CompletionItemKind.EnumMember,
-}
 
 
 _SNIPPET = lsp.InsertTextFormat.Snippet
@@ -179,8 +159,25 @@ class _Items:
 
     # ---- symbols
     def symbol(self, sym: Symbol, insert: str | None = None, snippet: bool = False, detail: str = "") -> None:
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+        kind = SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
+
+    def symbols(self, symbols: list[Symbol]) -> None:
+        """`symbol` for each of `symbols`, each offer made only if the answer needs it."""
+        if not symbols:
+            return
+        kinds, variable, make = SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._symbol_make
+
+        def offer(s: Symbol) -> Entry:
+            return Entry(s.name, kinds.get(s.kind, variable), make, source=s)
+
+        self.entries.append(Group(symbols, frozenset(self.seen), offer))
+        self.seen.update([s.name for s in symbols])
+
+    @staticmethod
+    def _symbol_make(e: Entry) -> tuple[str, str, str | None, bool]:
+        sym = cast(Symbol, e.source)
+        return sym.detail or sym.name, sym.doc, None, False
 
     def in_scope(self, names: tuple[str, ...]) -> tuple[bool, ...]:
         """Per name: does it name a value an argument at the cursor could pass (bindings only once
@@ -202,7 +199,7 @@ class _Items:
         arguments are read only if it is sent (and its parts are not kept, see `completion_calls`)."""
         if not symbols:
             return
-        kinds, variable, make = _SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._call_make
+        kinds, variable, make = SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._call_make
 
         def offer(s: Symbol) -> Entry:
             return Entry(s.name, kinds.get(s.kind, variable), make, source=(s, params))
@@ -331,13 +328,9 @@ def _offers(
     if p.route_targets or p.confirms_targets:
         base = a.scope.split("/")[0] if a.scope.startswith("subflow:") else ""
         out.word("start", lsp.CompletionItemKind.EnumMember)
-        for s in model.of_kind(Kind.STEP):
-            if s.scope == base:
-                out.symbol(s)
+        out.symbols([s for s in model.of_kind(Kind.STEP) if s.scope == base])
         if p.route_targets:
-            for s in model.of_kind(Kind.OUTCOME):
-                if s.scope == base:
-                    out.symbol(s)
+            out.symbols([s for s in model.of_kind(Kind.OUTCOME) if s.scope == base])
             for s in model.of_kind(Kind.STEP_OUTCOME):
                 # a substep may route to an outcome of a step around it
                 if s.scope == base and s.container in p.enclosing_steps[1:]:
@@ -352,8 +345,7 @@ def _offers(
     if p.reports:
         out.calls(model.of_kind(Kind.REPORT), out.report_fields)
     if p.signals:
-        for s in model.of_kind(Kind.SIGNAL):
-            out.symbol(s)
+        out.symbols(model.of_kind(Kind.SIGNAL))
     if p.children:
         out.calls(model.of_kind(Kind.CHILD), out.parameters)
     if p.callables:
@@ -364,8 +356,7 @@ def _offers(
                 out.symbol(s)
     if p.values:
         out.values()
-        for s in model.of_kind(Kind.VARIANT):
-            out.symbol(s)
+        out.symbols(model.of_kind(Kind.VARIANT))
     if p.record_types:
         records = [s for s in model.of_kind(Kind.TYPE) if s.extra.get("form") == "record_body"]
         out.calls(records, out.record_fields)
@@ -380,8 +371,7 @@ def _offers(
     for w in p.words:
         out.word(w, slot=line_slot)
     if p.types:
-        for s in model.of_kind(Kind.TYPE):
-            out.symbol(s)
+        out.symbols(model.of_kind(Kind.TYPE))
         for name in BUILTIN_TYPES:
             builtin = entry(name)
             out.add(name, lsp.CompletionItemKind.Class, "builtin type", builtin.markdown() if builtin else "")

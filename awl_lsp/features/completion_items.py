@@ -13,10 +13,32 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.typing import type_env
-from awl_lsp.model import Symbol
+from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.types import AwlType
 
 log = logging.getLogger("awl_lsp.completion")
+
+
+# the item kind a declaration is offered as
+SYMBOL_KINDS = {
+    Kind.ACTION: lsp.CompletionItemKind.Function,
+    Kind.CHILD: lsp.CompletionItemKind.Function,
+    Kind.SUBFLOW: lsp.CompletionItemKind.Function,
+    Kind.DETACHED: lsp.CompletionItemKind.Function,
+    Kind.TYPE: lsp.CompletionItemKind.Class,
+    Kind.FIELD: lsp.CompletionItemKind.Field,
+    Kind.PARAMETER: lsp.CompletionItemKind.Variable,
+    Kind.INPUT: lsp.CompletionItemKind.Variable,
+    Kind.CARRY: lsp.CompletionItemKind.Variable,
+    Kind.BINDING: lsp.CompletionItemKind.Variable,
+    Kind.CONST: lsp.CompletionItemKind.Constant,
+    Kind.SIGNAL: lsp.CompletionItemKind.Event,
+    Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.REPORT: lsp.CompletionItemKind.Interface,
+    Kind.STEP: lsp.CompletionItemKind.Module,
+    Kind.STEP_OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.VARIANT: lsp.CompletionItemKind.EnumMember,
+}
 
 
 @dataclass(slots=True)
