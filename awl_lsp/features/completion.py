@@ -68,6 +68,8 @@ class _Items:
         end = snap.doc.to_position((a.row, a.word_end))
         self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
         self.shared_range = False  # the client takes the range from the list (`item_defaults`)
+        self.shared_format = False  # … and the insert text format
+        self.usual_snippet: bool | None = None  # the list's format: snippet or not (None: no default)
         self.entries: list[Offer] = []
         self.seen: set[str] = set()
 
@@ -95,36 +97,45 @@ class _Items:
         self.seen.add(label)
         self.entries.append(Entry(label, kind, make, weight, data))
 
-    def build(self, index: int, e: Entry) -> lsp.CompletionItem:
+    def made(self, e: Entry) -> tuple[str, str, str, bool]:
+        """An offer's detail, documentation, text and whether that is a snippet."""
         detail, doc, insert, snippet = e.make(e)
-        label = e.label
-        text = insert if insert is not None else label
+        text = insert if insert is not None else e.label
         if snippet and not self.snippet_ok:
             text, snippet = snippets.plain(text), False
-        if snippet and text == snippets.escape(label):
+        if snippet and text == snippets.escape(e.label):
             snippet = False
+        return detail, doc, text, snippet
+
+    def build(self, index: int, e: Entry, made: tuple[str, str, str, bool]) -> lsp.CompletionItem:
+        detail, doc, text, snippet = made
         documentation: lsp.MarkupContent | str | None = None
         if doc:
             documentation = (
                 lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if self.markdown_ok else _unmark(doc)
             )
+        shared = self.shared_range
         return lsp.CompletionItem(
-            label=label,
+            label=e.label,
             kind=e.kind,
             detail=detail or None,
             documentation=documentation,
             sort_text=f"{index:04d}",
-            text_edit=None if self.shared_range else lsp.TextEdit(self.range, text),
-            text_edit_text=text if self.shared_range else None,
-            insert_text_format=_SNIPPET if snippet else _PLAIN,
+            text_edit=None if shared else lsp.TextEdit(self.range, text),
+            text_edit_text=text if shared else None,
+            insert_text_format=None if snippet == self.usual_snippet else _SNIPPET if snippet else _PLAIN,
             data=e.data,
         )
 
     def shown(self, limit: int) -> tuple[list[lsp.CompletionItem], bool]:
         """The items to send (at most `limit`, in offer order) and whether the list was cut (see
-        `choose`); their sort texts number them in that order."""
+        `choose`); their sort texts number them in that order. For a client that takes the insert
+        text format from the list, the format most items have is the list's (`usual_snippet`)."""
         chosen, cut = choose(self.entries, self.block, self.a.prefix, limit)
-        return [self.build(i, e) for i, e in enumerate(chosen)], cut
+        made = [self.made(e) for e in chosen]
+        if self.shared_format and made:
+            self.usual_snippet = 2 * sum(1 for m in made if m[3]) > len(made)
+        return [self.build(i, e, m) for i, (e, m) in enumerate(zip(chosen, made, strict=True))], cut
 
     # ---- keywords
     def allowed(self, e: KeywordEntry) -> bool:
@@ -296,12 +307,13 @@ def completion_list(
     with gc_paused():
         out = _offers(snap, position, snippet_ok, markdown_ok, lazy_detail)
         out.shared_range = "editRange" in defaults  # (every item replaces the same range)
+        out.shared_format = out.shared_range and "insertTextFormat" in defaults
         items, cut = out.shown(limit)
         out.entries.clear()
         out.block = None
     answer = lsp.CompletionList(is_incomplete=cut, items=items)
     if out.shared_range:
-        item_defaults(answer, out.range, defaults)
+        item_defaults(answer, out.range, out.usual_snippet)
     return answer
 
 

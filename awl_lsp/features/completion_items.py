@@ -6,7 +6,7 @@ inferred type is computed for the items sent, or later in `completionItem/resolv
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsprotocol import types as lsp
@@ -105,18 +105,14 @@ def resolve_value(snap: Snapshot, item: lsp.CompletionItem) -> lsp.CompletionIte
     return item
 
 
-def item_defaults(answer: lsp.CompletionList, edit_range: lsp.Range, defaults: Collection[str]) -> None:
+def item_defaults(answer: lsp.CompletionList, edit_range: lsp.Range, snippet: bool | None) -> None:
     """Send once what the items of `answer` share, in `itemDefaults` (for a client that lists
     `editRange` among the `completionList.itemDefaults` it applies; the items carry their text as
-    `textEditText`): the range every item replaces, and — if the client takes that default too —
-    the insert text format most items have (the others keep their own)."""
+    `textEditText`): the range every item replaces and, unless `snippet` is None, the insert text
+    format of the items that name none."""
     shared = lsp.CompletionItemDefaults(edit_range=edit_range)
-    items = answer.items
-    if "insertTextFormat" in defaults and items:
-        snippets = sum(1 for i in items if i.insert_text_format == lsp.InsertTextFormat.Snippet)
-        usual = lsp.InsertTextFormat.Snippet if 2 * snippets > len(items) else lsp.InsertTextFormat.PlainText
-        shared.insert_text_format = usual
-        for i in items:
-            if i.insert_text_format == usual:
-                i.insert_text_format = None
+    if snippet is not None:
+        shared.insert_text_format = (
+            lsp.InsertTextFormat.Snippet if snippet else lsp.InsertTextFormat.PlainText
+        )
     answer.item_defaults = shared
