@@ -57,6 +57,7 @@ class _Items:
     ) -> None:
         self.snap, self.a, self.p = snap, a, p
         self._named: dict[str, bool] = {}  # name -> an argument of that name takes a value in scope
+        self._masks: dict[tuple[str, ...], tuple[bool, ...]] = {}  # … for a callee's argument names
         self.block: ValueBlock | None = None  # the values in scope, where they go in offer order
         self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
         self.lazy_detail = lazy_detail  # the client resolves `detail` later (completionItem/resolve)
@@ -193,6 +194,9 @@ class _Items:
     def in_scope(self, names: tuple[str, ...]) -> tuple[bool, ...]:
         """Per name: does it name a value an argument at the cursor could pass (bindings only once
         bound; see `placeholders.names_in_scope`)? Each name is looked up once per request."""
+        mask = self._masks.get(names)
+        if mask is not None:
+            return mask
         known = self._named
         missing = [n for n in names if n not in known]
         if missing:
@@ -201,7 +205,8 @@ class _Items:
             for n in missing:
                 s = found.get(n)
                 known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
-        return tuple(map(known.__getitem__, names))
+        mask = self._masks[names] = tuple(map(known.__getitem__, names))
+        return mask
 
     def calls(self, symbols: list[Symbol], params: Params) -> None:
         """`name(p: value, …)` for each of `symbols`: each value a placeholder of the parameter's type,
