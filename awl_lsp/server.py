@@ -428,7 +428,11 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
     formats = item.documentation_format if item else None
     markdown_ok = formats is not None and lsp.MarkupKind.Markdown in formats
     lazy = bool(item and item.resolve_support and "detail" in item.resolve_support.properties)
-    answer = completion_list(snap, params.position, snippet_ok, markdown_ok, lazy_detail=lazy)
+    listed = caps.completion.completion_list if caps and caps.completion else None
+    defaults = (listed.item_defaults or ()) if listed else ()
+    answer = completion_list(
+        snap, params.position, snippet_ok, markdown_ok, lazy_detail=lazy, defaults=defaults
+    )
     for entry in answer.items:
         if isinstance(entry.data, dict):  # which document `completionItem/resolve` reads
             entry.data["uri"] = params.text_document.uri

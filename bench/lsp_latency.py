@@ -44,6 +44,8 @@ from generate import PASTE, document, typing  # noqa: E402
 SIZES = [int(s) for s in os.environ.get("AWL_BENCH_SIZES", "300,500,5000,20000").split(",") if s]
 RUNS = int(os.environ.get("AWL_BENCH_RUNS", "20"))
 TIMEOUT = 120.0
+# the completion item defaults VS Code takes from a completion list (`completionList.itemDefaults`)
+ITEM_DEFAULTS = ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -82,7 +84,8 @@ class Bench:
     async def start(self) -> None:
         await self.client.start_io(sys.executable, "-m", "awl_lsp", "lsp")
         # what VS Code declares for the requests measured here: Markdown hovers, snippet completions
-        # whose documentation and detail it resolves lazily (`completionItem/resolve`)
+        # whose documentation and detail it resolves lazily (`completionItem/resolve`), taking the
+        # range they replace (and more) from the list (`itemDefaults`)
         markdown = [lsp.MarkupKind.Markdown, lsp.MarkupKind.PlainText]
         resolve = lsp.ClientCompletionItemResolveOptions(
             properties=["documentation", "detail", "additionalTextEdits"]
@@ -93,7 +96,8 @@ class Bench:
                 completion=lsp.CompletionClientCapabilities(
                     completion_item=lsp.ClientCompletionItemOptions(
                         snippet_support=True, documentation_format=markdown, resolve_support=resolve
-                    )
+                    ),
+                    completion_list=lsp.CompletionListCapabilities(item_defaults=ITEM_DEFAULTS),
                 ),
             )
         )
@@ -348,7 +352,9 @@ def cpu_costs(lines: int) -> dict[str, float]:
         ("hover", lambda snap: hover(snap, word, True)),
         (
             "completion",
-            lambda snap: completion_list(snap, lsp.Position(row, col), True, True, lazy_detail=True),
+            lambda snap: completion_list(
+                snap, lsp.Position(row, col), True, True, lazy_detail=True, defaults=ITEM_DEFAULTS
+            ),
         ),
         ("definition", lambda snap: definition(snap, word, "file:///bench.awl")),
         ("tokens full", lambda snap: semantic_tokens_full(snap)),

@@ -174,3 +174,40 @@ def test_the_server_resolves_a_value_s_type_for_a_client_that_asks_lazily() -> N
         assert not server.popups()
     finally:
         server.close()
+
+
+def _many_records(n: int) -> str:
+    records = "\n".join(f"type T{i} {{ id: String }}" for i in range(n))
+    return f"""\
+workloop many
+  every 5m
+  input region: String
+  input T5: String
+
+{records}
+
+step one
+  note = T1(id: region)
+  copy =‸
+"""
+
+
+def test_when_records_fill_the_answer_the_values_in_scope_still_hide_a_record_of_their_name() -> None:
+    text = _many_records(MAX_ITEMS + 50).replace("‸", " ")
+    row = text.split("\n").index("  copy = ")
+    doc = OpenDocument(text, 1, None, None)
+    answer = completion_list(doc.snapshot, lsp.Position(row, 9))
+    labels = [i.label for i in answer.items]
+    assert answer.is_incomplete and len(labels) == MAX_ITEMS
+    # the records in the order declared, all of them offered before any value (nearest or not)
+    expected = [f"T{i}" for i in range(MAX_ITEMS + 1) if i != 5]
+    assert labels == expected
+    # `T5` is the input (a value in scope, ranked after the records), not the record of that name
+    assert "T5" not in labels
+    # the sort texts number the items in the order sent
+    assert [i.sort_text for i in answer.items] == [f"{k:04d}" for k in range(MAX_ITEMS)]
+    # in an answer with room for everything, the input is offered where the record was not
+    whole = completion_list(doc.snapshot, lsp.Position(row, 9), limit=1000)
+    assert not whole.is_incomplete
+    t5 = [i for i in whole.items if i.label == "T5"]
+    assert len(t5) == 1 and t5[0].kind == lsp.CompletionItemKind.Variable

@@ -16,17 +16,19 @@ come before keywords.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from typing import cast
 
 from lsprotocol import types as lsp
 
 from awl_lsp.features import completion_snippets as snippets
+from awl_lsp.features.completion_calls import Params, call_parts, call_text
 from awl_lsp.features.completion_context import Analysis, Plan, plan
-from awl_lsp.features.completion_items import Entry, best, value_detail
+from awl_lsp.features.completion_items import SYMBOL_KINDS, Entry, item_defaults, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
-from awl_lsp.features.placeholders import argument_value
+from awl_lsp.features.completion_values import Group, Offer, ValueBlock, choose
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import BUILTIN_TYPES, Kind, SemanticModel, Symbol
+from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.builder import gc_paused
 from awl_lsp.model.types import AwlType, parse_type_text
 from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
@@ -35,26 +37,6 @@ from awl_lsp.reference import KeywordEntry, entry, keywords_for_slot
 # marked incomplete, so the client asks again as the user types (the answer stays small and quick
 # however many names a large document declares)
 MAX_ITEMS = 200
-
-_SYMBOL_KINDS = {
-    Kind.ACTION: lsp.CompletionItemKind.Function,
-    Kind.CHILD: lsp.CompletionItemKind.Function,
-    Kind.SUBFLOW: lsp.CompletionItemKind.Function,
-    Kind.DETACHED: lsp.CompletionItemKind.Function,
-    Kind.TYPE: lsp.CompletionItemKind.Class,
-    Kind.FIELD: lsp.CompletionItemKind.Field,
-    Kind.PARAMETER: lsp.CompletionItemKind.Variable,
-    Kind.INPUT: lsp.CompletionItemKind.Variable,
-    Kind.CARRY: lsp.CompletionItemKind.Variable,
-    Kind.BINDING: lsp.CompletionItemKind.Variable,
-    Kind.CONST: lsp.CompletionItemKind.Constant,
-    Kind.SIGNAL: lsp.CompletionItemKind.Event,
-    Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
-    Kind.REPORT: lsp.CompletionItemKind.Interface,
-    Kind.STEP: lsp.CompletionItemKind.Module,
-    Kind.STEP_OUTCOME: lsp.CompletionItemKind.EnumMember,
-    Kind.VARIANT: lsp.CompletionItemKind.EnumMember,
-}
 
 
 _SNIPPET = lsp.InsertTextFormat.Snippet
@@ -74,8 +56,9 @@ class _Items:
         lazy_detail: bool = False,
     ) -> None:
         self.snap, self.a, self.p = snap, a, p
-        self._visible: set[str] | None = None
-        self._values: list[Symbol] | None = None
+        self._named: dict[str, bool] = {}  # name -> an argument of that name takes a value in scope
+        self._masks: dict[tuple[str, ...], tuple[bool, ...]] = {}  # … for a callee's argument names
+        self.block: ValueBlock | None = None  # the values in scope, where they go in offer order
         self.snippet_ok, self.markdown_ok = snippet_ok, markdown_ok
         self.lazy_detail = lazy_detail  # the client resolves `detail` later (completionItem/resolve)
         line = snap.doc.lines.line_text(a.row).encode("utf-8")
@@ -85,7 +68,10 @@ class _Items:
         start = snap.doc.to_position((a.row, a.word_start))
         end = snap.doc.to_position((a.row, a.word_end))
         self.range = lsp.Range(lsp.Position(*start), lsp.Position(*end))
-        self.entries: list[Entry] = []
+        self.shared_range = False  # the client takes the range from the list (`item_defaults`)
+        self.shared_format = False  # … and the insert text format
+        self.usual_snippet: bool | None = None  # the list's format: snippet or not (None: no default)
+        self.entries: list[Offer] = []
         self.seen: set[str] = set()
 
     def add(
@@ -112,37 +98,45 @@ class _Items:
         self.seen.add(label)
         self.entries.append(Entry(label, kind, make, weight, data))
 
-    def build(self, index: int, e: Entry) -> lsp.CompletionItem:
+    def made(self, e: Entry) -> tuple[str, str, str, bool]:
+        """An offer's detail, documentation, text and whether that is a snippet."""
         detail, doc, insert, snippet = e.make(e)
-        label = e.label
-        text = insert if insert is not None else label
+        text = insert if insert is not None else e.label
         if snippet and not self.snippet_ok:
             text, snippet = snippets.plain(text), False
-        if snippet and text == snippets.escape(label):
+        if snippet and text == snippets.escape(e.label):
             snippet = False
+        return detail, doc, text, snippet
+
+    def build(self, index: int, e: Entry, made: tuple[str, str, str, bool]) -> lsp.CompletionItem:
+        detail, doc, text, snippet = made
         documentation: lsp.MarkupContent | str | None = None
         if doc:
             documentation = (
                 lsp.MarkupContent(lsp.MarkupKind.Markdown, doc) if self.markdown_ok else _unmark(doc)
             )
+        shared = self.shared_range
         return lsp.CompletionItem(
-            label=label,
+            label=e.label,
             kind=e.kind,
             detail=detail or None,
             documentation=documentation,
             sort_text=f"{index:04d}",
-            filter_text=label,
-            text_edit=lsp.TextEdit(self.range, text),
-            insert_text_format=_SNIPPET if snippet else _PLAIN,
+            text_edit=None if shared else lsp.TextEdit(self.range, text),
+            text_edit_text=text if shared else None,
+            insert_text_format=None if snippet == self.usual_snippet else _SNIPPET if snippet else _PLAIN,
             data=e.data,
         )
 
     def shown(self, limit: int) -> tuple[list[lsp.CompletionItem], bool]:
-        """The items to send (at most `limit`) and whether the list was cut (see `best`)."""
-        entries = self.entries
-        if len(entries) <= limit:
-            return [self.build(i, e) for i, e in enumerate(entries)], False
-        return [self.build(i, entries[i]) for i in best(entries, self.a.prefix, limit)], True
+        """The items to send (at most `limit`, in offer order) and whether the list was cut (see
+        `choose`); their sort texts number them in that order. For a client that takes the insert
+        text format from the list, the format most items have is the list's (`usual_snippet`)."""
+        chosen, cut = choose(self.entries, self.block, self.a.prefix, limit)
+        made = [self.made(e) for e in chosen]
+        if self.shared_format and made:
+            self.usual_snippet = 2 * sum(1 for m in made if m[3]) > len(made)
+        return [self.build(i, e, m) for i, (e, m) in enumerate(zip(chosen, made, strict=True))], cut
 
     # ---- keywords
     def allowed(self, e: KeywordEntry) -> bool:
@@ -177,47 +171,83 @@ class _Items:
 
     # ---- symbols
     def symbol(self, sym: Symbol, insert: str | None = None, snippet: bool = False, detail: str = "") -> None:
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
+        kind = SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
         self.add(sym.name, kind, detail or sym.detail or sym.name, sym.doc, insert, snippet)
 
-    def visible(self) -> set[str]:
-        """The value names in scope at the cursor (once per request: every call offered shares it)."""
-        if self._visible is None:
-            row = self.a.row
-            self._visible = {
-                s.name for s in self.values() if s.kind is not Kind.BINDING or s.selection[0] < row
-            }
-        return self._visible
-
-    def values(self) -> list[Symbol]:
-        """`model.visible_values` at the cursor, once per request."""
-        if self._values is None:
-            self._values = self.snap.model.visible_values(self.a.row, self.p.scope)
-        return self._values
-
-    def call(self, sym: Symbol, params: Callable[[], list[tuple[str, str | None]]]) -> None:
-        """`name(p: value, …)`: each value a placeholder of the parameter's type, or a same-named
-        value in scope; an empty tab stop when no value of the type can be written."""
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
-
-        def make(_: Entry) -> tuple[str, str, str | None, bool]:
-            model, row, scope = self.snap.model, self.a.row, self.p.scope
-            parts = []
-            for i, (n, t) in enumerate(params(), 1):
-                value = argument_value(model, n, t, row, scope, self.visible())
-                parts.append(f"{n}: ${{{i}:{snippets.escape(value)}}}" if value else f"{n}: ${i}")
-            return sym.detail or sym.name, sym.doc, f"{sym.name}({', '.join(parts)})", True
-
-        self.offer(sym.name, kind, make)
-
-    def value(self, sym: Symbol) -> None:
-        """A value in scope; its type is inferred only when the item is sent — or, for a client that
-        resolves `detail` lazily, when the item is resolved (`resolve_value`)."""
-        if sym.name in self.seen:
+    def symbols(self, symbols: list[Symbol]) -> None:
+        """`symbol` for each of `symbols`, each offer made only if the answer needs it."""
+        if not symbols:
             return
-        self.seen.add(sym.name)
-        kind = _SYMBOL_KINDS.get(sym.kind, lsp.CompletionItemKind.Variable)
-        self.entries.append(Entry(sym.name, kind, self._value_make, abs(sym.selection[0] - self.a.row), sym))
+        kinds, variable, make = SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._symbol_make
+
+        def offer(s: Symbol) -> Entry:
+            return Entry(s.name, kinds.get(s.kind, variable), make, source=s)
+
+        self.entries.append(Group(symbols, frozenset(self.seen), offer))
+        self.seen.update([s.name for s in symbols])
+
+    @staticmethod
+    def _symbol_make(e: Entry) -> tuple[str, str, str | None, bool]:
+        sym = cast(Symbol, e.source)
+        return sym.detail or sym.name, sym.doc, None, False
+
+    def in_scope(self, names: tuple[str, ...]) -> tuple[bool, ...]:
+        """Per name: does it name a value an argument at the cursor could pass (bindings only once
+        bound; see `placeholders.names_in_scope`)? Each name is looked up once per request."""
+        mask = self._masks.get(names)
+        if mask is not None:
+            return mask
+        known = self._named
+        missing = [n for n in names if n not in known]
+        if missing:
+            row = self.a.row
+            found = self.snap.model.visible_named(missing, self.p.scope)
+            for n in missing:
+                s = found.get(n)
+                known[n] = s is not None and (s.kind is not Kind.BINDING or s.selection[0] < row)
+        mask = self._masks[names] = tuple(map(known.__getitem__, names))
+        return mask
+
+    def calls(self, symbols: list[Symbol], params: Params) -> None:
+        """`name(p: value, …)` for each of `symbols`: each value a placeholder of the parameter's type,
+        or a same-named value in scope; an empty tab stop when no value of the type can be written.
+        `params(sym)` lists the arguments. Each offer is made only if the answer needs it, and its
+        arguments are read only if it is sent (and its parts are not kept, see `completion_calls`)."""
+        if not symbols:
+            return
+        kinds, variable, make = SYMBOL_KINDS, lsp.CompletionItemKind.Variable, self._call_make
+
+        def offer(s: Symbol) -> Entry:
+            return Entry(s.name, kinds.get(s.kind, variable), make, source=(s, params))
+
+        self.entries.append(Group(symbols, frozenset(self.seen), offer))
+        self.seen.update([s.name for s in symbols])
+
+    def _call_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
+        sym, params = cast(tuple[Symbol, Params], e.source)
+        parts = call_parts(self.snap, sym, params)
+        text = call_text(parts, self.in_scope(parts.names))
+        return sym.detail or sym.name, sym.doc, text, True
+
+    def parameters(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """A callable's parameters: (name, type text)."""
+        return [(x.name, x.type) for x in self.snap.model.parameters_of(sym)]
+
+    def record_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """A record type's fields: (name, type text)."""
+        return [(n, t) for n, t, _ in self.fields(sym.name)]
+
+    def report_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
+        """The fields of a report's type: (name, type text)."""
+        return [(n, t) for n, t, _ in self.fields(sym.type or "")]
+
+    def values(self) -> None:
+        """The values in scope at the cursor, offered here (listed only if the answer needs them, see
+        `ValueBlock`); each one's type is inferred only when the item is sent — or, for a client
+        that resolves `detail` lazily, when the item is resolved (`resolve_value`)."""
+        a, p = self.a, self.p
+        at, before = len(self.entries), set(self.seen)
+        self.block = ValueBlock(self.snap, a.row, p.scope, p.constants_only, at, before, self._value_make)
 
     def _value_make(self, e: Entry) -> tuple[str, str, str | None, bool]:
         sym = e.data
@@ -267,28 +297,29 @@ def completion_list(
     markdown_ok: bool = True,
     lazy_detail: bool = False,
     limit: int = MAX_ITEMS,
+    defaults: Collection[str] = (),
 ) -> lsp.CompletionList:
     """The answer to a completion request: at most `limit` items, `is_incomplete` when cut.
 
     `lazy_detail`: the client resolves `detail` (`completionItem/resolve`), so values' inferred
-    types are left to `resolve_value`.
+    types are left to `resolve_value`. `defaults`: the item defaults the client takes from the list
+    (`completionList.itemDefaults`): with `editRange`, the range every item replaces is sent once
+    (see `item_defaults`).
 
     Offering every value in scope makes thousands of short-lived objects: no cyclic collection runs
     meanwhile (one would walk the whole document's model, ≈ 40 ms at 5,000 lines), and the offers'
     cycles (each offer's `make` holds the list) are cut when done, so they are freed at once."""
     with gc_paused():
         out = _offers(snap, position, snippet_ok, markdown_ok, lazy_detail)
+        out.shared_range = "editRange" in defaults  # (every item replaces the same range)
+        out.shared_format = out.shared_range and "insertTextFormat" in defaults
         items, cut = out.shown(limit)
         out.entries.clear()
-    return lsp.CompletionList(is_incomplete=cut, items=items)
-
-
-def _params(model: SemanticModel, sym: Symbol) -> Callable[[], list[tuple[str, str | None]]]:
-    return lambda: [(x.name, x.type) for x in model.parameters_of(sym)]
-
-
-def _fields(out: _Items, type_text: str) -> Callable[[], list[tuple[str, str | None]]]:
-    return lambda: [(n, t) for n, t, _ in out.fields(type_text)]
+        out.block = None
+    answer = lsp.CompletionList(is_incomplete=cut, items=items)
+    if out.shared_range:
+        item_defaults(answer, out.range, out.usual_snippet)
+    return answer
 
 
 def _offers(
@@ -298,7 +329,8 @@ def _offers(
     p, a = plan(snap, row, col)
     out = _Items(snap, a, p, snippet_ok, markdown_ok, lazy_detail)
     model = snap.model
-    if not snap.doc.source.strip():
+    source = snap.doc.source
+    if not source or source.isspace():  # (what `strip` drops, without copying the document)
         for name, body in snippets.TEMPLATES.items():
             out.add(name, lsp.CompletionItemKind.Snippet, f"a new {name} document", "", body, snippet=True)
         return out
@@ -313,13 +345,9 @@ def _offers(
     if p.route_targets or p.confirms_targets:
         base = a.scope.split("/")[0] if a.scope.startswith("subflow:") else ""
         out.word("start", lsp.CompletionItemKind.EnumMember)
-        for s in model.of_kind(Kind.STEP):
-            if s.scope == base:
-                out.symbol(s)
+        out.symbols([s for s in model.of_kind(Kind.STEP) if s.scope == base])
         if p.route_targets:
-            for s in model.of_kind(Kind.OUTCOME):
-                if s.scope == base:
-                    out.symbol(s)
+            out.symbols([s for s in model.of_kind(Kind.OUTCOME) if s.scope == base])
             for s in model.of_kind(Kind.STEP_OUTCOME):
                 # a substep may route to an outcome of a step around it
                 if s.scope == base and s.container in p.enclosing_steps[1:]:
@@ -330,35 +358,25 @@ def _offers(
             if step is not None:
                 out.symbol(step)
     if p.detached:
-        for s in model.of_kind(Kind.DETACHED):
-            out.call(s, _params(model, s))
+        out.calls(model.of_kind(Kind.DETACHED), out.parameters)
     if p.reports:
-        for s in model.of_kind(Kind.REPORT):
-            out.call(s, _fields(out, s.type or ""))
+        out.calls(model.of_kind(Kind.REPORT), out.report_fields)
     if p.signals:
-        for s in model.of_kind(Kind.SIGNAL):
-            out.symbol(s)
+        out.symbols(model.of_kind(Kind.SIGNAL))
     if p.children:
-        for s in model.of_kind(Kind.CHILD):
-            out.call(s, _params(model, s))
+        out.calls(model.of_kind(Kind.CHILD), out.parameters)
     if p.callables:
-        for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            out.call(s, _params(model, s))
+        out.calls(model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW), out.parameters)
     if p.stage_actions:
         for s in model.of_kind(Kind.ACTION):
             if len(model.parameters_of(s)) == 1:
                 out.symbol(s)
     if p.values:
-        for s in out.values():
-            later = s.kind is Kind.BINDING and s.selection[0] >= row  # not bound yet at the cursor
-            if s.selection[0] != row and not later and (not p.constants_only or s.kind is Kind.CONST):
-                out.value(s)
-        for s in model.of_kind(Kind.VARIANT):
-            out.symbol(s)
+        out.values()
+        out.symbols(model.of_kind(Kind.VARIANT))
     if p.record_types:
-        for s in model.of_kind(Kind.TYPE):
-            if s.extra.get("form") == "record_body":
-                out.call(s, _fields(out, s.name))
+        records = [s for s in model.of_kind(Kind.TYPE) if s.extra.get("form") == "record_body"]
+        out.calls(records, out.record_fields)
     if any(slot in _LINE_SLOTS for slot in p.slots):  # statements about nothing declared: not yet
         p.drop |= {word for word, kind in _NEEDS.items() if not model.of_kind(kind)}
     for slot in p.slots:
@@ -370,8 +388,7 @@ def _offers(
     for w in p.words:
         out.word(w, slot=line_slot)
     if p.types:
-        for s in model.of_kind(Kind.TYPE):
-            out.symbol(s)
+        out.symbols(model.of_kind(Kind.TYPE))
         for name in BUILTIN_TYPES:
             builtin = entry(name)
             out.add(name, lsp.CompletionItemKind.Class, "builtin type", builtin.markdown() if builtin else "")

@@ -13,10 +13,32 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.typing import type_env
-from awl_lsp.model import Symbol
+from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.types import AwlType
 
 log = logging.getLogger("awl_lsp.completion")
+
+
+# the item kind a declaration is offered as
+SYMBOL_KINDS = {
+    Kind.ACTION: lsp.CompletionItemKind.Function,
+    Kind.CHILD: lsp.CompletionItemKind.Function,
+    Kind.SUBFLOW: lsp.CompletionItemKind.Function,
+    Kind.DETACHED: lsp.CompletionItemKind.Function,
+    Kind.TYPE: lsp.CompletionItemKind.Class,
+    Kind.FIELD: lsp.CompletionItemKind.Field,
+    Kind.PARAMETER: lsp.CompletionItemKind.Variable,
+    Kind.INPUT: lsp.CompletionItemKind.Variable,
+    Kind.CARRY: lsp.CompletionItemKind.Variable,
+    Kind.BINDING: lsp.CompletionItemKind.Variable,
+    Kind.CONST: lsp.CompletionItemKind.Constant,
+    Kind.SIGNAL: lsp.CompletionItemKind.Event,
+    Kind.OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.REPORT: lsp.CompletionItemKind.Interface,
+    Kind.STEP: lsp.CompletionItemKind.Module,
+    Kind.STEP_OUTCOME: lsp.CompletionItemKind.EnumMember,
+    Kind.VARIANT: lsp.CompletionItemKind.EnumMember,
+}
 
 
 @dataclass(slots=True)
@@ -30,6 +52,7 @@ class Entry:
     make: Callable[[Entry], tuple[str, str, str | None, bool]]
     weight: int = 0  # when the list must be cut: lower first (a value's distance from the cursor)
     data: object = None
+    source: object = None  # what `make` reads (a call offer's callee and how to list its arguments)
 
 
 def best(entries: list[Entry], typed: str, limit: int) -> list[int]:
@@ -80,3 +103,16 @@ def resolve_value(snap: Snapshot, item: lsp.CompletionItem) -> lsp.CompletionIte
     except Exception:  # noqa: BLE001 — a resolve must never fail because inference did
         log.exception("inferring the type of %s failed", name)
     return item
+
+
+def item_defaults(answer: lsp.CompletionList, edit_range: lsp.Range, snippet: bool | None) -> None:
+    """Send once what the items of `answer` share, in `itemDefaults` (for a client that lists
+    `editRange` among the `completionList.itemDefaults` it applies; the items carry their text as
+    `textEditText`): the range every item replaces and, unless `snippet` is None, the insert text
+    format of the items that name none."""
+    shared = lsp.CompletionItemDefaults(edit_range=edit_range)
+    if snippet is not None:
+        shared.insert_text_format = (
+            lsp.InsertTextFormat.Snippet if snippet else lsp.InsertTextFormat.PlainText
+        )
+    answer.item_defaults = shared

@@ -121,15 +121,28 @@ class Analysis:
         """The bytes of the top-level item around `row`: from the last root child starting at column 0
         on or above it to the next one below it (tokens elsewhere never change the context)."""
         lo, hi = 0, len(snap.doc.source)
-        for child in snap.doc.root.children:
-            p = child.start_point
-            if p.column != 0 or child.type in _TRIVIA:
-                continue
-            if p.row <= row:
-                lo = child.start_byte
+        root = snap.doc.root
+        # how many root children start on or above `row` (by bisection: their rows never decrease)
+        a, b = 0, root.child_count
+        while a < b:
+            m = (a + b) // 2
+            child = root.child(m)
+            if child is not None and child.start_point.row <= row:
+                a = m + 1
             else:
-                hi = child.start_byte
+                b = m
+        node = root.child(a - 1) if a > 0 else None
+        while node is not None:
+            if node.start_point.column == 0 and node.type not in _TRIVIA:
+                lo = node.start_byte
                 break
+            node = node.prev_sibling
+        node = root.child(a) if a < root.child_count else None
+        while node is not None:
+            if node.start_point.column == 0 and node.type not in _TRIVIA:
+                hi = node.start_byte
+                break
+            node = node.next_sibling
         return lo, hi
 
     @staticmethod
@@ -139,12 +152,16 @@ class Analysis:
         hi = len(source) if hi is None else hi
         stack: list[str] = []
         cursor = snap.doc.tree.walk()
-        visited_children = False
+        # straight to the root's first child that reaches past `lo` (those before it hold no token
+        # there); the walk visits nodes in the order they start, so it ends at the first at `hi`
+        visited_children = cursor.goto_first_child_for_byte(lo) is None
         while True:
             node = cursor.node
             assert node is not None
             if not visited_children:
-                if node.end_byte <= lo and node.end_byte > node.start_byte or node.start_byte >= hi:
+                if node.start_byte >= hi:
+                    break
+                if node.end_byte <= lo and node.end_byte > node.start_byte:
                     visited_children = True
                     continue
                 if node.child_count == 0 or node.type in _TRIVIA:

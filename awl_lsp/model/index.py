@@ -9,7 +9,7 @@ resolutions of items whose text and consulted names did not change.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from heapq import merge
 from operator import attrgetter
@@ -374,6 +374,24 @@ class SemanticModel(Resolution):
                 if seen is None or _order(s) < _order(seen):
                     first[name] = s
         return sorted(first.values(), key=_order)
+
+    def visible_named(self, names: Iterable[str], scope: str = "") -> dict[str, Symbol]:
+        """Of `names`, those `visible_values(row, scope)` lists, each with the declaration it lists:
+        a few look-ups per name (completion asks about the few names it offers or fills in)."""
+        by_kind = self._by_kind
+        scoped = self._scoped
+        groups = [by_kind.get(k, _NO_NAMES) for k in _FLOW_VALUE_KINDS]
+        groups += [scoped[key] for key in scope_chain(scope) if key in scoped]
+        out: dict[str, Symbol] = {}
+        for name in names:
+            first: Symbol | None = None
+            for names_in in groups:
+                found = names_in.get(name)
+                if found and (first is None or _order(found[0]) < _order(first)):
+                    first = found[0]
+            if first is not None:
+                out[name] = first
+        return out
 
 
 def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -> list[int]:
