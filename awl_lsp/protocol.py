@@ -347,6 +347,8 @@ class RobustLanguageServer(LanguageServer):
         super().__init__(name, version, protocol_cls=AwlProtocol, **kwargs)
 
     dispatcher: Dispatcher | None = None
+    _framer: Framer | None = None
+    _read: ReadFn | None = None
 
     def request_cancelled(self, msg_id: Any) -> bool:
         """Has the client cancelled request `msg_id`? (Noted by the reader thread as the
@@ -355,10 +357,19 @@ class RobustLanguageServer(LanguageServer):
         return dispatcher is not None and msg_id in dispatcher.cancelled
 
     def messages_waiting(self) -> bool:
-        """Has a message arrived that the loop has not taken up yet? (Work that can wait — a
-        publish — lets it go first.)"""
+        """Has input arrived that the loop has not taken up yet — a message queued by the reader
+        thread, one it is still reading, or bytes waiting in the pipe? (Work that can wait — a
+        publish — lets it go first; when this says no, the input is quiet.)"""
         dispatcher = self.dispatcher
-        return dispatcher is not None and dispatcher.arrived > dispatcher.taken
+        if dispatcher is None:
+            return False
+        if dispatcher.arrived > dispatcher.taken:
+            return True
+        framer = self._framer
+        if framer is not None and framer.holding():
+            return True
+        pending = getattr(self._read, "pending", None)
+        return bool(pending is not None and pending())
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Failures are logged for the user to find, never popped up (requests already carry -32603)."""
@@ -385,7 +396,9 @@ class RobustLanguageServer(LanguageServer):
 
         self.protocol.set_writer(StdoutWriter(write))
         dispatcher = self.dispatcher = Dispatcher(self)
-        return asyncio.run(self._serve(Framer(read), dispatcher))
+        self._read = read
+        framer = self._framer = Framer(read)
+        return asyncio.run(self._serve(framer, dispatcher))
 
     async def _serve(self, framer: Framer, dispatcher: Dispatcher) -> int:
         loop = asyncio.get_running_loop()

@@ -36,10 +36,12 @@ from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 log = logging.getLogger("awl_lsp")
 _Handler = Callable[..., object]
 
-# how long after the last edit diagnostics are published (a burst of keys publishes once); an edit
-# that came hard on the heels of the previous one (within the debounce: keys sent without waiting,
-# a replayed macro) waits a little longer, so a burst whose messages trickle in publishes once too
-DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
+# Diagnostics are published once the input is quiet: an edit's publish waits this grace (the reader
+# thread gets the interpreter lock to hand on keys right behind it), then goes as soon as no input
+# is waiting — no message queued, none being read, no bytes in the pipe. An edit that overtook a
+# publish still pending (keys sent without waiting, a replayed macro) is part of a burst and waits
+# a little longer for quiet, so a burst whose messages trickle in publishes once too.
+DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "1")) / 1000
 BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
 # a due publish lets messages that are waiting go first, for at most this long
 MAX_POSTPONE = 0.25
@@ -161,7 +163,7 @@ class AwlServer(RobustLanguageServer):
         return paths or ([root] if root is not None else [])
 
     def schedule(self, uri: str) -> None:
-        """Diagnostics for the final version of a burst: published once no edit came for a debounce.
+        """Diagnostics for the final version of a burst: published once the input is quiet.
 
         Every edit re-arms the timer, so a burst of keys publishes once, for its last version;
         requests in between analyse the newest version lazily and never wait for diagnostics.
@@ -178,7 +180,8 @@ class AwlServer(RobustLanguageServer):
             self.publish(uri)
             return
         now = loop.time()
-        burst = now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
+        # a burst: this edit overtook a publish still pending, or came right behind the last edit
+        burst = timer is not None or now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
         self._last_edit[uri] = now
         delay = BURST_DEBOUNCE if burst else DEBOUNCE
         self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
