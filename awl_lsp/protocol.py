@@ -39,6 +39,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 from pygls.protocol.language_server import lsp_method
 
+from awl_lsp import memory
 from awl_lsp.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
 from awl_lsp.syntax.bounds import json_nesting
 
@@ -398,7 +399,8 @@ class RobustLanguageServer(LanguageServer):
         dispatcher = self.dispatcher = Dispatcher(self)
         self._read = read
         framer = self._framer = Framer(read)
-        return asyncio.run(self._serve(framer, dispatcher))
+        with memory.full_collections_when_quiet():
+            return asyncio.run(self._serve(framer, dispatcher))
 
     async def _serve(self, framer: Framer, dispatcher: Dispatcher) -> int:
         loop = asyncio.get_running_loop()
@@ -430,6 +432,7 @@ class RobustLanguageServer(LanguageServer):
                     bodies.append(queue.get_nowait().data)  # type: ignore[union-attr]
                     dispatcher.taken += 1
                 dispatcher.handle_all(bodies)
+                memory.settle()  # what outlived the messages is not walked by collections again
                 if dispatcher.exit_code is not None:
                     return dispatcher.exit_code
                 continue
@@ -437,6 +440,7 @@ class RobustLanguageServer(LanguageServer):
                 if event.slip:
                     dispatcher.log(event.slip)
                 dispatcher.handle(event.data)
+                memory.settle()
                 if dispatcher.exit_code is not None:
                     return dispatcher.exit_code
             elif isinstance(event, Slip):
