@@ -23,6 +23,7 @@ and dispatched one at a time on the event loop.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import os
@@ -56,8 +57,36 @@ REQUEST_CANCELLED = -32800
 MAX_JSON_DEPTH = 512  # deeper JSON than any LSP message needs is refused before Python recursion
 
 
+class JsonText(str):
+    """A request's result already encoded as JSON text (a feature that keeps its answer's pieces
+    encoded): sent as it is, without pygls's unstructuring and `json.dumps`."""
+
+
 class AwlProtocol(LanguageServerProtocol):
     """pygls's LSP protocol without its text-document store (our documents live in the server)."""
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is None and isinstance(result, JsonText):
+            self._result_types.pop(msg_id, None)
+            self._send_body('{"jsonrpc": "2.0", "id": ' + json.dumps(msg_id) + ', "result": ' + result + "}")
+            return
+        super()._send_response(msg_id, result, error)
+
+    def _send_body(self, body: str) -> None:
+        """Write one message body that is JSON text already (framed as pygls frames its own)."""
+        if self.writer is None:
+            log.error("unable to send a message: no transport")
+            return
+        data = body.encode("utf-8")
+        kind = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
+        header = f"Content-Length: {len(data)}\r\n{kind}\r\n\r\n"
+        try:
+            written = self.writer.write(header.encode("ascii") + data)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.exception("could not send a message: the client closed the connection")
+            raise
 
     def _execute_handler(
         self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None

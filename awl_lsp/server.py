@@ -28,7 +28,7 @@ from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
-from awl_lsp.protocol import RobustLanguageServer, serve_stdio
+from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
 from awl_lsp.pull import PullDiagnostics
 from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
@@ -529,9 +529,11 @@ def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.Foldin
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
 @_cancellable
-def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | JsonText:
     snap = ls.snapshot(params.text_document.uri)
-    return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
+    if snap is None:
+        return lsp.SemanticTokens(data=[])
+    return JsonText(semantic_tokens.semantic_tokens_full_json(snap))  # (≈ 115k integers at 5k lines)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
