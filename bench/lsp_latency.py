@@ -356,6 +356,7 @@ def cpu_costs(lines: int) -> dict[str, float]:
             diagnostics(doc.snapshot)
             spent.append(time.process_time() - t0)
         out[name] = statistics.median(spent[::2])
+    out.update(workspace_costs(text, edits))
     word = lsp.Position(step + 3, text.split("\n")[step + 3].index("checked_") + 2)
     sent: list[str] = [semantic_tokens_full(doc.snapshot).result_id or ""]
 
@@ -389,6 +390,35 @@ def cpu_costs(lines: int) -> dict[str, float]:
     return out
 
 
+def workspace_costs(text: str, edits: dict) -> dict[str, float]:
+    """What each publish adds over stdio when the document lies in a workspace folder (the bench's
+    does): the index takes the new version's summary, and the contract diagnostics are read."""
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.session import WorkspaceSession
+    from awl_lsp.syntax import Encoding, TextEdit
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "doc.awl"
+    session = WorkspaceSession()
+    session.adopt(session.build([folder], lambda count, where: None), {})
+    doc = OpenDocument(text, 1, path, folder)
+    session.opened(path, doc.snapshot)
+    out = {}
+    for name in ("char", "enter"):
+        spent = []
+        for i in range(RUNS * 2):
+            doc.edit([TextEdit(*edits[name][i % 2])], (doc.version or 0) + 1)
+            snap = doc.snapshot
+            diagnostics(snap)
+            t0 = time.process_time()
+            session.opened(path, snap)
+            session.contract_diagnostics(path, snap, Encoding.UTF16)
+            spent.append(time.process_time() - t0)
+        out[f"workspace {name}"] = statistics.median(spent)
+    return out
+
+
 def cpu_table(costs: dict[int, dict[str, float]]) -> str:
     sizes = sorted(costs)
     rows = [
@@ -401,6 +431,8 @@ def cpu_table(costs: dict[int, dict[str, float]]) -> str:
         "delete": "deleting a line of a step → diagnostics",
         "paste": "pasting a 10-line step → diagnostics",
         "open": "open → first diagnostics",
+        "workspace char": "+ the workspace index's update in that publish (a character typed)",
+        "workspace enter": "+ the workspace index's update in that publish (Enter)",
         "model": "the model of the version after a key (what the first request after it builds)",
         "hover": "hover right after a key (the model apart)",
         "completion": "completion right after a key (the model apart; detail resolved lazily)",
