@@ -60,19 +60,24 @@ class DocumentSummary:
     contracts: tuple[Contract, ...] = ()
     uses: dict[str, list[Range]] = field(default_factory=dict)  # contract name -> hatch/spawn/call places
     records: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # type -> fields
-    # the non-local symbols, built when first read (workspace symbol search): per item, its symbols
-    # as read and how many rows the item has moved since, so a publish does not move every one
-    pieces: list[tuple[int, list[SymbolRow]]] = field(default_factory=list, repr=False)
+    # the non-local symbols, built when first read (workspace symbol search): per item, its part in
+    # `summarize` (its row now, its symbols as read at the row they were read at), so a publish
+    # does not move every one
+    pieces: list[tuple] = field(default_factory=list, repr=False)
     _symbols: tuple[SymbolRow, ...] | None = field(default=None, repr=False)
 
     @property
     def symbols(self) -> tuple[SymbolRow, ...]:
         """(name, kind, selection, container) of every non-local symbol, in document order."""
+        return self.settle_symbols()
+
+    def settle_symbols(self) -> tuple[SymbolRow, ...]:
+        """Build the symbols now (once) and let go of the parts they were built from."""
         if self._symbols is None:
             self._symbols = tuple(
-                (name, kind, _down(r, rows) if rows else r, container)
-                for rows, piece in self.pieces
-                for name, kind, r, container in piece
+                (name, kind, _down(r, part[1] - part[6]) if part[1] != part[6] else r, container)
+                for part in self.pieces
+                for name, kind, r, container in part[4]
             )
             self.pieces = []
         return self._symbols
@@ -145,12 +150,14 @@ def summarize(model: SemanticModel, cache: dict[int, tuple] | None = None) -> Do
         if part[3]:
             calls.extend(part[3])
         if part[4]:
-            pieces.append((row - part[6], part[4]))
+            pieces.append(part)
         if part[5]:
             out.records.update(part[5])  # (a later declaration of a name wins, as it always did)
     if cache is not None:
         cache.clear()
         cache.update(kept)
+    else:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
+        out.settle_symbols()
     out.contracts = tuple(contracts)
     names = {c.name for c in contracts}
     for name, where in calls:
