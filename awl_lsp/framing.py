@@ -60,23 +60,45 @@ class End:
 Event = Body | Slip | Lost | End
 
 
-def fd_reader(fd: int) -> ReadFn:
-    """A `ReadFn` over a file descriptor (select for the timeout; plain blocking read without one)."""
+class FdReader:
+    """A `ReadFn` over a file descriptor (select for the timeout; a blocking select, then a read, without
+    one) that can say, from another thread, whether input has arrived that its reader has not handed
+    on yet (`pending`): bytes in the pipe, or bytes it is reading right now."""
 
-    def read(n: int, timeout: float | None) -> bytes | None:
-        if timeout is not None:
-            try:
-                ready, _, _ = select.select([fd], [], [], timeout)
-            except (OSError, ValueError):
-                ready = [fd]
-            if not ready:
-                return None
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        # True from just before a read until the reader waits again: what it read may be in its
+        # hands only (a thread back from a read waits for the interpreter lock before it can queue it)
+        self.busy = False
+
+    def __call__(self, n: int, timeout: float | None) -> bytes | None:
+        self.busy = False  # (every body read so far has been handed on: the framer asks for more)
         try:
-            return os.read(fd, n)
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+        except (OSError, ValueError):
+            ready = [self.fd]
+        if not ready:
+            return None
+        self.busy = True
+        try:
+            return os.read(self.fd, n)
         except OSError:
             return b""
 
-    return read
+    def pending(self) -> bool:
+        """Has input arrived that the reading thread has not handed on yet? (Asked from the loop.)"""
+        if self.busy:
+            return True
+        try:
+            ready, _, _ = select.select([self.fd], [], [], 0)
+        except (OSError, ValueError):
+            return False
+        return bool(ready)
+
+
+def fd_reader(fd: int) -> FdReader:
+    """A `ReadFn` over a file descriptor; see `FdReader`."""
+    return FdReader(fd)
 
 
 class Framer:
@@ -144,6 +166,11 @@ class Framer:
 
     def _unread(self, data: bytes) -> None:
         self._buf[:0] = data
+
+    def holding(self) -> bool:
+        """Are bytes of a message read but not yet returned (a body that is still arriving)?
+        (Asked from another thread: a glance at the buffer's length, nothing more.)"""
+        return len(self._buf) > 0
 
     # ---- messages
     def next(self) -> Event:

@@ -23,6 +23,7 @@ and dispatched one at a time on the event loop.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import os
@@ -39,6 +40,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 from pygls.protocol.language_server import lsp_method
 
+from awl_lsp import memory
 from awl_lsp.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
 from awl_lsp.syntax.bounds import json_nesting
 
@@ -55,8 +57,36 @@ REQUEST_CANCELLED = -32800
 MAX_JSON_DEPTH = 512  # deeper JSON than any LSP message needs is refused before Python recursion
 
 
+class JsonText(str):
+    """A request's result already encoded as JSON text (a feature that keeps its answer's pieces
+    encoded): sent as it is, without pygls's unstructuring and `json.dumps`."""
+
+
 class AwlProtocol(LanguageServerProtocol):
     """pygls's LSP protocol without its text-document store (our documents live in the server)."""
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is None and isinstance(result, JsonText):
+            self._result_types.pop(msg_id, None)
+            self._send_body('{"jsonrpc": "2.0", "id": ' + json.dumps(msg_id) + ', "result": ' + result + "}")
+            return
+        super()._send_response(msg_id, result, error)
+
+    def _send_body(self, body: str) -> None:
+        """Write one message body that is JSON text already (framed as pygls frames its own)."""
+        if self.writer is None:
+            log.error("unable to send a message: no transport")
+            return
+        data = body.encode("utf-8")
+        kind = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
+        header = f"Content-Length: {len(data)}\r\n{kind}\r\n\r\n"
+        try:
+            written = self.writer.write(header.encode("ascii") + data)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.exception("could not send a message: the client closed the connection")
+            raise
 
     def _execute_handler(
         self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None
@@ -347,6 +377,8 @@ class RobustLanguageServer(LanguageServer):
         super().__init__(name, version, protocol_cls=AwlProtocol, **kwargs)
 
     dispatcher: Dispatcher | None = None
+    _framer: Framer | None = None
+    _read: ReadFn | None = None
 
     def request_cancelled(self, msg_id: Any) -> bool:
         """Has the client cancelled request `msg_id`? (Noted by the reader thread as the
@@ -355,10 +387,19 @@ class RobustLanguageServer(LanguageServer):
         return dispatcher is not None and msg_id in dispatcher.cancelled
 
     def messages_waiting(self) -> bool:
-        """Has a message arrived that the loop has not taken up yet? (Work that can wait — a
-        publish — lets it go first.)"""
+        """Has input arrived that the loop has not taken up yet — a message queued by the reader
+        thread, one it is still reading, or bytes waiting in the pipe? (Work that can wait — a
+        publish — lets it go first; when this says no, the input is quiet.)"""
         dispatcher = self.dispatcher
-        return dispatcher is not None and dispatcher.arrived > dispatcher.taken
+        if dispatcher is None:
+            return False
+        if dispatcher.arrived > dispatcher.taken:
+            return True
+        framer = self._framer
+        if framer is not None and framer.holding():
+            return True
+        pending = getattr(self._read, "pending", None)
+        return bool(pending is not None and pending())
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Failures are logged for the user to find, never popped up (requests already carry -32603)."""
@@ -385,7 +426,10 @@ class RobustLanguageServer(LanguageServer):
 
         self.protocol.set_writer(StdoutWriter(write))
         dispatcher = self.dispatcher = Dispatcher(self)
-        return asyncio.run(self._serve(Framer(read), dispatcher))
+        self._read = read
+        framer = self._framer = Framer(read)
+        with memory.full_collections_when_quiet():
+            return asyncio.run(self._serve(framer, dispatcher))
 
     async def _serve(self, framer: Framer, dispatcher: Dispatcher) -> int:
         loop = asyncio.get_running_loop()
@@ -417,6 +461,7 @@ class RobustLanguageServer(LanguageServer):
                     bodies.append(queue.get_nowait().data)  # type: ignore[union-attr]
                     dispatcher.taken += 1
                 dispatcher.handle_all(bodies)
+                memory.settle()  # what outlived the messages is not walked by collections again
                 if dispatcher.exit_code is not None:
                     return dispatcher.exit_code
                 continue
@@ -424,6 +469,7 @@ class RobustLanguageServer(LanguageServer):
                 if event.slip:
                     dispatcher.log(event.slip)
                 dispatcher.handle(event.data)
+                memory.settle()
                 if dispatcher.exit_code is not None:
                     return dispatcher.exit_code
             elif isinstance(event, Slip):

@@ -30,7 +30,7 @@ from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
-from awl_lsp.protocol import RobustLanguageServer, serve_stdio
+from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
 from awl_lsp.pull import PullDiagnostics
 from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
@@ -38,15 +38,21 @@ from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 log = logging.getLogger("awl_lsp")
 _Handler = Callable[..., object]
 
-# how long after the last edit diagnostics are published (a burst of keys publishes once); an edit
-# that came hard on the heels of the previous one (within the debounce: keys sent without waiting,
-# a replayed macro) waits a little longer, so a burst whose messages trickle in publishes once too
-DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "4")) / 1000
+# Diagnostics are published once the input is quiet: an edit's publish waits this grace (the reader
+# thread gets the interpreter lock to hand on keys right behind it), then goes as soon as no input
+# is waiting — no message queued, none being read, no bytes in the pipe. An edit that overtook a
+# publish still pending (keys sent without waiting, a replayed macro) is part of a burst and waits
+# a little longer for quiet, so a burst whose messages trickle in publishes once too.
+DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "1")) / 1000
 BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
 # a due publish lets messages that are waiting go first, for at most this long
 MAX_POSTPONE = 0.25
 # a document at least this long is checked for the first time in a worker thread (see `publish_first`)
 OFFLOAD_LINES = int(os.environ.get("AWL_OFFLOAD_LINES", "3000"))
+# memory work waits for the input to be quiet this long: after closes, everything is collected and
+# freed pages go back; else the frozen heap is collected in full when it has grown enough
+RELEASE_AFTER = 0.5
+RECLAIM_AFTER = 1.0
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -62,7 +68,8 @@ class AwlServer(RobustLanguageServer):
         self.session = WorkspaceSession()
         self.pull = PullDiagnostics(self)
         self._last_edit: dict[str, float] = {}
-        self._release: asyncio.TimerHandle | None = None
+        self._quiet: asyncio.TimerHandle | None = None  # memory work waiting for quiet input
+        self._release_due = False
         self.recent = memory.RecentDocuments()  # documents in use keep their derived caches
         # per document being checked in a worker thread: held while its checker runs (see `publish_first`)
         self._checking: dict[str, threading.Lock] = {}
@@ -98,6 +105,8 @@ class AwlServer(RobustLanguageServer):
             )
         if changed:
             self.dependents_changed(changed, skip=uri)
+        memory.settle()  # (the model and diagnostics of this version stay: collections skip them)
+        self.when_quiet()
 
     def report(self, uri: str) -> tuple[list[lsp.Diagnostic], set[str]] | None:
         """The diagnostics of the newest version of an open document, and the workflow names whose
@@ -203,7 +212,7 @@ class AwlServer(RobustLanguageServer):
         return paths or ([root] if root is not None else [])
 
     def schedule(self, uri: str) -> None:
-        """Diagnostics for the final version of a burst: published once no edit came for a debounce.
+        """Diagnostics for the final version of a burst: published once the input is quiet.
 
         Every edit re-arms the timer, so a burst of keys publishes once, for its last version;
         requests in between analyse the newest version lazily and never wait for diagnostics.
@@ -220,7 +229,8 @@ class AwlServer(RobustLanguageServer):
             self.publish(uri)
             return
         now = loop.time()
-        burst = now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
+        # a burst: this edit overtook a publish still pending, or came right behind the last edit
+        burst = timer is not None or now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
         self._last_edit[uri] = now
         delay = BURST_DEBOUNCE if burst else DEBOUNCE
         self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
@@ -238,22 +248,41 @@ class AwlServer(RobustLanguageServer):
         self.publish(uri)
 
     def release_memory_soon(self) -> None:
-        """Half a second after a burst of closes ends, give the freed memory back
-        (once per burst, not per document: each close re-arms the timer)."""
-        if self._release is not None:
-            self._release.cancel()
-            self._release = None
+        """Once a burst of closes has ended (and the input is quiet), give the freed memory back:
+        once per burst, not per document (see `when_quiet`)."""
+        self.when_quiet(release=True)
+
+    def when_quiet(self, release: bool = False) -> None:
+        """Memory work that pauses the server — a full collection, ≈ 100 ms at 5,000 lines — waits
+        until the input has been quiet for a while (`RELEASE_AFTER` after closes, else
+        `RECLAIM_AFTER`): every publish re-arms the timer, so typing never meets it. After closes
+        everything is collected and the freed pages go back (`memory.release`); otherwise the
+        frozen heap is collected if it grew enough (`memory.reclaim_due`)."""
+        self._release_due = self._release_due or release
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            memory.release()
+            if self._release_due:
+                self._release_due = False
+                memory.release()
             return
 
         def run() -> None:
-            self._release = None
-            memory.release()
+            self._quiet = None
+            if self.messages_waiting():
+                self.when_quiet()
+            elif self._release_due:
+                self._release_due = False
+                memory.release()
+            elif memory.reclaim_due():
+                memory.reclaim()
+                memory.trim()
 
-        self._release = loop.call_later(0.5, run)
+        delay = RELEASE_AFTER if self._release_due else RECLAIM_AFTER
+        self._quiet = loop.call_later(delay, run)
 
     def can_merge_changes(self, uri: str, version: int) -> bool:
         """May a burst of changes to `uri` starting at `version` be applied as one (see
@@ -547,9 +576,11 @@ def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.Foldin
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
 @_cancellable
-def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens:
+def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | JsonText:
     snap = ls.snapshot(params.text_document.uri)
-    return semantic_tokens.semantic_tokens_full(snap) if snap else lsp.SemanticTokens(data=[])
+    if snap is None:
+        return lsp.SemanticTokens(data=[])
+    return JsonText(semantic_tokens.semantic_tokens_full_json(snap))  # (≈ 115k integers at 5k lines)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)

@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,9 +62,19 @@ class Result:
     lines: int
     numbers: dict[str, list[float]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # the server process's CPU per operation
+    server_cpu: Callable[[], float] | None = None
+    _mark: float | None = None
+
+    def mark(self) -> None:
+        """An operation starts: its server CPU is counted from here to its `add`."""
+        self._mark = self.server_cpu() if self.server_cpu is not None else None
 
     def add(self, name: str, seconds: float) -> None:
         self.numbers.setdefault(name, []).append(seconds)
+        if self._mark is not None and self.server_cpu is not None:
+            self.cpu.setdefault(name, []).append(self.server_cpu() - self._mark)
+            self._mark = None
 
 
 class Bench:
@@ -117,6 +128,18 @@ class Bench:
         except TimeoutError:
             print("  (the server did not shut down within 30 s: killed)", flush=True)
             self.client._server.kill()  # type: ignore[union-attr]
+
+    def server_cpu(self) -> float:
+        """Seconds of CPU the server process has run, all its threads (the scheduler's own account,
+        in ns: what a loaded machine's waiting does not inflate)."""
+        pid = self.client._server.pid  # type: ignore[union-attr]
+        total = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+        return total / 1e9
 
     def rss_mb(self) -> float:
         pid = self.client._server.pid  # type: ignore[union-attr]
@@ -196,10 +219,13 @@ async def measure(lines: int) -> Result:
     await bench.start()
     text = document(lines)
     res.lines = text.count("\n") + 1
+    if Path("/proc/self/schedstat").exists():
+        res.server_cpu = bench.server_cpu
     client = bench.client
 
     # open → first diagnostics
     for _ in range(max(3, RUNS // 4)):
+        res.mark()
         uri, t0 = bench.open(text)
         res.add("open", await bench.diagnostics_for(uri, 1) - t0)
         bench.close(uri)
@@ -223,13 +249,18 @@ async def measure(lines: int) -> Result:
     row, col = doc.row, doc.col
     line = doc.lines[row]
     for _ in range(RUNS):
+        res.mark()
         res.add("char", await doc.edit(row, col, row, col, "7"))
+        res.mark()
         res.add("char", await doc.edit(row, col, row, col + 1, ""))
+        res.mark()
         res.add("enter", await doc.edit(row, len(line), row, len(line), "\n  "))
         await doc.edit(row, len(line), row + 1, 2, "")
+        res.mark()
         res.add("delete line", await doc.edit(row, 0, row + 1, 0, ""))
         await doc.edit(row, 0, row, 0, line + "\n")
         paste = "\n".join(PASTE).format(j=doc.version) + "\n"
+        res.mark()
         res.add("paste step", await doc.edit(doc.step_row, 0, doc.step_row, 0, paste))
         await doc.edit(doc.step_row, 0, doc.step_row + len(PASTE), 0, "")
 
@@ -267,6 +298,7 @@ async def measure(lines: int) -> Result:
     }
     for name, ask in asks.items():
         for i in range(RUNS * 2):
+            res.mark()
             doc.key("7" if i % 2 == 0 else "8")
             t0 = time.perf_counter()
             await ask()
@@ -281,11 +313,13 @@ async def measure(lines: int) -> Result:
     ident = lsp.TextDocumentIdentifier(doc.uri)
     previous = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(ident))
     for i in range(RUNS):
+        res.mark()
         doc.key("7" if i % 2 == 0 else "8")
         t0 = time.perf_counter()
         previous = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(ident))
         res.add("tokens full", time.perf_counter() - t0)
         if has_delta and previous is not None and previous.result_id:
+            res.mark()
             doc.key("7")
             t0 = time.perf_counter()
             delta = await client.text_document_semantic_tokens_full_delta_async(
@@ -295,6 +329,7 @@ async def measure(lines: int) -> Result:
             if isinstance(delta, lsp.SemanticTokens):
                 previous = delta
         if has_range:
+            res.mark()
             doc.key("7")
             t0 = time.perf_counter()
             await client.text_document_semantic_tokens_range_async(
@@ -339,6 +374,7 @@ def cpu_costs(lines: int) -> dict[str, float]:
             diagnostics(doc.snapshot)
             spent.append(time.process_time() - t0)
         out[name] = statistics.median(spent[::2])
+    out.update(workspace_costs(text, edits))
     word = lsp.Position(step + 3, text.split("\n")[step + 3].index("checked_") + 2)
     sent: list[str] = [semantic_tokens_full(doc.snapshot).result_id or ""]
 
@@ -375,6 +411,35 @@ def cpu_costs(lines: int) -> dict[str, float]:
     return out
 
 
+def workspace_costs(text: str, edits: dict) -> dict[str, float]:
+    """What each publish adds over stdio when the document lies in a workspace folder (the bench's
+    does): the index takes the new version's summary, and the contract diagnostics are read."""
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.session import WorkspaceSession
+    from awl_lsp.syntax import Encoding, TextEdit
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "doc.awl"
+    session = WorkspaceSession()
+    session.adopt(session.build([folder], lambda count, where: None), {})
+    doc = OpenDocument(text, 1, path, folder)
+    session.opened(path, doc.snapshot)
+    out = {}
+    for name in ("char", "enter"):
+        spent = []
+        for i in range(RUNS * 2):
+            doc.edit([TextEdit(*edits[name][i % 2])], (doc.version or 0) + 1)
+            snap = doc.snapshot
+            diagnostics(snap)
+            t0 = time.process_time()
+            session.opened(path, snap)
+            session.contract_diagnostics(path, snap, Encoding.UTF16)
+            spent.append(time.process_time() - t0)
+        out[f"workspace {name}"] = statistics.median(spent)
+    return out
+
+
 def cpu_table(costs: dict[int, dict[str, float]]) -> str:
     sizes = sorted(costs)
     rows = [
@@ -387,6 +452,8 @@ def cpu_table(costs: dict[int, dict[str, float]]) -> str:
         "delete": "deleting a line of a step → diagnostics",
         "paste": "pasting a 10-line step → diagnostics",
         "open": "open → first diagnostics",
+        "workspace char": "+ the workspace index's update in that publish (a character typed)",
+        "workspace enter": "+ the workspace index's update in that publish (Enter)",
         "model": "the model of the version after a key (what the first request after it builds)",
         "hover": "hover right after a key (the model apart)",
         "completion": "completion right after a key (the model apart; detail resolved lazily)",
@@ -464,6 +531,21 @@ def table(results: list[Result], rss: float | None) -> str:
     return "\n".join(lines)
 
 
+def server_cpu_table(results: list[Result]) -> str:
+    """The server process's own CPU per operation over stdio (p50, all threads): against the
+    in-process table below, what the protocol layer adds (reading, JSON, writing, collections)."""
+    measured = [r for r in results if r.cpu]
+    if not measured:
+        return ""
+    head = ["server CPU ms over stdio (p50, whole process)"] + [f"{r.lines:,} lines" for r in measured]
+    rows = [head, ["---"] * len(head)]
+    for label, key, _ in ROWS:
+        if any(r.cpu.get(key) for r in measured):
+            rows.append([label] + [f"{pct(r.cpu.get(key, []), 0.5):.1f}" for r in measured])
+    note = "(from sending to the answer; requests include the key before them and its edit)"
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows) + "\n" + note
+
+
 async def main_async() -> None:
     results = []
     for size in SIZES:
@@ -473,6 +555,10 @@ async def main_async() -> None:
     rss = None if os.environ.get("AWL_BENCH_NO_MEMORY") else await memory()
     print(table(results, rss))
     print()
+    cpu = server_cpu_table(results)
+    if cpu:
+        print(cpu)
+        print()
     print(cpu_table({size: cpu_costs(size) for size in SIZES}))
 
 

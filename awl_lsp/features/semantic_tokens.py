@@ -9,6 +9,7 @@ LSP deltas in the document's negotiated position encoding (UTF-16 by default), o
 
 from __future__ import annotations
 
+import json
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -438,6 +439,46 @@ def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None, first: int
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
     data = snap.derived("semantic-tokens-data", _full_wire)
     return lsp.SemanticTokens(data=data.tolist(), result_id=_sent(snap, data))
+
+
+def semantic_tokens_full_json(snap: Snapshot) -> str:
+    """`semantic_tokens_full(snap)` as the JSON text of the LSP result (`SemanticTokens`): the same
+    integers, joined from each item's tokens kept as ready-made JSON text. Only an item's first token
+    depends on the item before it, so an answer encodes two integers per item, not five per token
+    (115,000 integers at 5,000 lines: `json.dumps` alone would take ≈ 6 ms)."""
+    data = snap.derived("semantic-tokens-data", _full_wire)
+    result_id = _sent(snap, data)
+    return (
+        '{"resultId": '
+        + json.dumps(result_id)
+        + ', "data": ['
+        + snap.derived("semantic-tokens-json", _full_text)
+        + "]}"
+    )
+
+
+def _full_text(snap: Snapshot) -> str:
+    """`_full_wire` as comma-separated integers, from the items' texts (kept per document in
+    `Snapshot.shared`, for the items of the newest version asked for: one string per item)."""
+    previous: dict[int, tuple[_ItemTokens, str]] = snap.shared.get("semantic-tokens-text", {})  # type: ignore[assignment]
+    kept: dict[int, tuple[_ItemTokens, str]] = {}
+    parts: list[str] = []
+    prev_line = prev_char = 0
+    for first, entry in snap.derived("semantic-tokens", _item_tables):
+        if entry.first is None or entry.last is None:
+            continue
+        known = kept.get(id(entry)) or previous.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = (entry, ",".join(map(str, entry.wire[2:])))
+        kept[id(entry)] = known
+        line, char = entry.first[0] + first, entry.first[1]
+        delta = line - prev_line
+        parts.append(f"{delta},{char - prev_char if delta == 0 else char}")
+        if known[1]:
+            parts.append(known[1])
+        prev_line, prev_char = entry.last[0] + first, entry.last[1]
+    snap.shared["semantic-tokens-text"] = kept
+    return ",".join(parts)
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:

@@ -47,7 +47,10 @@ class Outcome:
     range: Range
 
 
-@dataclass
+SymbolRow = tuple[str, str, Range, str | None]  # (name, kind, selection, container)
+
+
+@dataclass(eq=False)
 class DocumentSummary:
     flow_kind: str | None = None  # "workflow", "workloop" or None
     flow_name: str | None = None
@@ -57,10 +60,51 @@ class DocumentSummary:
     contracts: tuple[Contract, ...] = ()
     uses: dict[str, list[Range]] = field(default_factory=dict)  # contract name -> hatch/spawn/call places
     records: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # type -> fields
-    symbols: tuple[tuple[str, str, Range, str | None], ...] = ()  # (name, kind, selection, container)
+    # the non-local symbols, built when first read (workspace symbol search): per item, its part in
+    # `summarize` (its row now, its symbols as read at the row they were read at), so a publish
+    # does not move every one
+    pieces: list[tuple] = field(default_factory=list, repr=False)
+    _symbols: tuple[SymbolRow, ...] | None = field(default=None, repr=False)
+
+    @property
+    def symbols(self) -> tuple[SymbolRow, ...]:
+        """(name, kind, selection, container) of every non-local symbol, in document order."""
+        return self.settle_symbols()
+
+    def settle_symbols(self) -> tuple[SymbolRow, ...]:
+        """Build the symbols now (once) and let go of the parts they were built from."""
+        if self._symbols is None:
+            self._symbols = tuple(
+                (name, kind, _down(r, part[1] - part[6]) if part[1] != part[6] else r, container)
+                for part in self.pieces
+                for name, kind, r, container in part[4]
+            )
+            self.pieces = []
+        return self._symbols
 
     def contract(self, name: str) -> Contract | None:
         return next((c for c in self.contracts if c.name == name), None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DocumentSummary):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, like the dataclass it was)
+
+
+def _fields(s: DocumentSummary) -> tuple:
+    return (
+        s.flow_kind,
+        s.flow_name,
+        s.flow_selection,
+        s.inputs,
+        s.outcomes,
+        s.contracts,
+        s.uses,
+        s.records,
+        s.symbols,
+    )
 
 
 _LOCAL = frozenset({Kind.BINDING, Kind.PARAMETER, Kind.RETIRE})
@@ -88,28 +132,37 @@ def summarize(model: SemanticModel, cache: dict[int, tuple] | None = None) -> Do
         )
     contracts: list[Contract] = []
     calls: list[tuple[str, Range]] = []
-    symbols: list[tuple[str, str, Range, str | None]] = []
+    pieces = out.pieces
     kept: dict[int, tuple] = {}
+    # a part: (facts, its start row, contracts, calls, symbols, records, the start row its symbols
+    # were read at) — a moved item's contracts and calls move with it; its symbols move when read
     for facts in model.items:
         part = cache.get(id(facts)) if cache is not None else None
+        row = facts.start_row
         if part is None or part[0] is not facts:
-            part = (facts, facts.start_row, *_item_part(facts))
-        elif part[1] != facts.start_row:  # the item moved: its part moves with it
-            part = (facts, facts.start_row, *_moved(part[2:], facts.start_row - part[1]))
+            part = (facts, row, *_item_part(facts), row)
+        elif part[1] != row:  # the item moved: its part moves with it
+            moved = _moved(part[2], part[3], row - part[1]) if part[2] or part[3] else (part[2], part[3])
+            part = (facts, row, *moved, part[4], part[5], part[6])
         kept[id(facts)] = part
-        contracts.extend(part[2])
-        calls.extend(part[3])
-        symbols.extend(part[4])
-        out.records.update(part[5])  # (a later declaration of a name wins, as it always did)
+        if part[2]:
+            contracts.extend(part[2])
+        if part[3]:
+            calls.extend(part[3])
+        if part[4]:
+            pieces.append(part)
+        if part[5]:
+            out.records.update(part[5])  # (a later declaration of a name wins, as it always did)
     if cache is not None:
         cache.clear()
         cache.update(kept)
+    else:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
+        out.settle_symbols()
     out.contracts = tuple(contracts)
     names = {c.name for c in contracts}
     for name, where in calls:
         if name in names:
             out.uses.setdefault(name, []).append(where)
-    out.symbols = tuple(symbols)
     return out
 
 
@@ -144,9 +197,8 @@ def _down(r: Range, rows: int) -> Range:
     return (r[0] + rows, r[1], r[2] + rows, r[3])
 
 
-def _moved(part: tuple, rows: int) -> tuple[list, list, list, list]:
-    """An item's part `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
-    contracts, calls, symbols, records = part
+def _moved(contracts: list[Contract], calls: list, rows: int) -> tuple[list, list]:
+    """An item's contracts and calls `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
     moved_contracts = [
         Contract(
             c.kind,
@@ -159,5 +211,4 @@ def _moved(part: tuple, rows: int) -> tuple[list, list, list, list]:
         for c in contracts
     ]
     moved_calls = [(name, _down(r, rows)) for name, r in calls]
-    moved_symbols = [(name, kind, _down(r, rows), container) for name, kind, r, container in symbols]
-    return moved_contracts, moved_calls, moved_symbols, records
+    return moved_contracts, moved_calls
