@@ -11,9 +11,9 @@ it runs only for the names some step reads from a binding made in another step.
 
 from __future__ import annotations
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
-from awl_lsp.model.symbols import Kind, Reference, RefKind
+from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
 
 _NOT_BINDINGS = frozenset({"visits", "null"})
 
@@ -132,24 +132,15 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
     for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
         for member in range(o, close):
             region[member] = k
-    loc: Locator | None = None
     first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
     cyclic: dict[int, bool] = {}
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
-    scope = "" if c.kind == "flow" else None
+    key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
+    offset = 0  # the container's steps are its items' steps, in order
     for it in c.items:
-        for sym in it.facts.flat:
-            if sym.kind is not Kind.BINDING:
-                continue
-            if scope is None:
-                scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
-            if sym.scope != scope:
-                continue
-            if loc is None:
-                loc = Locator(g.steps)
-            i = loc.step_of(sym.range)
-            if i is None:
-                continue
+        bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
+        for sym, local in bindings:
+            i = offset + local
             if sym.name in outer:
                 ctx.error(
                     sym.selection,
@@ -175,6 +166,35 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
                 "single-assignment — bind this result to a new name",
                 "binding-twice",
             )
+        offset += len(it.summary.steps)
+
+
+def _step_bindings(it: Item, scope: str | None) -> list[tuple[Symbol, int]]:
+    """The item's bindings in `scope` (None: the scope of its first binding, when that is a
+    subflow's own) that lie in one of its top-level steps, with that step's index among them."""
+    out: list[tuple[Symbol, int]] = []
+    loc: Locator | None = None
+    for sym in it.facts.flat:
+        if sym.kind is not Kind.BINDING:
+            continue
+        if scope is None:
+            scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
+        if sym.scope != scope:
+            continue
+        if loc is None:
+            loc = Locator(it.summary.steps)
+        i = loc.step_of(sym.range)
+        if i is not None:
+            out.append((sym, i))
+    return out
+
+
+def _flow_bindings(it: Item) -> list[tuple[Symbol, int]]:
+    return _step_bindings(it, "")
+
+
+def _subflow_bindings(it: Item) -> list[tuple[Symbol, int]]:
+    return _step_bindings(it, None)
 
 
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
