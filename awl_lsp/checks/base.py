@@ -18,6 +18,7 @@ from awl_lsp.model import Range, Reference, SemanticModel, Symbol
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
+    from awl_lsp.checks.across import Across
     from awl_lsp.checks.summary import ItemSummary
     from awl_lsp.checks.tallies import Resolved, Tally
     from awl_lsp.model.facts import ItemFacts
@@ -73,6 +74,7 @@ class CheckContext:
     items: list[Item] = field(default_factory=list)  # set by the engine for document-wide rules
     doc: DocFacts = field(default_factory=DocFacts)
     memo: dict[str, object] = field(default_factory=dict)  # results shared by rules within one run
+    across: Across | None = None  # what the document-wide rules gather across items (see `across`)
 
     def text(self, node: Node | None) -> str:
         if node is None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from awl_lsp.checks.across import Across, common_ends
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
     FLOW_ITEM,
@@ -95,6 +96,7 @@ class CheckCache:
         self._flow_entry: _Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
         self._replay: Replay | None = None  # the document-wide rules' last problems
+        self._across = Across()  # what the document-wide rules gathered across the items
         self._deps: list[frozenset[str]] = []  # the model's item resolutions in the last run
         self._last_end = 0  # the last item's last row in the last run
         self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
@@ -251,6 +253,8 @@ class CheckCache:
             it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
             items.append(it)
         ctx.items = items
+        self._across.update(items)
+        ctx.across = self._across
         doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
         kept, ctx.problems = ctx.problems, []
@@ -314,28 +318,6 @@ class CheckCache:
             gap=_gap(ctx.source, nodes, index),
             span=end - start,
         )
-
-
-def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
-    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
-    (halving slices: the comparisons run in C, not one Python step per item)."""
-    n = min(len(old), len(new))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[lo:mid] == new[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    p, lo, hi = lo, 0, n - lo
-    a, b = len(old), len(new)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[a - mid : a - lo] == new[b - mid : b - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
 
 
 def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
