@@ -255,7 +255,7 @@ class CheckCache:
         ctx.items = items
         self._across.update(items)
         ctx.across = self._across
-        doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
+        doc.narration = _top_narration(ctx)
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
         kept, ctx.problems = ctx.problems, []
         for rule in rules:
@@ -336,6 +336,18 @@ def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
 _LINE_NUMBER = re.compile(r"\bline \d")
 # document facts (dependency tokens) the document-wide rules read besides the items
 _DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
+
+
+def _top_narration(ctx: CheckContext) -> list[Node]:
+    """The top-level `//!` lines, found from the text's few `//!` (not a pass over the items)."""
+    root, source, out = ctx.tree.root_node, ctx.source, []
+    at = source.find(b"//!")
+    while at != -1:
+        n = root.named_descendant_for_byte_range(at, at + 3)
+        if n is not None and n.type == "narration" and n.start_byte == at and n.parent == root:
+            out.append(n)
+        at = source.find(b"//!", at + 3)
+    return out
 
 
 def _gap(source: bytes, nodes: list[Node], index: int) -> int:
