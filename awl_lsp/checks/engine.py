@@ -247,10 +247,17 @@ class CheckCache:
         for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
             row = e.summary.anchor.row = n.start_point.row
             key_rows.append(row - e.gap)
-            it = _item(e, facts[i], deps[i])
+            it = e.item
+            if it is None or e.resolved_by is not deps[i]:
+                it = _item(e, facts[i], deps[i])
             e.seen = it.resolved
-            it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
-            it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
+            probe: object = it.node
+            if type(probe) is NodeProbe:  # the item's probes from the last run, aimed at this one
+                probe.aim(n, i, reads)
+                it.facts.aim(facts[i], i, ref_reads)  # type: ignore[attr-defined]
+            else:
+                it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
+                it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
             items.append(it)
         ctx.items = items
         self._across.update(items)

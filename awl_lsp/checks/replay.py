@@ -231,6 +231,12 @@ class FactsProbe:
         self._index = index
         self._reads = reads
 
+    def aim(self, facts: ItemFacts, index: int, reads: set[int]) -> None:
+        """The same probe for another run (the item's facts there, its index, that run's notes)."""
+        self._facts = facts
+        self._index = index
+        self._reads = reads
+
     @property
     def flat(self) -> list:
         return self._facts.flat
@@ -253,6 +259,13 @@ class NodeProbe:
     def __init__(self, node: Node, index: int, reads: set[int]) -> None:
         self.probed = node
         self.type = node.type  # read freely (rules pick items by type)
+        self._index = index
+        self._reads = reads
+
+    def aim(self, node: Node, index: int, reads: set[int]) -> None:
+        """The same probe for another run (an item of the same type: its node there, its index,
+        that run's notes)."""
+        self.probed = node
         self._index = index
         self._reads = reads
 
