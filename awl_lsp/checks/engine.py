@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import attrgetter, not_
 from pathlib import Path
 
 from tree_sitter import Node
@@ -77,6 +79,7 @@ class _Entry:
 
 
 _serials = itertools.count()
+_DEPS = attrgetter("deps")
 
 
 class CheckCache:
@@ -171,8 +174,10 @@ class CheckCache:
         again: set[int] = set()
         if changed and old:
             done = set(fresh)
-            for i in itertools.chain(range(p), range(end_new, count)):
-                if i not in done and not changed.isdisjoint(entries[i].deps):
+            # (the items' dependencies tested in C: `compress` keeps the indexes of those that meet)
+            meets = map(not_, map(changed.isdisjoint, map(_DEPS, entries)))
+            for i in compress(range(count), meets):
+                if (i < p or i >= end_new) and i not in done:
                     again.add(i)
         if fresh or delta:  # a message naming a line may name one in another item, moved or changed
             again.update(i for i in marked["numbered"] if entries[i] is before(i))
