@@ -354,3 +354,17 @@ def test_pasting_a_step_and_undoing_it_at_5000_lines_counts_only_that_step() -> 
             across._tally = real  # type: ignore[assignment]
         assert counted and max(counted) == 1, counted
         assert got == fresh(doc.syntax.text)
+
+
+def test_a_place_made_up_on_a_line_the_edit_splits_is_found_again() -> None:
+    """`no workflow header` is reported at column 0 of the first code line (a broken item's row,
+    not a place in its text), and not shown on a line with a syntax error. A line break typed
+    above, where the text already has one, moves the item down a line: the problem moves with it
+    (still hidden behind the syntax error), as a fresh check finds it."""
+    text = "\r\n  : type Out, route finish\n\ntype Out { n: Int }\n\nstep finish\n  route done(n: a)\n"
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(0, 0, 0, 0, "\r\n  ")], 2)
+    got = findings(doc.snapshot)
+    assert got == fresh(doc.syntax.text)
+    assert not [p.range for p in got if p.code == "header"]

@@ -68,12 +68,14 @@ class Across:
         if c is not None and c.run == self._run:
             return c
         if c is None or c.run != self._run - 1:
-            c = self._counts[key] = _Count(self._run)
+            c = _Count(self._run)
             _tally(c, self._items, of, twice, 1)
+            self._counts[key] = c
         else:
-            c.run = self._run
+            c.run = -1  # (stale, should a rule raise half-way)
             _tally(c, self._dropped, of, twice, -1)
             _tally(c, self._added, of, twice, 1)
+            c.run = self._run
         return c
 
 
