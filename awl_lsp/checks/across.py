@@ -54,7 +54,7 @@ class Across:
     def update(self, items: list[Item]) -> None:
         """A new run over `items`: note which items came and which went since the last one."""
         old = self._items
-        a, b = [id(x) for x in old], [id(x) for x in items]
+        a, b = list(map(id, old)), list(map(id, items))
         p, s = common_ends(a, b)
         old_mid, new_mid = old[p : len(old) - s], items[p : len(items) - s]
         now, before = set(b[p : len(b) - s]), set(a[p : len(a) - s])
