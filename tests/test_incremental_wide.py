@@ -247,3 +247,124 @@ def test_a_line_at_the_margin_is_described_by_the_step_above_it_after_edits_abov
     assert "sits at the left margin under `step s`" in same_as_fresh()[0].message
     doc.edit([TextEdit(6, 0, 7, 0, "")], 3)  # and gone again
     assert "does not start a declaration" in same_as_fresh()[0].message
+
+
+# ---------------------------------------------------------------- whole items pasted, cut, split, joined
+def item_blocks(text: str) -> list[tuple[int, int]]:
+    """(first row, row after it) of each top-level block that starts at the margin below the header
+    (a step, type, worker, detached declaration, with its indented lines and the blank line after)."""
+    lines = text.split("\n")
+    starts = [
+        r
+        for r, line in enumerate(lines)
+        if line[:1].isalpha() and not line.startswith(("workflow", "workloop")) and r > 0
+    ]
+    return [(a, b) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+
+
+def an_item_edit(rng: random.Random, text: str) -> tuple[str, TextEdit]:
+    """A random edit that adds or removes whole items: a copy of an item pasted elsewhere (a
+    duplicate), a new step that collides with the names around it, an item cut, a step split in
+    two by Enter and a line that names a step, or two items joined by deleting the line between."""
+    lines = text.split("\n")
+    blocks = item_blocks(text)
+    if not blocks:
+        end = len(lines) - 1
+        return "new", TextEdit(end, len(lines[end]), end, len(lines[end]), "\nstep again\n  route first\n")
+    where = rng.choice([0, len(blocks) - 1, rng.randrange(len(blocks))])  # first, last, any
+    a, b = blocks[where]
+    kind = rng.choice(["copy", "copy", "new", "cut", "split", "join"])
+    if kind == "copy":  # an existing item pasted at the start of another (first and last included)
+        s, e = blocks[rng.randrange(len(blocks))]
+        body = "\n".join(lines[s:e])
+        return kind, TextEdit(a, 0, a, 0, body if body.endswith("\n") else body + "\n")
+    if kind == "new":
+        name = rng.choice(["first", "pasted", "third", "last", "part"])
+        bound = rng.choice(["part", "weight", "fresh", "region", "spare"])
+        step = (
+            f"step {name}\n  fetch(region: region) -> {bound}\n  route {rng.choice(['second', 'done'])}\n\n"
+        )
+        return kind, TextEdit(a, 0, a, 0, step)
+    if kind == "cut":
+        return kind, _lines(lines, a, b, "")
+    body = [r for r in range(a + 1, b) if lines[r].startswith("  ")]
+    if kind == "split" and body:  # Enter inside a step, and the new line starts a step of its own
+        r = rng.choice(body)
+        return kind, TextEdit(
+            r, len(lines[r]), r, len(lines[r]), rng.choice(["\nstep split", "\n\nstep second"])
+        )
+    if where + 1 < len(blocks):  # join: delete the lines between this item's body and the next item
+        nxt = blocks[where + 1][0]
+        last = max([a, *body])
+        return "join", _lines(
+            lines, last + 1, nxt + 1, lines[nxt].replace("step ", "  weigh(part: part) -> ", 1)
+        )
+    return "cut", _lines(lines, a, b, "")
+
+
+def _lines(lines: list[str], a: int, b: int, text: str) -> TextEdit:
+    """Lines `a` up to `b` replaced by `text` (a line of its own unless empty), `b` past the end
+    meaning to the end of the text."""
+    if b < len(lines):
+        return TextEdit(a, 0, b, 0, text + "\n" if text else "")
+    end = len(lines) - 1
+    return TextEdit(a, 0, end, len(lines[end]), text)
+
+
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_items_pasted_cut_split_and_joined_give_what_a_fresh_check_gives(base: str) -> None:
+    """Adding or removing whole items changes what every document-wide rule gathers (the names
+    bound, declared twice, hatched, read …), brought up to date from the items that came and went:
+    each version is checked as a fresh open would."""
+    rng = random.Random(11)
+    doc = OpenDocument(BASES[base], 1, None, None)
+    assert findings(doc.snapshot) == fresh(BASES[base])
+    kinds: set[str] = set()
+    for version in range(2, EDITS + 2):
+        kind, edit = an_item_edit(rng, doc.syntax.text)
+        kinds.add(kind)
+        doc.edit([edit], version)
+        got = findings(doc.snapshot)
+        assert got == fresh(doc.syntax.text), f"after {kind} (edit {version - 1}):\n{doc.syntax.text}"
+    assert kinds >= {"copy", "new", "cut", "split", "join"}
+
+
+def test_pasting_a_step_and_undoing_it_at_5000_lines_counts_only_that_step() -> None:
+    """The benchmark's paste: the document-wide gatherings count the pasted step (and drop it on
+    undo), and the problems are those of a fresh open each time."""
+    from awl_lsp.checks import across
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from generate import typing
+
+    text = document(5000)
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    paste, undo = typing(text).edits["paste"]
+    counted: list[int] = []
+    real = across._tally
+    across_tally = lambda c, items, *a, **k: counted.append(len(items)) or real(c, items, *a, **k)  # noqa: E731
+    for version, edit in ((2, paste), (3, undo), (4, paste)):
+        doc.edit([TextEdit(*edit)], version)
+        counted.clear()
+        across._tally = across_tally  # type: ignore[assignment]
+        try:
+            got = findings(doc.snapshot)
+        finally:
+            across._tally = real  # type: ignore[assignment]
+        assert counted and max(counted) == 1, counted
+        assert got == fresh(doc.syntax.text)
+
+
+def test_a_place_made_up_on_a_line_the_edit_splits_is_found_again() -> None:
+    """`no workflow header` is reported at column 0 of the first code line (a broken item's row,
+    not a place in its text), and not shown on a line with a syntax error. A line break typed
+    above, where the text already has one, moves the item down a line: the problem moves with it
+    (still hidden behind the syntax error), as a fresh check finds it."""
+    text = "\r\n  : type Out, route finish\n\ntype Out { n: Int }\n\nstep finish\n  route done(n: a)\n"
+    doc = OpenDocument(text, 1, None, None)
+    findings(doc.snapshot)
+    doc.edit([TextEdit(0, 0, 0, 0, "\r\n  ")], 2)
+    got = findings(doc.snapshot)
+    assert got == fresh(doc.syntax.text)
+    assert not [p.range for p in got if p.code == "header"]

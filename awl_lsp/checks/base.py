@@ -7,9 +7,10 @@ the whole document, through the compact per-item summaries in `ctx.items`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tree_sitter import Node, Tree
 
@@ -17,10 +18,15 @@ from awl_lsp.model import Range, Reference, SemanticModel, Symbol
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
+    from awl_lsp.checks.across import Across
     from awl_lsp.checks.summary import ItemSummary
     from awl_lsp.checks.tallies import Resolved, Tally
     from awl_lsp.model.facts import ItemFacts
     from awl_lsp.model.types import TypeEnv
+
+
+_MISSING = object()
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True)
@@ -32,6 +38,19 @@ class Item:
     summary: ItemSummary
     tally: Tally
     resolved: Resolved
+    # what a document-wide rule worked out from this item alone, by rule (see `memo_of`): kept as
+    # long as the engine keeps the item (its text, facts and resolution unchanged)
+    partials: dict[str, object] = field(default_factory=dict)
+
+
+def memo_of(item: Item, key: str, compute: Callable[[Item], _T]) -> _T:
+    """`compute(item)` — a document-wide rule's partial result that reads this item only (its facts,
+    summary, tally, resolution) — computed once per item the engine keeps, so a run after an edit
+    computes it only for the items the edit made or changed."""
+    found = item.partials.get(key, _MISSING)
+    if found is _MISSING:
+        found = item.partials[key] = compute(item)
+    return found  # type: ignore[return-value]
 
 
 @dataclass
@@ -55,6 +74,7 @@ class CheckContext:
     items: list[Item] = field(default_factory=list)  # set by the engine for document-wide rules
     doc: DocFacts = field(default_factory=DocFacts)
     memo: dict[str, object] = field(default_factory=dict)  # results shared by rules within one run
+    across: Across | None = None  # what the document-wide rules gather across items (see `across`)
 
     def text(self, node: Node | None) -> str:
         if node is None:

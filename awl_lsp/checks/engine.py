@@ -17,10 +17,13 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import attrgetter, not_
 from pathlib import Path
 
 from tree_sitter import Node
 
+from awl_lsp.checks.across import Across, common_ends
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
     FLOW_ITEM,
@@ -76,6 +79,7 @@ class _Entry:
 
 
 _serials = itertools.count()
+_DEPS = attrgetter("deps")
 
 
 class CheckCache:
@@ -95,6 +99,7 @@ class CheckCache:
         self._flow_entry: _Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
         self._replay: Replay | None = None  # the document-wide rules' last problems
+        self._across = Across()  # what the document-wide rules gathered across the items
         self._deps: list[frozenset[str]] = []  # the model's item resolutions in the last run
         self._last_end = 0  # the last item's last row in the last run
         self._marked: dict[str, list[int]] = {"volatile": [], "numbered": [], "troubled": []}
@@ -169,8 +174,10 @@ class CheckCache:
         again: set[int] = set()
         if changed and old:
             done = set(fresh)
-            for i in itertools.chain(range(p), range(end_new, count)):
-                if i not in done and not changed.isdisjoint(entries[i].deps):
+            # (the items' dependencies tested in C: `compress` keeps the indexes of those that meet)
+            meets = map(not_, map(changed.isdisjoint, map(_DEPS, entries)))
+            for i in compress(range(count), meets):
+                if (i < p or i >= end_new) and i not in done:
                     again.add(i)
         if fresh or delta:  # a message naming a line may name one in another item, moved or changed
             again.update(i for i in marked["numbered"] if entries[i] is before(i))
@@ -245,13 +252,22 @@ class CheckCache:
         for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
             row = e.summary.anchor.row = n.start_point.row
             key_rows.append(row - e.gap)
-            it = _item(e, facts[i], deps[i])
+            it = e.item
+            if it is None or e.resolved_by is not deps[i]:
+                it = _item(e, facts[i], deps[i])
             e.seen = it.resolved
-            it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
-            it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
+            probe: object = it.node
+            if type(probe) is NodeProbe:  # the item's probes from the last run, aimed at this one
+                probe.aim(n, i, reads)
+                it.facts.aim(facts[i], i, ref_reads)  # type: ignore[attr-defined]
+            else:
+                it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
+                it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
             items.append(it)
         ctx.items = items
-        doc.narration = [n for n in ctx.tree.root_node.named_children if n.type == "narration"]
+        self._across.update(items)
+        ctx.across = self._across
+        doc.narration = _top_narration(ctx)
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
         kept, ctx.problems = ctx.problems, []
         for rule in rules:
@@ -316,28 +332,6 @@ class CheckCache:
         )
 
 
-def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
-    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
-    (halving slices: the comparisons run in C, not one Python step per item)."""
-    n = min(len(old), len(new))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[lo:mid] == new[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    p, lo, hi = lo, 0, n - lo
-    a, b = len(old), len(new)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[a - mid : a - lo] == new[b - mid : b - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
-
-
 def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
     """The document facts item rules read (the top-level narration is added for the document-wide
     rules when they run)."""
@@ -354,6 +348,18 @@ def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
 _LINE_NUMBER = re.compile(r"\bline \d")
 # document facts (dependency tokens) the document-wide rules read besides the items
 _DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
+
+
+def _top_narration(ctx: CheckContext) -> list[Node]:
+    """The top-level `//!` lines, found from the text's few `//!` (not a pass over the items)."""
+    root, source, out = ctx.tree.root_node, ctx.source, []
+    at = source.find(b"//!")
+    while at != -1:
+        n = root.named_descendant_for_byte_range(at, at + 3)
+        if n is not None and n.type == "narration" and n.start_byte == at and n.parent == root:
+            out.append(n)
+        at = source.find(b"//!", at + 3)
+    return out
 
 
 def _gap(source: bytes, nodes: list[Node], index: int) -> int:

@@ -67,7 +67,7 @@ class ItemMap:
     suffix. A range's start at a pure insertion point moves with the insertion, its end does not.
     """
 
-    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved")
+    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved", "_splits")
 
     def __init__(self, old_key: bytes, old_row: int, new_key: bytes, new_row: int) -> None:
         self._old_row, self._new_row = old_row, new_row
@@ -85,10 +85,16 @@ class ItemMap:
             self._b0 = _point(old_key, len(old_key) - s)
             self._b1 = _point(new_key, len(new_key) - s)
         self.rows_moved = old_row != new_row or self._b0[0] != self._b1[0]
+        # the edit adds or removes line breaks: where it starts, a line's head stays and its tail
+        # moves to another line. A place a rule made up on that line (a node's row at column 0)
+        # may belong to either part: only the text's own places, elsewhere, are carried.
+        self._splits = self._b0[0] != self._b1[0]
 
     def point(self, row: int, col: int, end: bool = False) -> Point:
         q = (row - self._old_row, col)
         if q < self._a or (end and q == self._a):
+            if self._splits and q[0] == self._a[0]:
+                raise Unmappable
             return (q[0] + self._new_row, col)
         if q >= self._b0:
             if q[0] == self._b0[0]:
@@ -231,6 +237,12 @@ class FactsProbe:
         self._index = index
         self._reads = reads
 
+    def aim(self, facts: ItemFacts, index: int, reads: set[int]) -> None:
+        """The same probe for another run (the item's facts there, its index, that run's notes)."""
+        self._facts = facts
+        self._index = index
+        self._reads = reads
+
     @property
     def flat(self) -> list:
         return self._facts.flat
@@ -253,6 +265,13 @@ class NodeProbe:
     def __init__(self, node: Node, index: int, reads: set[int]) -> None:
         self.probed = node
         self.type = node.type  # read freely (rules pick items by type)
+        self._index = index
+        self._reads = reads
+
+    def aim(self, node: Node, index: int, reads: set[int]) -> None:
+        """The same probe for another run (an item of the same type: its node there, its index,
+        that run's notes)."""
+        self.probed = node
         self._index = index
         self._reads = reads
 

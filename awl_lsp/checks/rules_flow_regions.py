@@ -11,7 +11,7 @@ it runs only for the names some step reads from a binding made in another step.
 
 from __future__ import annotations
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
@@ -132,35 +132,26 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
     for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
         for member in range(o, close):
             region[member] = k
-    loc: Locator | None = None
-    first: dict[str, tuple[int, int]] = {}  # name -> (step, line)
+    first: dict[str, tuple[int, Item, int]] = {}  # name -> (step, item, symbol) binding it first
     cyclic: dict[int, bool] = {}
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
-    scope = "" if c.kind == "flow" else None
+    key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
+    offset = 0  # the container's steps are its items' steps, in order
     for it in c.items:
-        for sym in it.facts.flat:
-            if sym.kind is not Kind.BINDING:
-                continue
-            if scope is None:
-                scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
-            if sym.scope != scope:
-                continue
-            if loc is None:
-                loc = Locator(g.steps)
-            i = loc.step_of(sym.range)
-            if i is None:
-                continue
-            if sym.name in outer:
+        bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
+        for name, local, k in bindings:
+            i = offset + local
+            if name in outer:
                 ctx.error(
-                    sym.selection,
-                    f"`{sym.name}` is an input, already bound when the flow starts: bindings are "
+                    it.facts.flat[k].selection,
+                    f"`{name}` is an input, already bound when the flow starts: bindings are "
                     "single-assignment — bind this result to a new name",
                     "binding-twice",
                 )
                 continue
-            seen = first.get(sym.name)
+            seen = first.get(name)
             if seen is None:
-                first[sym.name] = (i, sym.range[0])
+                first[name] = (i, it, k)
                 continue
             j = seen[0]
             if j == i or region[j] != region[i]:
@@ -169,12 +160,44 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
                 cyclic[i] = any(i in g.reach(t) for t in g.succ[i])
             if cyclic[i]:
                 continue
+            line = seen[1].facts.flat[seen[2]].range[0] + 1
             ctx.error(
-                sym.selection,
-                f"`{sym.name}` is already bound in step `{g.names[j]}` (line {seen[1] + 1}): bindings are "
+                it.facts.flat[k].selection,
+                f"`{name}` is already bound in step `{g.names[j]}` (line {line}): bindings are "
                 "single-assignment — bind this result to a new name",
                 "binding-twice",
             )
+        offset += len(it.summary.steps)
+
+
+def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
+    """The item's bindings in `scope` (None: the scope of its first binding, when that is a
+    subflow's own) that lie in one of its top-level steps: (name, that step's index among them,
+    the binding's index in `facts.flat`) — places are read from the facts when reported, so the
+    partial holds as the item moves."""
+    out: list[tuple[str, int, int]] = []
+    loc: Locator | None = None
+    for k, sym in enumerate(it.facts.flat):
+        if sym.kind is not Kind.BINDING:
+            continue
+        if scope is None:
+            scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
+        if sym.scope != scope:
+            continue
+        if loc is None:
+            loc = Locator(it.summary.steps)
+        i = loc.step_of(sym.range)
+        if i is not None:
+            out.append((sym.name, i, k))
+    return out
+
+
+def _flow_bindings(it: Item) -> list[tuple[str, int, int]]:
+    return _step_bindings(it, "")
+
+
+def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
+    return _step_bindings(it, None)
 
 
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:

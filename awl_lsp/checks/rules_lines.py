@@ -98,11 +98,15 @@ def _comment_in_brackets(ctx: ItemContext, comment: Node) -> None:
 
 def check(ctx: CheckContext) -> None:
     """A `///` line at the very end of the document documents nothing."""
-    for node in reversed(ctx.tree.root_node.named_children):
+    root = ctx.tree.root_node
+    count = root.named_child_count
+    node = root.named_child(count - 1) if count else None
+    while node is not None:  # from the last top-level node up (not a list of them all)
         if node.type == "doc_comment":
             _doc_error(ctx, node, "nothing follows it")
         if node.type != "comment":
             return
+        node = node.prev_named_sibling
 
 
 def _step_bodies(ctx: ItemContext) -> list[Node]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from awl_lsp.checks.across import repeated
 from awl_lsp.checks.base import CheckContext, ItemContext, Related, Severity
 from awl_lsp.checks.rules_support import (
     RESERVED_NAMES,
@@ -24,7 +25,6 @@ from awl_lsp.checks.rules_support import (
     WORKFLOW_RESERVED_BINDING_NAMES,
     WORKFLOW_RESERVED_NAMES,
 )
-from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, RefKind, Symbol
 
 _TITLE_KINDS = frozenset({Kind.TYPE, Kind.VARIANT})
@@ -233,7 +233,7 @@ _WHERE = {"2": " in type `{container}`", "3": " of `{container}`", "4": " in ste
 
 
 def _duplicates(ctx: CheckContext) -> None:
-    dups = repeated(ctx.items, lambda it: it.tally.duplicates, lambda it: it.tally.duplicated)
+    dups = repeated(ctx, "duplicates", lambda it: it.tally.duplicates, lambda it: it.tally.duplicated)
     if not dups:
         return
     groups: dict[str, dict[tuple, list[Symbol]]] = defaultdict(lambda: defaultdict(list))

@@ -14,6 +14,7 @@ from collections import defaultdict
 
 from tree_sitter import Node
 
+from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.checks.rules_support import (
     FLOW_TYPES,
@@ -23,7 +24,6 @@ from awl_lsp.checks.rules_support import (
     listing,
     match_arguments,
 )
-from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import contains
 
@@ -250,11 +250,10 @@ def _after_and_routes(ctx: ItemContext) -> None:
 
 # ---------------------------------------------------------------- rebinding
 def _rebinding(ctx: CheckContext) -> None:
-    dups = repeated(ctx.items, lambda it: it.tally.rebinds, lambda it: it.tally.rebound)
+    dups = repeated(ctx, "rebinds", lambda it: it.tally.rebinds, lambda it: it.tally.rebound)
     if not dups:
         return
-    loops: set[str] = set().union(*(it.tally.loop_keys for it in ctx.items))
-    dups -= loops
+    dups = dups - union(ctx, "loop bindings", lambda it: it.tally.loop_keys)
     groups: dict[str, list[Symbol]] = defaultdict(list)
     for it in ctx.items:
         if it.tally.rebinds.isdisjoint(dups):

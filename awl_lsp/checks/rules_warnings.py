@@ -6,6 +6,9 @@ document names it, so a warning never fires on a document that reads the value i
 
 from __future__ import annotations
 
+from itertools import chain
+
+from awl_lsp.checks.across import union
 from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.tallies import BINDING_HOWS
 from awl_lsp.model import Kind
@@ -13,10 +16,9 @@ from awl_lsp.model import Kind
 
 def check(ctx: CheckContext) -> None:
     items = ctx.items
-    hatched: set[str] = set().union(*(it.tally.hatched for it in items))
-    type_uses: set[str] = set().union(*(it.tally.type_uses for it in items))
-    type_uses |= set().union(*(it.resolved.variant_types for it in items))
-    reads: set[str] = set().union(*(it.tally.reads for it in items))
+    hatched = union(ctx, "hatched", lambda it: it.tally.hatched)
+    type_uses = union(ctx, "type uses", lambda it: chain(it.tally.type_uses, it.resolved.variant_types))
+    reads = union(ctx, "reads", lambda it: it.tally.reads)
     for it in items:
         t = it.tally
         if t.detached and not t.detached <= hatched:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.checks.across import union
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import (
     field,
@@ -300,7 +301,7 @@ def _start_routes(ctx: ItemContext) -> list[Node]:
 
 
 def _route_targets(ctx: CheckContext) -> set[str]:
-    return {t for it in ctx.items for t in it.summary.route_targets}
+    return union(ctx, "route targets", lambda it: it.summary.route_targets)
 
 
 def _route_start(ctx: ItemContext) -> None:

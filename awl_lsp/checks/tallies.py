@@ -143,20 +143,6 @@ def _twice(keys: list[str | None]) -> frozenset[str]:
     return _frozen(twice)
 
 
-def repeated(items: list, keys_of: object, twice_of: object) -> set[str]:
-    """Keys that occur more than once across items (`keys_of(item)` a set, `twice_of(item)` the
-    keys an item holds twice itself)."""
-    seen: set[str] = set()
-    out: set[str] = set()
-    for it in items:
-        keys = keys_of(it)  # type: ignore[operator]
-        if keys:
-            out |= seen & keys
-            seen |= keys
-            out |= twice_of(it)  # type: ignore[operator]
-    return out
-
-
 @dataclass(slots=True)
 class Resolved:
     variant_types: frozenset[str]  # the enums whose variants the item's references name

@@ -1,0 +1,148 @@
+"""What the document-wide rules gather across all items — the names hatched, read, bound twice … —
+kept between runs and brought up to date from the items a run added or dropped.
+
+A document-wide rule asks for a gathering by a key of its own and a function of one `Item`
+(its tally, summary, resolution: what the engine keeps with the item): `union(ctx, key, of)` is
+every name some item gives, `repeated(ctx, key, of, twice)` every name that two items give (or one
+item twice). `Across` remembers, per key, how many items give each name; after an edit it lines
+the run's items up with the last run's (by identity: the engine keeps an item's `Item` as long as
+its text, facts and resolution stay the same) and counts only the items that came and went, so a
+pasted step costs what that step gives, not a pass over the document. A gathering nobody asked
+for in the previous run is counted afresh. Without an `Across` (a context the engine did not
+prepare) both count from scratch.
+
+What a gathering returns is shared with the next run: callers read it and never change it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Item = Any  # a `base.Item` (not imported: `base` names `Across`)
+Keys = Callable[[Item], Iterable[str]]
+
+
+class _Context(Protocol):
+    """What the gatherings read of a `base.CheckContext`."""
+
+    items: list[Item]
+    across: Across | None
+
+
+@dataclass
+class _Count:
+    """One gathering: how many items give each name (and, for `repeated`, give it twice)."""
+
+    run: int  # the run it is up to date with
+    given: dict[str, int] = field(default_factory=dict)
+    twice: dict[str, int] = field(default_factory=dict)
+    found: set[str] = field(default_factory=set)  # the answer: given at all, or repeated
+
+
+class Across:
+    """The gatherings of one document (owned by its `CheckCache`)."""
+
+    def __init__(self) -> None:
+        self._items: list[Item] = []
+        self._run = 0
+        self._added: list[Item] = []
+        self._dropped: list[Item] = []
+        self._counts: dict[str, _Count] = {}
+
+    def update(self, items: list[Item]) -> None:
+        """A new run over `items`: note which items came and which went since the last one."""
+        old = self._items
+        a, b = list(map(id, old)), list(map(id, items))
+        p, s = common_ends(a, b)
+        old_mid, new_mid = old[p : len(old) - s], items[p : len(items) - s]
+        now, before = set(b[p : len(b) - s]), set(a[p : len(a) - s])
+        self._dropped = [x for x in old_mid if id(x) not in now]
+        self._added = [x for x in new_mid if id(x) not in before]
+        self._items = items
+        self._run += 1
+
+    def _count(self, key: str, of: Keys, twice: Keys | None) -> _Count:
+        c = self._counts.get(key)
+        if c is not None and c.run == self._run:
+            return c
+        if c is None or c.run != self._run - 1:
+            c = _Count(self._run)
+            _tally(c, self._items, of, twice, 1)
+            self._counts[key] = c
+        else:
+            c.run = -1  # (stale, should a rule raise half-way)
+            _tally(c, self._dropped, of, twice, -1)
+            _tally(c, self._added, of, twice, 1)
+            c.run = self._run
+        return c
+
+
+def _tally(c: _Count, items: list[Item], of: Keys, twice: Keys | None, step: int) -> None:
+    given, doubled, found = c.given, c.twice, c.found
+    touched: set[str] = set()
+    for it in items:
+        for k in of(it):
+            given[k] = given.get(k, 0) + step
+            touched.add(k)
+        if twice is not None:
+            for k in twice(it):
+                doubled[k] = doubled.get(k, 0) + step
+                touched.add(k)
+    least = 1 if twice is None else 2
+    for k in touched:
+        n = given.get(k, 0)
+        if n <= 0:
+            given.pop(k, None)
+        d = doubled.get(k, 0)
+        if d <= 0:
+            doubled.pop(k, None)
+        if n >= least or d > 0:
+            found.add(k)
+        else:
+            found.discard(k)
+
+
+def common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
+    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
+    (halving slices: the comparisons run in C, not one Python step per item)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p, lo, hi = lo, 0, n - lo
+    a, b = len(old), len(new)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[a - mid : a - lo] == new[b - mid : b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
+
+
+def union(ctx: _Context, key: str, of: Keys) -> set[str]:
+    """Every name some item gives (`of(item)`); read only."""
+    across = ctx.across
+    if across is None:
+        return {k for it in ctx.items for k in of(it)}
+    return across._count(key, of, None).found
+
+
+def repeated(ctx: _Context, key: str, of: Keys, twice: Keys) -> set[str]:
+    """Every name two items give (`of(item)`, a set per item), or one item twice (`twice(item)`);
+    read only."""
+    across = ctx.across
+    if across is None:
+        c = _Count(0)
+        _tally(c, ctx.items, of, twice, 1)
+        return c.found
+    return across._count(key, of, twice).found
+
+
+__all__ = ["Across", "common_ends", "repeated", "union"]
