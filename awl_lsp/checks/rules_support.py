@@ -15,6 +15,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model import BUILTIN_TYPES
+from awl_lsp.syntax.fields import IDS as FIELD_IDS
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 TITLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -51,10 +52,12 @@ STATEMENT_TYPES = frozenset(
 
 
 def field(node: Node | None, name: str) -> Node | None:
-    """`node.child_by_field_name(name)`, tolerant of a missing node."""
+    """`node.child_by_field_name(name)`, tolerant of a missing node (by the field's id: no look-up of
+    the name in the language on each call)."""
     if node is None:
         return None
-    return node.child_by_field_name(name)
+    fid = FIELD_IDS.get(name)
+    return node.child_by_field_id(fid) if fid is not None else None
 
 
 def fields(node: Node | None, name: str) -> list[Node]:
