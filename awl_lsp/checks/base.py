@@ -140,6 +140,10 @@ class ItemContext(CheckContext):
     def descendants(self, *types: str) -> list[Node]:
         """The item's nodes of these types (the item itself included), in document order."""
         nodes = self.nodes
+        if len(types) == 1:  # (the usual question: answered without the loop below)
+            these = nodes.get(types[0])
+            if these:
+                return these
         found: list[Node] | None = None
         mixed = False
         for t in types:

@@ -80,8 +80,13 @@ def item_nodes(item: Node) -> dict[str, list[Node]]:
     """The item's nodes by type (the item itself included), in document order."""
     found = QueryCursor(_QUERY).captures(item)
     for nodes in found.values():
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        if len(nodes) > 1:
+            nodes.sort(key=_document_order)
     return found
+
+
+def _document_order(n: Node) -> tuple[int, int]:
+    return (n.start_byte, -n.end_byte)
 
 
 def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
@@ -101,7 +106,7 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
             meaning = key
         d = (
             s.kind,
-            _FORK_ROW.sub("fork@", plain_scope(s.scope)),
+            _FORK_ROW.sub("fork@", plain_scope(s.scope)) if "@" in s.scope else s.scope,
             s.container,
             s.type,
             tuple(sorted(s.extra.items())),

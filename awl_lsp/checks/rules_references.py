@@ -26,6 +26,7 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.checks.tallies import repeated
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import contains
+from awl_lsp.syntax.fields import NAME
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -165,7 +166,7 @@ def _argument_lists(ctx: ItemContext) -> None:
         for arg in args.named_children:
             if arg.type != "argument":
                 continue
-            name = field(arg, "name")
+            name = arg.child_by_field_id(NAME)
             if name is None:
                 if positional_ok:
                     continue
