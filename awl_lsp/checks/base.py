@@ -59,7 +59,7 @@ class CheckContext:
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def error(
         self,
@@ -104,7 +104,7 @@ class CheckContext:
         src = self.source
         start = src.rfind(b"\n", 0, byte) + 1
         end = src.find(b"\n", byte)
-        return src[start : len(src) if end == -1 else end].decode("utf-8", errors="replace")
+        return src[start : len(src) if end == -1 else end].decode("utf-8", "replace")
 
 
 # dependency tokens for facts that are not declarations (see ItemContext)

@@ -154,7 +154,7 @@ def named_arguments(ctx: CheckContext, args: Node | None) -> list[tuple[str, Nod
             continue
         name = arg.child_by_field_id(_NAME)
         if name is not None:
-            out.append((source[name.start_byte : name.end_byte].decode("utf-8", errors="replace"), name))
+            out.append((source[name.start_byte : name.end_byte].decode("utf-8", "replace"), name))
     return out
 
 

@@ -235,8 +235,7 @@ def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
     s, e = node.start_point, node.end_point
-    rng = (s.row, s.column, e.row, e.column)
-    ref = next((r for r in ec.ctx.refs if r.kind is RefKind.ROUTE and r.range == rng), None)
+    ref = ec.env.model.reference_with((s.row, s.column, e.row, e.column), RefKind.ROUTE)  # (the item's own)
     return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 

@@ -7,7 +7,6 @@ item's text and only re-extracts the items an edit touched.
 from __future__ import annotations
 
 from sys import intern
-from typing import Any
 
 from tree_sitter import Node
 
@@ -39,19 +38,7 @@ def node_range(node: Node) -> Range:
     return (s.row, s.column, e.row, e.column)
 
 
-def _new_symbol(fields: dict[str, Any]) -> Symbol:
-    """A `Symbol` from its stored fields (`_range`/`_selection` as read, `_at` its item's anchor):
-    what the dataclass constructor and `ItemFacts.anchored` do, without a property call per range."""
-    sym = Symbol.__new__(Symbol)
-    sym.__dict__ = fields
-    return sym
-
-
-def _new_reference(fields: dict[str, Any]) -> Reference:
-    """A `Reference` from its stored fields (see `_new_symbol`)."""
-    ref = Reference.__new__(Reference)
-    ref.__dict__ = fields
-    return ref
+_new = object.__new__
 
 
 class _Extractor(BodyExtractor):
@@ -64,7 +51,7 @@ class _Extractor(BodyExtractor):
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def doc_for(self, node: Node) -> str:
         return self.docs.get(node.start_point.row, "")
@@ -82,27 +69,24 @@ class _Extractor(BodyExtractor):
         if name_node is None:
             return None
         # names interned: the same name is read by many references and in many open documents
-        name = intern(
-            self.source[name_node.start_byte : name_node.end_byte].decode("utf-8", errors="replace")
-        )
+        name = intern(self.source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"))
         s, e = node.start_point, node.end_point
         ns, ne = name_node.start_point, name_node.end_point
-        sym = _new_symbol(
-            {
-                "kind": kind,
-                "name": name,
-                "_range": (s.row, s.column, e.row, e.column),
-                "_selection": (ns.row, ns.column, ne.row, ne.column),
-                "detail": detail,
-                "doc": self.docs.get(s.row, ""),
-                "type": type,
-                "container": container,
-                "scope": scope,
-                "children": [],
-                "extra": {},
-                "_at": self.anchor,
-            }
-        )
+        # (what the dataclass constructor and a move onto the item's anchor do, without calling the
+        # range property's setter: the ranges are stored as read, `_at` is the item's anchor)
+        sym = _new(Symbol)
+        sym.kind = kind
+        sym.name = name
+        sym._range = (s.row, s.column, e.row, e.column)  # type: ignore[attr-defined]
+        sym._selection = (ns.row, ns.column, ne.row, ne.column)  # type: ignore[attr-defined]
+        sym.detail = detail
+        sym.doc = self.docs.get(s.row, "")
+        sym.type = type
+        sym.container = container
+        sym.scope = scope
+        sym.children = []
+        sym.extra = {}
+        sym._at = self.anchor  # type: ignore[attr-defined]
         self.facts.flat.append(sym)
         return sym
 
@@ -110,21 +94,15 @@ class _Extractor(BodyExtractor):
         if node is None:
             return
         s, e = node.start_point, node.end_point
-        self.facts.references.append(
-            _new_reference(
-                {
-                    "kind": kind,
-                    "name": intern(
-                        self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-                    ),
-                    "_range": (s.row, s.column, e.row, e.column),
-                    "scope": scope,
-                    "context": context,
-                    "target": None,
-                    "_at": self.anchor,
-                }
-            )
-        )
+        ref = _new(Reference)  # (as in `symbol`)
+        ref.kind = kind
+        ref.name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        ref._range = (s.row, s.column, e.row, e.column)  # type: ignore[attr-defined]
+        ref.scope = scope
+        ref.context = context
+        ref.target = None
+        ref._at = self.anchor  # type: ignore[attr-defined]
+        self.facts.references.append(ref)
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""

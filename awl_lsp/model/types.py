@@ -97,11 +97,7 @@ class TypeEnv:
         return ref
 
     def text(self, node: Node | None) -> str:
-        return (
-            ""
-            if node is None
-            else self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-        )
+        return "" if node is None else self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
