@@ -142,8 +142,8 @@ class ItemContext(CheckContext):
         nodes = self.nodes
         if len(types) == 1:  # (the usual question: answered without the loop below)
             these = nodes.get(types[0])
-            if these:
-                return these
+            if these is not None:
+                return these if these else []
         found: list[Node] | None = None
         mixed = False
         for t in types:

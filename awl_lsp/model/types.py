@@ -219,10 +219,12 @@ class TypeEnv:
         if node is None:
             return UNKNOWN
         key = (node.id, str(item) if item is not None else "")
-        if key not in self._memo:
-            self._memo[key] = UNKNOWN
-            self._memo[key] = self._infer(node, item)
-        return self._memo[key]
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            memo[key] = UNKNOWN  # (a recursion guard)
+            found = memo[key] = self._infer(node, item)
+        return found
 
     def _infer(self, node: Node, item: AwlType | None) -> AwlType:
         t = node.type
