@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tree_sitter import Node, Tree
 
-from awl_lsp.model import Range, Reference, SemanticModel, Symbol
+from awl_lsp.model import Range, Reference, RefKind, SemanticModel, Symbol
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
@@ -167,6 +167,10 @@ class ItemContext(CheckContext):
     @property
     def refs(self) -> list[Reference]:
         return self.facts.references if self.facts is not None else []
+
+    def refs_of(self, *kinds: RefKind) -> list[Reference]:
+        """The item's references of these kinds, in document order."""
+        return self.facts.references_of(*kinds) if self.facts is not None else []
 
     def target(self, ref: Reference) -> Symbol | None:
         self.deps.add(ref.name)

@@ -89,8 +89,8 @@ _COMBINATORS = frozenset(
 def _combinator_reads(ctx: ItemContext) -> None:
     """In a workflow expression a combinator's name is the combinator: a value of that name (an
     input `map`, a step's `count`) can be declared but never read."""
-    for ref in ctx.refs:
-        if ref.kind is RefKind.VALUE and ref.name in _COMBINATORS:
+    for ref in ctx.refs_of(RefKind.VALUE):
+        if ref.name in _COMBINATORS:
             ctx.error(
                 ref.range,
                 f"`{ref.name}` is a keyword in an expression, not a value: rename what is called "

@@ -217,11 +217,7 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
 
 # ---------------------------------------------------------------- after / route
 def _after_and_routes(ctx: ItemContext) -> None:
-    unresolved = [
-        ref
-        for ref in ctx.refs
-        if (ref.kind is RefKind.STEP or ref.kind is RefKind.ROUTE) and ctx.target(ref) is None
-    ]
+    unresolved = [ref for ref in ctx.refs_of(RefKind.STEP, RefKind.ROUTE) if ctx.target(ref) is None]
     if not unresolved:
         return
     header_range = None

@@ -34,8 +34,7 @@ ITEM_TYPES = frozenset(
 
 
 def node_range(node: Node) -> Range:
-    s, e = node.start_point, node.end_point
-    return (s.row, s.column, e.row, e.column)
+    return node.start_point + node.end_point  # (two `Point` tuples make the plain 4-tuple)
 
 
 _new = object.__new__
@@ -70,15 +69,14 @@ class _Extractor(BodyExtractor):
             return None
         # names interned: the same name is read by many references and in many open documents
         name = intern(self.source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"))
-        s, e = node.start_point, node.end_point
-        ns, ne = name_node.start_point, name_node.end_point
+        s = node.start_point
         # (what the dataclass constructor and a move onto the item's anchor do, without calling the
         # range property's setter: the ranges are stored as read, `_at` is the item's anchor)
         sym = _new(Symbol)
         sym.kind = kind
         sym.name = name
-        sym._range = (s.row, s.column, e.row, e.column)  # type: ignore[attr-defined]
-        sym._selection = (ns.row, ns.column, ne.row, ne.column)  # type: ignore[attr-defined]
+        sym._range = s + node.end_point  # type: ignore[attr-defined]
+        sym._selection = name_node.start_point + name_node.end_point  # type: ignore[attr-defined]
         sym.detail = detail
         sym.doc = self.docs.get(s.row, "")
         sym.type = type
@@ -93,11 +91,10 @@ class _Extractor(BodyExtractor):
     def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
         if node is None:
             return
-        s, e = node.start_point, node.end_point
         ref = _new(Reference)  # (as in `symbol`)
         ref.kind = kind
         ref.name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
-        ref._range = (s.row, s.column, e.row, e.column)  # type: ignore[attr-defined]
+        ref._range = node.start_point + node.end_point  # type: ignore[attr-defined]
         ref.scope = scope
         ref.context = context
         ref.target = None

@@ -88,8 +88,7 @@ class TypeEnv:
         self.table.deps = deps
 
     def _ref(self, node: Node, kind: RefKind) -> Reference | None:
-        s, e = node.start_point, node.end_point
-        ref = self.model.reference_with((s.row, s.column, e.row, e.column), kind)
+        ref = self.model.reference_with(node.start_point + node.end_point, kind)
         if ref is None:
             return None
         if self.deps is not None:
