@@ -127,7 +127,12 @@ class ExprChecker:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
         if node is None:
             return
-        if node.type == "identifier" and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
+        if (
+            node.type == "identifier"
+            and node.end_byte - node.start_byte == 4  # (no decoding for the usual name)
+            and self.env.text(node) == "null"
+            and self.env.symbol_of(node) is None
+        ):
             self.ctx.error(
                 node,
                 f"`null` does not exist in AWL: leave {what} out to make an optional absent",
