@@ -170,6 +170,12 @@ class ExprChecker:
             return
         t = node.type
         env = self.env
+        if t == "identifier":  # (the usual expressions first)
+            loose_variant(self, node)
+            return
+        if t == "call_expression":
+            self.call(node, facts)
+            return
         if t == "binary_expression":
             op = env.text(node.child_by_field_id(F.OPERATOR))
             left, right = node.child_by_field_id(F.LEFT), node.child_by_field_id(F.RIGHT)
@@ -181,9 +187,6 @@ class ExprChecker:
             else:
                 self.walk(right, facts, item)
             self.binary(node, op, left, right, facts, item)
-            return
-        if t == "identifier":
-            loose_variant(self, node)
             return
         if t == "list":
             for child in node.named_children:
@@ -243,9 +246,6 @@ class ExprChecker:
             return
         if t == "index_expression":
             self.index(node, facts, item)
-            return
-        if t == "call_expression":
-            self.call(node, facts)
             return
         if t == "pipe_expression":
             self.walk(node.child_by_field_id(F.INPUT), facts, item)

@@ -103,6 +103,18 @@ def _block(ec: ExprChecker, block: Node | None) -> None:
 def _statement(ec: ExprChecker, st: Node) -> None:
     t = st.type
     env = ec.env
+    if t == "expression_statement":  # (the usual statement: asked first)
+        value = st.child_by_field_id(F.VALUE)
+        ec.walk(value)
+        if value is not None and value.type == "pipe_expression" and st.child_by_field_id(F.BINDING) is None:
+            if value.child_by_field_id(F.STAGE) is not None:  # a chain of calls as well as pure stages
+                ec.ctx.error(
+                    value,
+                    "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
+                    "`|> route target`",
+                    "pipe-unterminated",
+                )
+        return
     if t == "route_statement":
         _route(ec, st, frozenset())
         return
@@ -143,18 +155,6 @@ def _statement(ec: ExprChecker, st: Node) -> None:
         return
     if t in ("sleep_statement", "wait_statement"):
         ec.walk(st.child_by_field_id(F.DURATION) or st.child_by_field_id(F.TIMEOUT))
-        return
-    if t == "expression_statement":
-        value = st.child_by_field_id(F.VALUE)
-        ec.walk(value)
-        if value is not None and value.type == "pipe_expression" and st.child_by_field_id(F.BINDING) is None:
-            if value.child_by_field_id(F.STAGE) is not None:  # a chain of calls as well as pure stages
-                ec.ctx.error(
-                    value,
-                    "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
-                    "`|> route target`",
-                    "pipe-unterminated",
-                )
         return
     if t == "answer_statement":
         _answer(ec, st)

@@ -82,6 +82,13 @@ class BodyExtractor:
 
     def statement(self, st: Node, scope: str, owner: Symbol) -> None:
         t = st.type
+        if t in ("expression_statement", "sleep_statement"):  # (the usual statement: asked first)
+            value = st.child_by_field_id(F.VALUE) or st.child_by_field_id(F.DURATION)
+            self.values(value, scope)
+            b = st.child_by_field_id(F.BINDING)
+            if b is not None:
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "binding")
+            return
         if t == "step_declaration":
             sub = self.step(st, scope, owner.name)
             if sub is not None:
@@ -189,13 +196,6 @@ class BodyExtractor:
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
                 self.bind(b.child_by_field_id(F.NAME), scope, owner, st, t.split("_")[0])
-            return
-        if t in ("expression_statement", "sleep_statement"):
-            value = st.child_by_field_id(F.VALUE) or st.child_by_field_id(F.DURATION)
-            self.values(value, scope)
-            b = st.child_by_field_id(F.BINDING)
-            if b is not None:
-                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "binding")
             return
 
     # ------------------------------------------------------------------ expressions
