@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tree_sitter import Node, Point, Tree
+from tree_sitter import Node, Tree
 
 from awl_lsp.model.index import SemanticModel
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
@@ -39,8 +39,9 @@ from awl_lsp.syntax import fields as F
 # ---------------------------------------------------------------------- inference
 def node_at(root: Node, r: Range, types: tuple[str, ...]) -> Node | None:
     """The node of one of `types` that starts where the range `r` starts and contains it."""
-    node: Node | None = root.descendant_for_point_range(Point(r[0], r[1]), Point(r[2], r[3]))
-    while node is not None and not (node.type in types and node.start_point == (r[0], r[1])):
+    start = (r[0], r[1])
+    node: Node | None = root.descendant_for_point_range(start, (r[2], r[3]))
+    while node is not None and not (node.type in types and node.start_point == start):
         node = node.parent
     return node
 
