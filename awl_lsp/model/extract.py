@@ -103,7 +103,9 @@ class _Extractor(BodyExtractor):
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""
-        text = self.text(node).split("\n", 1)[0].strip()
+        start, end = node.start_byte, node.end_byte
+        newline = self.source.find(b"\n", start, end)  # (only the first line is decoded)
+        text = self.source[start : end if newline < 0 else newline].decode("utf-8", "replace").strip()
         return " ".join(text.split())
 
     # ------------------------------------------------------------------ types
