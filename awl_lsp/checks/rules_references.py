@@ -114,11 +114,16 @@ def _article(word: str) -> str:
 
 
 def _calls(ctx: ItemContext, spawned: set[int]) -> None:
+    # the calls right under a `hatch` or `answer` (their own rules check them), found from those
+    # statements: asking each call for its parent walks down from the root every time
+    owned = {
+        c.id
+        for st in ctx.descendants("hatch_statement", "answer_statement")
+        for c in st.named_children
+        if c.type == "call_expression"
+    }
     for call in ctx.descendants("call_expression"):
-        parent = call.parent
-        if call.start_byte in spawned or (
-            parent is not None and parent.type in ("hatch_statement", "answer_statement")
-        ):
+        if call.start_byte in spawned or call.id in owned:
             continue
         fn = field(call, "function")
         if fn is None:
@@ -155,14 +160,17 @@ def _pipe_stages(ctx: ItemContext) -> None:
 
 
 def _argument_lists(ctx: ItemContext) -> None:
+    # a route payload to an outcome of a scalar type is one positional value: `route done(text)`
+    # (the argument lists right under a route, found from the routes: a node's parent is a walk)
+    to_outcome: dict[int, bool] = {}
+    for route in ctx.descendants("route_statement"):
+        not_start = ctx.text(field(route, "target")) != "start"
+        for child in route.named_children:
+            if child.type == "arguments":
+                to_outcome[child.id] = not_start
     for args in ctx.descendants("arguments"):
         seen: dict[str, Node] = {}
-        # a route payload to an outcome of a scalar type is one positional value: `route done(text)`
-        positional_ok = (
-            args.parent is not None
-            and args.parent.type == "route_statement"
-            and (ctx.text(field(args.parent, "target")) != "start")
-        )
+        positional_ok = to_outcome.get(args.id, False)
         for arg in args.named_children:
             if arg.type != "argument":
                 continue
