@@ -144,6 +144,8 @@ class ItemContext(CheckContext):
             these = nodes.get(types[0])
             if these is not None:
                 return these if these else []
+            if types[0] in self.captured:
+                return []  # a type the query captures, and the item has none
         found: list[Node] | None = None
         mixed = False
         for t in types:
