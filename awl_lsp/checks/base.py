@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tree_sitter import Node, Tree
 
-from awl_lsp.model import Range, Reference, SemanticModel, Symbol
+from awl_lsp.model import Range, Reference, RefKind, SemanticModel, Symbol
 from awl_lsp.syntax.problems import Problem, Related, Severity
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ class CheckContext:
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def error(
         self,
@@ -124,7 +124,7 @@ class CheckContext:
         src = self.source
         start = src.rfind(b"\n", 0, byte) + 1
         end = src.find(b"\n", byte)
-        return src[start : len(src) if end == -1 else end].decode("utf-8", errors="replace")
+        return src[start : len(src) if end == -1 else end].decode("utf-8", "replace")
 
 
 # dependency tokens for facts that are not declarations (see ItemContext)
@@ -160,6 +160,12 @@ class ItemContext(CheckContext):
     def descendants(self, *types: str) -> list[Node]:
         """The item's nodes of these types (the item itself included), in document order."""
         nodes = self.nodes
+        if len(types) == 1:  # (the usual question: answered without the loop below)
+            these = nodes.get(types[0])
+            if these is not None:
+                return these if these else []
+            if types[0] in self.captured:
+                return []  # a type the query captures, and the item has none
         found: list[Node] | None = None
         mixed = False
         for t in types:
@@ -183,6 +189,10 @@ class ItemContext(CheckContext):
     @property
     def refs(self) -> list[Reference]:
         return self.facts.references if self.facts is not None else []
+
+    def refs_of(self, *kinds: RefKind) -> list[Reference]:
+        """The item's references of these kinds, in document order."""
+        return self.facts.references_of(*kinds) if self.facts is not None else []
 
     def target(self, ref: Reference) -> Symbol | None:
         self.deps.add(ref.name)

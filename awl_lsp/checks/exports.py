@@ -80,8 +80,13 @@ def item_nodes(item: Node) -> dict[str, list[Node]]:
     """The item's nodes by type (the item itself included), in document order."""
     found = QueryCursor(_QUERY).captures(item)
     for nodes in found.values():
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        if len(nodes) > 1:
+            nodes.sort(key=_document_order)
     return found
+
+
+def _document_order(n: Node) -> tuple[int, int]:
+    return (n.start_byte, -n.end_byte)
 
 
 def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
@@ -93,22 +98,29 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
     and untyped carries are digested with their item's text (their values are read elsewhere).
     """
     out: dict[str, list[tuple]] = {}
+    binding, carry = Kind.BINDING, Kind.CARRY
     for s in facts.flat:
+        kind, scope = s.kind, s.scope
         meaning: object = None
-        if s.kind is Kind.BINDING:
+        if kind is binding:
             meaning = env.type_of_symbol(s) if env is not None else key
-        elif s.kind in _TEXT_KINDS and not (s.kind is Kind.CARRY and s.type):
+        elif kind in _TEXT_KINDS and not (kind is carry and s.type):
             meaning = key
         d = (
-            s.kind,
-            _FORK_ROW.sub("fork@", plain_scope(s.scope)),
+            kind,
+            _FORK_ROW.sub("fork@", plain_scope(scope)) if "@" in scope else scope,
             s.container,
             s.type,
-            tuple(sorted(s.extra.items())),
-            tuple((c.kind, c.name, c.type) for c in s.children),
+            tuple(sorted(s.extra.items())) if s.extra else (),
+            tuple([(c.kind, c.name, c.type) for c in s.children]) if s.children else (),
             meaning,
         )
-        out.setdefault(export_key(s), []).append((s.kind, hash(d)))  # kept per item: a hash is enough
+        name = export_key(s)
+        found = out.get(name)
+        if found is None:
+            out[name] = [(kind, hash(d))]  # kept per item: a hash is enough
+        else:
+            found.append((kind, hash(d)))
     return {name: tuple(ds) for name, ds in out.items()}
 
 

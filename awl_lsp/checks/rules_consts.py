@@ -29,8 +29,8 @@ def check_item(ctx: ItemContext) -> None:
     for sym in ctx.facts.symbols:
         if sym.kind is not Kind.CONST:
             continue
-        for ref in ctx.refs:
-            if ref.kind is not RefKind.VALUE or not contains(sym.range, ref.range[0], ref.range[1]):
+        for ref in ctx.refs_of(RefKind.VALUE):
+            if not contains(sym.range, ref.range[0], ref.range[1]):
                 continue
             if model.first(Kind.CONST, ref.name) is not None:
                 continue

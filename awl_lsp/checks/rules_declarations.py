@@ -207,8 +207,8 @@ def _types(ctx: ItemContext) -> None:
             for c in (header.named_children if header is not None else [])
             if c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
         }
-    for ref in ctx.refs:
-        if ref.kind is not RefKind.TYPE or ref.name in BUILTIN_TYPES or ctx.target(ref) is not None:
+    for ref in ctx.refs_of(RefKind.TYPE):
+        if ref.name in BUILTIN_TYPES or ctx.target(ref) is not None:
             continue
         if ref.range[0] in broken_rows:
             continue  # a broken outcome line: rules_layout explains it

@@ -35,9 +35,7 @@ def check_item(ctx: ItemContext) -> None:
 def _read_before_bound(ctx: ItemContext) -> None:
     """A value read above the line of its step that binds it (the model resolved it forward)."""
     loops: list[tuple[int, int, int, int]] | None = None
-    for ref in ctx.refs:
-        if ref.kind is not RefKind.VALUE and ref.kind is not RefKind.COLLECT:
-            continue
+    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
         target = ctx.target(ref)
         if getattr(target, "kind", None) is not Kind.BINDING:
             continue
@@ -308,9 +306,7 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
 
 def _unknown_names(ctx: ItemContext) -> None:
     consts = [s.range for s in ctx.facts.flat if s.kind is Kind.CONST]
-    for ref in ctx.refs:
-        if ref.kind is not RefKind.VALUE and ref.kind is not RefKind.COLLECT:
-            continue
+    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
         if ref.name in _NOT_BINDINGS or ctx.target(ref) is not None:
             continue
         if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():

@@ -13,6 +13,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import field
 from awl_lsp.checks.suggest import close_names
+from awl_lsp.syntax.fields import VALUE
 
 _TOP_LEVEL = (
     "workflow",
@@ -120,7 +121,7 @@ def _incomplete_pieces(ctx: ItemContext) -> None:
     """Parts of a line the grammar lets go missing so a half-typed line stays on its line."""
     for args in ctx.descendants("arguments"):
         for arg in args.named_children:
-            if arg.type == "argument" and field(arg, "value") is None:
+            if arg.type == "argument" and arg.child_by_field_id(VALUE) is None:
                 name = ctx.text(field(arg, "name"))
                 ctx.error(
                     arg, f"argument `{name}` has no value: write `{name}: <expression>`", "argument-value"

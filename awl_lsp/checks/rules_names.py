@@ -89,8 +89,8 @@ _COMBINATORS = frozenset(
 def _combinator_reads(ctx: ItemContext) -> None:
     """In a workflow expression a combinator's name is the combinator: a value of that name (an
     input `map`, a step's `count`) can be declared but never read."""
-    for ref in ctx.refs:
-        if ref.kind is RefKind.VALUE and ref.name in _COMBINATORS:
+    for ref in ctx.refs_of(RefKind.VALUE):
+        if ref.name in _COMBINATORS:
             ctx.error(
                 ref.range,
                 f"`{ref.name}` is a keyword in an expression, not a value: rename what is called "
@@ -158,11 +158,11 @@ def _conventions(ctx: ItemContext) -> None:
         if sym.kind is Kind.RETIRE:
             continue
         name = sym.name
-        what = label(sym.kind)
         reserved = RESERVED_NAMES
         if workflow:
             reserved = WORKFLOW_RESERVED_BINDING_NAMES if _after_arrow(sym) else WORKFLOW_RESERVED_NAMES
         if name in reserved:
+            what = label(sym.kind)
             ctx.error(
                 sym.selection,
                 f"`{name}` is a keyword and cannot name {_article(what)} {what}: choose another name "
@@ -174,10 +174,12 @@ def _conventions(ctx: ItemContext) -> None:
             continue  # reported document-wide, where the name is first written
         if sym.kind in _TITLE_KINDS and not TITLE.match(name):
             better = to_title(name)
+            what = label(sym.kind)
             message = f"{what} `{name}` must be TitleCase, e.g. `{better}`"
             ctx.error(sym.selection, message, "naming", {"rename": better})
         elif sym.kind in _SNAKE_KINDS and not SNAKE.match(name):
             better = to_snake(name)
+            what = label(sym.kind)
             if sym.kind in _CONVENTION_ONLY:
                 message = f"{what} `{name}` is conventionally snake_case: `{better}`"
                 ctx.report(sym.selection, message, "naming", Severity.WARNING, {"rename": better})

@@ -26,6 +26,7 @@ from awl_lsp.checks.rules_support import (
 )
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import contains
+from awl_lsp.syntax.fields import NAME
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -113,11 +114,16 @@ def _article(word: str) -> str:
 
 
 def _calls(ctx: ItemContext, spawned: set[int]) -> None:
+    # the calls right under a `hatch` or `answer` (their own rules check them), found from those
+    # statements: asking each call for its parent walks down from the root every time
+    owned = {
+        c.id
+        for st in ctx.descendants("hatch_statement", "answer_statement")
+        for c in st.named_children
+        if c.type == "call_expression"
+    }
     for call in ctx.descendants("call_expression"):
-        parent = call.parent
-        if call.start_byte in spawned or (
-            parent is not None and parent.type in ("hatch_statement", "answer_statement")
-        ):
+        if call.start_byte in spawned or call.id in owned:
             continue
         fn = field(call, "function")
         if fn is None:
@@ -154,18 +160,21 @@ def _pipe_stages(ctx: ItemContext) -> None:
 
 
 def _argument_lists(ctx: ItemContext) -> None:
+    # a route payload to an outcome of a scalar type is one positional value: `route done(text)`
+    # (the argument lists right under a route, found from the routes: a node's parent is a walk)
+    to_outcome: dict[int, bool] = {}
+    for route in ctx.descendants("route_statement"):
+        not_start = ctx.text(field(route, "target")) != "start"
+        for child in route.named_children:
+            if child.type == "arguments":
+                to_outcome[child.id] = not_start
     for args in ctx.descendants("arguments"):
         seen: dict[str, Node] = {}
-        # a route payload to an outcome of a scalar type is one positional value: `route done(text)`
-        positional_ok = (
-            args.parent is not None
-            and args.parent.type == "route_statement"
-            and (ctx.text(field(args.parent, "target")) != "start")
-        )
+        positional_ok = to_outcome.get(args.id, False)
         for arg in args.named_children:
             if arg.type != "argument":
                 continue
-            name = field(arg, "name")
+            name = arg.child_by_field_id(NAME)
             if name is None:
                 if positional_ok:
                     continue
@@ -216,11 +225,7 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
 
 # ---------------------------------------------------------------- after / route
 def _after_and_routes(ctx: ItemContext) -> None:
-    unresolved = [
-        ref
-        for ref in ctx.refs
-        if (ref.kind is RefKind.STEP or ref.kind is RefKind.ROUTE) and ctx.target(ref) is None
-    ]
+    unresolved = [ref for ref in ctx.refs_of(RefKind.STEP, RefKind.ROUTE) if ctx.target(ref) is None]
     if not unresolved:
         return
     header_range = None

@@ -123,9 +123,7 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
 
 def _outer_reads(ctx: ItemContext, sub: Node) -> None:
     name = ctx.text(sub.child_by_field_name("name"))
-    for ref in ctx.refs:
-        if ref.kind is not RefKind.VALUE:
-            continue
+    for ref in ctx.refs_of(RefKind.VALUE):
         target = ctx.target(ref)
         what = _OUTER_VALUES.get(getattr(target, "kind", None))  # type: ignore[arg-type]
         if what is not None:

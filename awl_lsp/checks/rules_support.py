@@ -15,6 +15,8 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model import BUILTIN_TYPES
+from awl_lsp.syntax.fields import IDS as FIELD_IDS
+from awl_lsp.syntax.fields import NAME as _NAME
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 TITLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -51,10 +53,12 @@ STATEMENT_TYPES = frozenset(
 
 
 def field(node: Node | None, name: str) -> Node | None:
-    """`node.child_by_field_name(name)`, tolerant of a missing node."""
+    """`node.child_by_field_name(name)`, tolerant of a missing node (by the field's id: no look-up of
+    the name in the language on each call)."""
     if node is None:
         return None
-    return node.child_by_field_name(name)
+    fid = FIELD_IDS.get(name)
+    return node.child_by_field_id(fid) if fid is not None else None
 
 
 def fields(node: Node | None, name: str) -> list[Node]:
@@ -144,12 +148,13 @@ def named_arguments(ctx: CheckContext, args: Node | None) -> list[tuple[str, Nod
     out: list[tuple[str, Node]] = []
     if args is None:
         return out
+    source = ctx.source
     for arg in args.named_children:
         if arg.type != "argument":
             continue
-        name = field(arg, "name")
+        name = arg.child_by_field_id(_NAME)
         if name is not None:
-            out.append((ctx.text(name), name))
+            out.append((source[name.start_byte : name.end_byte].decode("utf-8", "replace"), name))
     return out
 
 
@@ -183,7 +188,7 @@ def match_arguments(
             data = {"name": name, "candidates": close}
             ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code, data)
     if args is not None and any(
-        a.type == "argument" and field(a, "name") is None for a in args.named_children
+        a.type == "argument" and a.child_by_field_id(_NAME) is None for a in args.named_children
     ):
         return  # positional arguments: the named-only message says enough
     missing = [e for e in expected if e not in names and e not in optional and e not in meant]

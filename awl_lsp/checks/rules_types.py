@@ -24,6 +24,7 @@ from awl_lsp.model.types import (
     element_of,
     parse_type_text,
 )
+from awl_lsp.syntax import fields as F
 
 Facts = frozenset[str]
 _ACCESSOR_ONLY = ("filter", "map", "sort")  # `any`/`all` take a predicate expression
@@ -56,14 +57,14 @@ def present_facts(env: TypeEnv, node: Node | None) -> set[str]:
         return set()
     if node.type == "parenthesized_expression" and node.named_children:
         return present_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "present":
-        return {env.text(node.child_by_field_name("value"))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "and":
-        return present_facts(env, node.child_by_field_name("left")) | present_facts(
-            env, node.child_by_field_name("right")
+    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "present":
+        return {env.text(node.child_by_field_id(F.VALUE))}
+    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "and":
+        return present_facts(env, node.child_by_field_id(F.LEFT)) | present_facts(
+            env, node.child_by_field_id(F.RIGHT)
         )
     if node.type == "not_expression":
-        return absent_facts(env, node.child_by_field_name("operand"))
+        return absent_facts(env, node.child_by_field_id(F.OPERAND))
     return set()
 
 
@@ -73,14 +74,14 @@ def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
         return set()
     if node.type == "parenthesized_expression" and node.named_children:
         return absent_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_name("test")) == "absent":
-        return {env.text(node.child_by_field_name("value"))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_name("operator")) == "or":
-        return absent_facts(env, node.child_by_field_name("left")) | absent_facts(
-            env, node.child_by_field_name("right")
+    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "absent":
+        return {env.text(node.child_by_field_id(F.VALUE))}
+    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "or":
+        return absent_facts(env, node.child_by_field_id(F.LEFT)) | absent_facts(
+            env, node.child_by_field_id(F.RIGHT)
         )
     if node.type == "not_expression":
-        return present_facts(env, node.child_by_field_name("operand"))
+        return present_facts(env, node.child_by_field_id(F.OPERAND))
     return set()
 
 
@@ -126,7 +127,12 @@ class ExprChecker:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
         if node is None:
             return
-        if node.type == "identifier" and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
+        if (
+            node.type == "identifier"
+            and node.end_byte - node.start_byte == 4  # (no decoding for the usual name)
+            and self.env.text(node) == "null"
+            and self.env.symbol_of(node) is None
+        ):
             self.ctx.error(
                 node,
                 f"`null` does not exist in AWL: leave {what} out to make an optional absent",
@@ -164,9 +170,15 @@ class ExprChecker:
             return
         t = node.type
         env = self.env
+        if t == "identifier":  # (the usual expressions first)
+            loose_variant(self, node)
+            return
+        if t == "call_expression":
+            self.call(node, facts)
+            return
         if t == "binary_expression":
-            op = env.text(node.child_by_field_name("operator"))
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            op = env.text(node.child_by_field_id(F.OPERATOR))
+            left, right = node.child_by_field_id(F.LEFT), node.child_by_field_id(F.RIGHT)
             self.walk(left, facts, item)
             if op == "and":
                 self.walk(right, facts | present_facts(env, left), item)
@@ -176,22 +188,19 @@ class ExprChecker:
                 self.walk(right, facts, item)
             self.binary(node, op, left, right, facts, item)
             return
-        if t == "identifier":
-            loose_variant(self, node)
-            return
         if t == "list":
             for child in node.named_children:
                 self.walk(child, facts, item)
             list_items(self, node, item)
             return
         if t == "not_expression":
-            self.walk(node.child_by_field_name("operand"), facts, item)
-            self.expect_bool(node.child_by_field_name("operand"), "the operand of `not`", facts, item)
+            self.walk(node.child_by_field_id(F.OPERAND), facts, item)
+            self.expect_bool(node.child_by_field_id(F.OPERAND), "the operand of `not`", facts, item)
             return
         if t == "is_expression":
-            value = node.child_by_field_name("value")
+            value = node.child_by_field_id(F.VALUE)
             self.walk(value, facts, item)
-            test = env.text(node.child_by_field_name("test"))
+            test = env.text(node.child_by_field_id(F.TEST))
             vt = env.infer(value, item)
             if self.known(vt) and test == "empty" and not vt.strip().is_list:
                 self.ctx.error(node, f"`is empty` needs a list, but `{self.show(value)}` is {vt}", "is-empty")
@@ -204,9 +213,9 @@ class ExprChecker:
                 )
             return
         if t == "field_expression":
-            base = node.child_by_field_name("value")
+            base = node.child_by_field_id(F.VALUE)
             self.walk(base, facts, item)
-            self.field(node, env.infer(base, item), node.child_by_field_name("field"), base, facts)
+            self.field(node, env.infer(base, item), node.child_by_field_id(F.FIELD), base, facts)
             return
         if t == "relative_field":
             if item is None:
@@ -217,10 +226,10 @@ class ExprChecker:
                     "relative-field",
                 )
             elif self.known(item):
-                self.field(node, item, node.child_by_field_name("field"), None, facts)
+                self.field(node, item, node.child_by_field_id(F.FIELD), None, facts)
             return
         if t == "workflow_builtin":
-            f = node.child_by_field_name("field")
+            f = node.child_by_field_id(F.FIELD)
             if f is None:
                 self.ctx.error(
                     node,
@@ -238,11 +247,8 @@ class ExprChecker:
         if t == "index_expression":
             self.index(node, facts, item)
             return
-        if t == "call_expression":
-            self.call(node, facts)
-            return
         if t == "pipe_expression":
-            self.walk(node.child_by_field_name("input"), facts, item)
+            self.walk(node.child_by_field_id(F.INPUT), facts, item)
             self.stage(node, facts, item)
             return
         for child in node.named_children:
@@ -274,7 +280,7 @@ class ExprChecker:
             self.unguarded(base_node, base, facts, f"reading `.{name}` is allowed")
 
     def index(self, node: Node, facts: Facts, item: AwlType | None) -> None:
-        value, index = node.child_by_field_name("value"), node.child_by_field_name("index")
+        value, index = node.child_by_field_id(F.VALUE), node.child_by_field_id(F.INDEX)
         self.walk(value, facts, item)
         if index is not None and index.type != "integer":
             self.ctx.error(
@@ -289,8 +295,8 @@ class ExprChecker:
             )
 
     def call(self, node: Node, facts: Facts) -> None:
-        fn = self.env.text(node.child_by_field_name("function"))
-        args = node.child_by_field_name("arguments")
+        fn = self.env.text(node.child_by_field_id(F.FUNCTION))
+        args = node.child_by_field_id(F.ARGUMENTS)
         sym = self.ctx.model.callable(fn)
         params: dict[str, AwlType] = {}
         if sym is not None:
@@ -302,9 +308,9 @@ class ExprChecker:
         for arg in args.named_children if args is not None else []:
             if arg.type != "argument":
                 continue
-            value = arg.child_by_field_name("value")
+            value = arg.child_by_field_id(F.VALUE)
             self.walk(value, facts)
-            name = self.env.text(arg.child_by_field_name("name"))
+            name = self.env.text(arg.child_by_field_id(F.NAME))
             if name in params:
                 self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
 
@@ -312,7 +318,7 @@ class ExprChecker:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
         given: set[str] = set()
         for arg in args.named_children:
-            name_node = arg.child_by_field_name("name") if arg.type == "argument" else None
+            name_node = arg.child_by_field_id(F.NAME) if arg.type == "argument" else None
             if name_node is None:
                 continue  # positional arguments are reported with every argument list
             name = self.env.text(name_node)
@@ -335,8 +341,8 @@ class ExprChecker:
 
     def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
         env = self.env
-        stage = pipe.child_by_field_name("stage")
-        input_node = pipe.child_by_field_name("input")
+        stage = pipe.child_by_field_id(F.STAGE)
+        input_node = pipe.child_by_field_id(F.INPUT)
         it = env.infer(input_node, item)
         if stage is None:
             return
@@ -360,7 +366,7 @@ class ExprChecker:
             return
         if stage.type == "relative_field":
             if self.known(it):
-                self.field(stage, it, stage.child_by_field_name("field"), None, facts)
+                self.field(stage, it, stage.child_by_field_id(F.FIELD), None, facts)
                 if it.is_optional and input_node is not None:
                     self.unguarded(input_node, it, facts, f"piping it into `{env.text(stage)}` is allowed")
             return
@@ -370,7 +376,7 @@ class ExprChecker:
     def combinator(self, stage: Node, it: AwlType, input_node: Node | None, facts: Facts) -> None:
         env = self.env
         name = env.text(stage.children[0]) if stage.children else ""
-        arg = stage.child_by_field_name("argument")
+        arg = stage.child_by_field_id(F.ARGUMENT)
         has_parens = any(c.type == "(" for c in stage.children)
         if self.known(it) and not it.strip().is_list:
             shown = self.show(input_node) if input_node is not None else "the input"

@@ -15,6 +15,7 @@ from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
+from awl_lsp.syntax import fields as F
 
 # The type rules' entry point: one walk per item, over the expression walker of `rules_types`.
 # `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
@@ -29,7 +30,7 @@ def check_item(ctx: ItemContext) -> None:
 def walk_statements(ec: ExprChecker, item: Node) -> None:
     """Every body, guard, const value and carry default of one top-level item."""
     if item.type == "const_declaration":
-        ec.walk(item.child_by_field_name("value"))
+        ec.walk(item.child_by_field_id(F.VALUE))
     elif item.type == "step_declaration":
         _step(ec, item)
     elif item.type == "subflow_declaration":
@@ -37,22 +38,22 @@ def walk_statements(ec: ExprChecker, item: Node) -> None:
             if child.type == "step_declaration":
                 _step(ec, child)
     elif item.type == "retire_block":
-        _block(ec, item.child_by_field_name("body"))
+        _block(ec, item.child_by_field_id(F.BODY))
     elif item.type in ("workflow_declaration", "workloop_declaration"):
-        header = item.child_by_field_name("header")
+        header = item.child_by_field_id(F.HEADER)
         for clause in header.named_children if header is not None else []:
             if clause.type == "carry_clause":
-                default = clause.child_by_field_name("default")
+                default = clause.child_by_field_id(F.DEFAULT)
                 ec.walk(default)
-                type_node = clause.child_by_field_name("type")
+                type_node = clause.child_by_field_id(F.TYPE)
                 if type_node is not None and default is not None:
-                    name = ec.env.text(clause.child_by_field_name("name"))
+                    name = ec.env.text(clause.child_by_field_id(F.NAME))
                     expected = parse_type_text(ec.env.text(type_node))
                     ec.check_value(default, expected, frozenset(), f"the default of carry `{name}`")
 
 
 def _step(ec: ExprChecker, step: Node) -> None:
-    body = step.child_by_field_name("body")
+    body = step.child_by_field_id(F.BODY)
     if body is None:
         return
     else_facts: set[str] = set()
@@ -60,8 +61,8 @@ def _step(ec: ExprChecker, step: Node) -> None:
         if st.type == "step_declaration":
             _step(ec, st)
         elif st.type == "step_outcome":
-            guard = st.child_by_field_name("guard")
-            cond = guard.child_by_field_name("condition") if guard is not None else None
+            guard = st.child_by_field_id(F.GUARD)
+            cond = guard.child_by_field_id(F.CONDITION) if guard is not None else None
             facts = frozenset(else_facts)
             route_facts: Facts = frozenset()
             if cond is not None:
@@ -69,11 +70,11 @@ def _step(ec: ExprChecker, step: Node) -> None:
                 ec.expect_bool(cond, "an outcome guard", facts, None)
                 route_facts = _guarded_names(ec, cond)
                 else_facts |= absent_facts(ec.env, cond)
-            route = st.child_by_field_name("route")
+            route = st.child_by_field_id(F.ROUTE)
             if route is not None:
                 _route(ec, route, route_facts)
         elif st.type == "visits_bound":
-            limit = st.child_by_field_name("limit")
+            limit = st.child_by_field_id(F.LIMIT)
             ec.walk(limit)
             lt = ec.env.infer(limit)
             if limit is not None and ec.known(lt) and lt != INT:
@@ -102,28 +103,40 @@ def _block(ec: ExprChecker, block: Node | None) -> None:
 def _statement(ec: ExprChecker, st: Node) -> None:
     t = st.type
     env = ec.env
+    if t == "expression_statement":  # (the usual statement: asked first)
+        value = st.child_by_field_id(F.VALUE)
+        ec.walk(value)
+        if value is not None and value.type == "pipe_expression" and st.child_by_field_id(F.BINDING) is None:
+            if value.child_by_field_id(F.STAGE) is not None:  # a chain of calls as well as pure stages
+                ec.ctx.error(
+                    value,
+                    "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
+                    "`|> route target`",
+                    "pipe-unterminated",
+                )
+        return
     if t == "route_statement":
         _route(ec, st, frozenset())
         return
     if t == "on_failure":
-        _block(ec, st.child_by_field_name("body"))
+        _block(ec, st.child_by_field_id(F.BODY))
         return
     if t in ("fork_statement", "loop_statement"):
-        coll = st.child_by_field_name("collection")
+        coll = st.child_by_field_id(F.COLLECTION)
         ec.walk(coll)
-        ec.walk(st.child_by_field_name("seed"))
+        ec.walk(st.child_by_field_id(F.SEED))
         if coll is not None:
             _needs_list(ec, coll, "`fork … in`")
-        body = st.child_by_field_name("body")
+        body = st.child_by_field_id(F.BODY)
         subs = body.named_children if body is not None else []
         one_max = sum(sub.type == "loop_max" for sub in subs) == 1  # a second `max` is the one error
         for sub in subs:
             if sub.type == "until_clause":
-                cond = sub.child_by_field_name("condition")
+                cond = sub.child_by_field_id(F.CONDITION)
                 ec.walk(cond)
                 ec.expect_bool(cond, "the `until` condition", frozenset(), None)
             elif sub.type == "loop_max":
-                limit = sub.child_by_field_name("limit")
+                limit = sub.child_by_field_id(F.LIMIT)
                 ec.walk(limit)
                 lt = env.infer(limit)
                 if one_max and limit is not None and ec.known(lt) and lt.strip() != INT:
@@ -134,78 +147,62 @@ def _statement(ec: ExprChecker, st: Node) -> None:
                 _statement(ec, sub)
         return
     if t == "distribute_statement":
-        coll = st.child_by_field_name("collection")
+        coll = st.child_by_field_id(F.COLLECTION)
         ec.walk(coll)
         if coll is not None:
-            mode = env.text(st.child_by_field_name("mode")) or "distribute"
+            mode = env.text(st.child_by_field_id(F.MODE)) or "distribute"
             _needs_list(ec, coll, f"`{mode} … in`")
         return
     if t in ("sleep_statement", "wait_statement"):
-        ec.walk(st.child_by_field_name("duration") or st.child_by_field_name("timeout"))
-        return
-    if t == "expression_statement":
-        value = st.child_by_field_name("value")
-        ec.walk(value)
-        if (
-            value is not None
-            and value.type == "pipe_expression"
-            and st.child_by_field_name("binding") is None
-        ):
-            if value.child_by_field_name("stage") is not None:  # a chain of calls as well as pure stages
-                ec.ctx.error(
-                    value,
-                    "this pipe chain goes nowhere: end it with `-> name` to bind the result or "
-                    "`|> route target`",
-                    "pipe-unterminated",
-                )
+        ec.walk(st.child_by_field_id(F.DURATION) or st.child_by_field_id(F.TIMEOUT))
         return
     if t == "answer_statement":
         _answer(ec, st)
         return
     if t == "hatch_statement":
         _hatch(ec, st)
-        ec.walk(st.child_by_field_name("key"))
+        ec.walk(st.child_by_field_id(F.KEY))
         return
-    for field in ("call", "key"):
-        ec.walk(st.child_by_field_name(field))
+    for field in (F.CALL, F.KEY):
+        ec.walk(st.child_by_field_id(field))
 
 
 def _answer(ec: ExprChecker, st: Node) -> None:
     """`answer report(field: value, …)`: each value fits the field of the report's type."""
-    call = st.child_by_field_name("call")
+    call = st.child_by_field_id(F.CALL)
     if call is None or call.type != "call_expression":
         ec.walk(call)
         return
-    name = ec.env.text(call.child_by_field_name("function"))
+    name = ec.env.text(call.child_by_field_id(F.FUNCTION))
     report = ec.ctx.model.first(Kind.REPORT, name)
     fields = ec.table.fields(parse_type_text(report.type)) if report is not None and report.type else None
-    args = call.child_by_field_name("arguments")
+    args = call.child_by_field_id(F.ARGUMENTS)
     for a in args.named_children if args is not None else []:
         if a.type != "argument":
             continue
-        value = a.child_by_field_name("value")
+        value = a.child_by_field_id(F.VALUE)
         ec.walk(value)
-        fname = ec.env.text(a.child_by_field_name("name"))
+        fname = ec.env.text(a.child_by_field_id(F.NAME))
         if fields is not None and fname in fields:
             ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
 
 
 def _hatch(ec: ExprChecker, st: Node) -> None:
     """`hatch detached(p: value, …) key …`: each value fits the detached's parameter."""
-    call = st.child_by_field_name("call")
+    call = st.child_by_field_id(F.CALL)
     if call is None or call.type != "call_expression":
         ec.walk(call)
         return
-    name = ec.env.text(call.child_by_field_name("function"))
+    name = ec.env.text(call.child_by_field_id(F.FUNCTION))
     target = ec.ctx.model.first(Kind.DETACHED, name)
     params = {p.name: parse_type_text(p.type) for p in ec.ctx.model.parameters_of(target)}
-    args = call.child_by_field_name("arguments")
+    args = call.child_by_field_id(F.ARGUMENTS)
     for a in args.named_children if args is not None else []:
         if a.type != "argument":
             continue
-        value = a.child_by_field_name("value")
+        value = a.child_by_field_id(F.VALUE)
         ec.walk(value)
-        pname = ec.env.text(a.child_by_field_name("name"))
+        pname = ec.env.text(a.child_by_field_id(F.NAME))
         if pname in params:
             ec.check_value(value, params[pname], frozenset(), f"`{pname}` of detached `{name}`")
 
@@ -213,7 +210,7 @@ def _hatch(ec: ExprChecker, st: Node) -> None:
 def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
     """`route start(carry: value, …)`: each value fits the declared type of the carry it rebinds."""
     for a in args:
-        name_node = a.child_by_field_name("name")
+        name_node = a.child_by_field_id(F.NAME)
         if name_node is None:
             continue
         name = ec.env.text(name_node)
@@ -221,7 +218,7 @@ def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
         if carry is None:
             continue  # unknown carries are reported by the workloop rules
         expected = ec.env.type_of_symbol(carry)
-        ec.check_value(a.child_by_field_name("value"), expected, facts, f"carry `{name}`")
+        ec.check_value(a.child_by_field_id(F.VALUE), expected, facts, f"carry `{name}`")
 
 
 def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
@@ -233,24 +230,23 @@ def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
 
 
 def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
-    target = route.child_by_field_name("target")
+    target = route.child_by_field_id(F.TARGET)
     node = target.named_children[0] if target is not None and target.named_children else None
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
     s, e = node.start_point, node.end_point
-    rng = (s.row, s.column, e.row, e.column)
-    ref = next((r for r in ec.ctx.refs if r.kind is RefKind.ROUTE and r.range == rng), None)
+    ref = ec.env.model.reference_with((s.row, s.column, e.row, e.column), RefKind.ROUTE)  # (the item's own)
     return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 
 def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     env = ec.env
-    input_node = route.child_by_field_name("input")
+    input_node = route.child_by_field_id(F.INPUT)
     ec.walk(input_node, facts)
-    payload = route.child_by_field_name("payload")
+    payload = route.child_by_field_id(F.PAYLOAD)
     args = [a for a in (payload.named_children if payload is not None else []) if a.type == "argument"]
     for a in args:
-        ec.walk(a.child_by_field_name("value"), facts)
+        ec.walk(a.child_by_field_id(F.VALUE), facts)
     name, target = route_target(ec, route)
     if name == "start" and target is None:
         _start_payload(ec, args, facts)
@@ -269,8 +265,8 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     if payload is None:
         _bare_route(ec, route, name, out_t, facts)
         return
-    if len(args) == 1 and args[0].child_by_field_name("name") is None:
-        ec.check_value(args[0].child_by_field_name("value"), out_t, facts, f"the payload of {what}")
+    if len(args) == 1 and args[0].child_by_field_id(F.NAME) is None:
+        ec.check_value(args[0].child_by_field_id(F.VALUE), out_t, facts, f"the payload of {what}")
         return
     fields = ec.table.fields(out_t)
     if fields is None or out_t.is_optional:
@@ -286,15 +282,13 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
                 "route-not-record",
             )
         return
-    given = {env.text(a.child_by_field_name("name")) for a in args}
+    given = {env.text(a.child_by_field_id(F.NAME)) for a in args}
     meant: set[str] = set()  # missing fields a misspelt one stands for: one error, not two
     for a in args:
-        name_node = a.child_by_field_name("name")
+        name_node = a.child_by_field_id(F.NAME)
         fname = env.text(name_node)
         if fname in fields:
-            ec.check_value(
-                a.child_by_field_name("value"), fields[fname], facts, f"field `{fname}` of {out_t}"
-            )
+            ec.check_value(a.child_by_field_id(F.VALUE), fields[fname], facts, f"field `{fname}` of {out_t}")
         elif name_node is not None:
             close = close_names(fname, [f for f in fields if f not in given and f not in meant])
             meant.update(close[:1])

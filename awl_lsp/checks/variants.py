@@ -41,7 +41,7 @@ def bare_variant(ec: ExprChecker, node: Node | None) -> str | None:
         return None
     while node.type == "parenthesized_expression" and node.named_children:
         node = node.named_children[0]
-    if node.type != "identifier":
+    if node.type != "identifier" or not _may_be_title(ec, node):
         return None
     text = ec.env.text(node)
     if not text[:1].isupper():
@@ -119,8 +119,17 @@ def variant_comparison(
     return True
 
 
+def _may_be_title(ec: ExprChecker, ident: Node) -> bool:
+    """False when the identifier cannot start with a capital (an ASCII first byte that is not one),
+    read from the source without decoding the name."""
+    first = ec.env.source[ident.start_byte] if ident.end_byte > ident.start_byte else 0
+    return first >= 0x80 or 0x41 <= first <= 0x5A
+
+
 def loose_variant(ec: ExprChecker, node: Node) -> None:
     """A bare variant where no enum is expected: a list element, an operand, a pipe input."""
+    if not _may_be_title(ec, node):
+        return  # (not a bare variant: no need to find the parent, which costs a walk from the root)
     parent = node.parent
     if parent is None:
         return

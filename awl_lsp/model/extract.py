@@ -7,13 +7,13 @@ item's text and only re-extracts the items an edit touched.
 from __future__ import annotations
 
 from sys import intern
-from typing import Any
 
 from tree_sitter import Node
 
 from awl_lsp.model.extract_body import BodyExtractor
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
+from awl_lsp.syntax import fields as F
 
 _BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
 # the top-level items with a reader below (`_<type>`); the checker asks the same of a declaration
@@ -34,8 +34,10 @@ ITEM_TYPES = frozenset(
 
 
 def node_range(node: Node) -> Range:
-    s, e = node.start_point, node.end_point
-    return (s.row, s.column, e.row, e.column)
+    return node.start_point + node.end_point  # (two `Point` tuples make the plain 4-tuple)
+
+
+_new = object.__new__
 
 
 class _Extractor(BodyExtractor):
@@ -43,34 +45,67 @@ class _Extractor(BodyExtractor):
         self.source = source
         self.docs = docs  # row of a declaration -> its `///` text
         self.facts = ItemFacts()
+        self.anchor = self.facts.anchor
 
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def doc_for(self, node: Node) -> str:
         return self.docs.get(node.start_point.row, "")
 
-    def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: Any) -> Symbol | None:
+    def symbol(
+        self,
+        kind: Kind,
+        node: Node,
+        name_node: Node | None,
+        detail: str = "",
+        type: str | None = None,  # noqa: A002 — the field's name
+        container: str | None = None,
+        scope: str = "",
+    ) -> Symbol | None:
         if name_node is None:
             return None
         # names interned: the same name is read by many references and in many open documents
-        name = intern(self.text(name_node))
-        sym = Symbol(kind, name, node_range(node), node_range(name_node), doc=self.doc_for(node), **kw)
+        name = intern(self.source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace"))
+        s = node.start_point
+        # (what the dataclass constructor and a move onto the item's anchor do, without calling the
+        # range property's setter: the ranges are stored as read, `_at` is the item's anchor)
+        sym = _new(Symbol)
+        sym.kind = kind
+        sym.name = name
+        sym._range = s + node.end_point  # type: ignore[attr-defined]
+        sym._selection = name_node.start_point + name_node.end_point  # type: ignore[attr-defined]
+        sym.detail = detail
+        sym.doc = self.docs.get(s.row, "")
+        sym.type = type
+        sym.container = container
+        sym.scope = scope
+        sym.children = []
+        sym.extra = {}
+        sym._at = self.anchor  # type: ignore[attr-defined]
         self.facts.flat.append(sym)
         return sym
 
     def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
         if node is None:
             return
-        self.facts.references.append(
-            Reference(kind, intern(self.text(node)), node_range(node), scope, context)
-        )
+        ref = _new(Reference)  # (as in `symbol`)
+        ref.kind = kind
+        ref.name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        ref._range = node.start_point + node.end_point  # type: ignore[attr-defined]
+        ref.scope = scope
+        ref.context = context
+        ref.target = None
+        ref._at = self.anchor  # type: ignore[attr-defined]
+        self.facts.references.append(ref)
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""
-        text = self.text(node).split("\n", 1)[0].strip()
+        start, end = node.start_byte, node.end_byte
+        newline = self.source.find(b"\n", start, end)  # (only the first line is decoded)
+        text = self.source[start : end if newline < 0 else newline].decode("utf-8", "replace").strip()
         return " ".join(text.split())
 
     # ------------------------------------------------------------------ types
@@ -92,13 +127,13 @@ class _Extractor(BodyExtractor):
         sym = self.symbol(
             kind,
             node,
-            node.child_by_field_name("name"),
-            detail=f"{kind.value} {self.text(node.child_by_field_name('name'))}",
+            node.child_by_field_id(F.NAME),
+            detail=f"{kind.value} {self.text(node.child_by_field_id(F.NAME))}",
         )
         if sym is None:
             return
         self.facts.symbols.append(sym)
-        header = node.child_by_field_name("header")
+        header = node.child_by_field_id(F.HEADER)
         if header is None:
             return
         for clause in header.named_children:
@@ -111,8 +146,8 @@ class _Extractor(BodyExtractor):
 
     def header_clause(self, clause: Node, container: str) -> Symbol | None:
         t = clause.type
-        name = clause.child_by_field_name("name")
-        type_node = clause.child_by_field_name("type")
+        name = clause.child_by_field_id(F.NAME)
+        type_node = clause.child_by_field_id(F.TYPE)
         type_text = self.text(type_node) if type_node is not None else None
         self.type_refs(type_node)
         kinds = {
@@ -124,12 +159,12 @@ class _Extractor(BodyExtractor):
             "invariant_clause": Kind.INVARIANT,
         }
         if t == "on_clause":
-            self.ref(RefKind.SIGNAL, clause.child_by_field_name("signal"))
+            self.ref(RefKind.SIGNAL, clause.child_by_field_id(F.SIGNAL))
             return None
         if t == "invariant_clause":
             for sub in clause.named_children:
                 if sub.type == "confirms_clause":
-                    target = sub.child_by_field_name("target")
+                    target = sub.child_by_field_id(F.TARGET)
                     if (
                         target is not None
                         and target.named_children
@@ -137,7 +172,7 @@ class _Extractor(BodyExtractor):
                     ):
                         self.ref(RefKind.ROUTE, target.named_children[0])
         if t == "carry_clause":
-            self.values(clause.child_by_field_name("default"), "")
+            self.values(clause.child_by_field_id(F.DEFAULT), "")
         kind = kinds.get(t)
         if kind is None:
             return None
@@ -145,23 +180,23 @@ class _Extractor(BodyExtractor):
             kind, clause, name, detail=self.signature(clause), type=type_text, container=container
         )
         if sym is not None and t == "outcome_clause":
-            route = clause.child_by_field_name("route")
+            route = clause.child_by_field_id(F.ROUTE)
             if route is not None:
                 sym.extra["route"] = self.text(route)
         return sym
 
     def _const_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.CONST, node, node.child_by_field_name("name"), detail=self.signature(node))
+        sym = self.symbol(Kind.CONST, node, node.child_by_field_id(F.NAME), detail=self.signature(node))
         if sym is not None:
             self.facts.symbols.append(sym)
-        self.values(node.child_by_field_name("value"), "")
+        self.values(node.child_by_field_id(F.VALUE), "")
 
     def _type_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.TYPE, node, node.child_by_field_name("name"))
+        sym = self.symbol(Kind.TYPE, node, node.child_by_field_id(F.NAME))
         if sym is None:
             return
         self.facts.symbols.append(sym)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F.BODY)
         sym.detail = f"type {sym.name}"
         if body is None:
             return
@@ -170,12 +205,12 @@ class _Extractor(BodyExtractor):
             for f in body.named_children:
                 if f.type != "field_declaration":
                     continue
-                type_node = f.child_by_field_name("type")
+                type_node = f.child_by_field_id(F.TYPE)
                 self.type_refs(type_node)
                 child = self.symbol(
                     Kind.FIELD,
                     f,
-                    f.child_by_field_name("name"),
+                    f.child_by_field_id(F.NAME),
                     type=self.text(type_node),
                     container=sym.name,
                 )
@@ -184,14 +219,14 @@ class _Extractor(BodyExtractor):
                     sym.children.append(child)
         elif body.type == "enum_body":
             for v in body.named_children:
-                child = self.symbol(Kind.VARIANT, v, v.child_by_field_name("name"), container=sym.name)
+                child = self.symbol(Kind.VARIANT, v, v.child_by_field_id(F.NAME), container=sym.name)
                 if child is not None:
                     child.detail = f"{sym.name}.{child.name}"
                     sym.children.append(child)
             sym.detail = f"type {sym.name} = " + " | ".join(c.name for c in sym.children)
         elif body.type == "schema_import":
             sym.detail = f"type {sym.name} = {self.text(body)}"
-            sym.extra["schema_path"] = self.text(body.child_by_field_name("path")).strip('"')
+            sym.extra["schema_path"] = self.text(body.child_by_field_id(F.PATH)).strip('"')
         elif body.type == "schema_body":
             sym.detail = f"type {sym.name} = schema {{ … }}"
 
@@ -202,12 +237,12 @@ class _Extractor(BodyExtractor):
         for p in params.named_children:
             if p.type != "parameter":
                 continue
-            type_node = p.child_by_field_name("type")
+            type_node = p.child_by_field_id(F.TYPE)
             self.type_refs(type_node)
             sym = self.symbol(
                 Kind.PARAMETER,
                 p,
-                p.child_by_field_name("name"),
+                p.child_by_field_id(F.NAME),
                 type=self.text(type_node) or None,
                 container=container,
                 scope=scope,
@@ -219,20 +254,20 @@ class _Extractor(BodyExtractor):
 
     def callable(self, kind: Kind, node: Node, container: str | None = None) -> Symbol | None:
         sym = self.symbol(
-            kind, node, node.child_by_field_name("name"), detail=self.signature(node), container=container
+            kind, node, node.child_by_field_id(F.NAME), detail=self.signature(node), container=container
         )
         if sym is None:
             return None
-        rt = node.child_by_field_name("return_type")
+        rt = node.child_by_field_id(F.RETURN_TYPE)
         self.type_refs(rt)
         sym.type = self.text(rt) if rt is not None else None
         sym.children.extend(
-            self._parameters(node.child_by_field_name("parameters"), sym.name, f"params:{sym.name}")
+            self._parameters(node.child_by_field_id(F.PARAMETERS), sym.name, f"params:{sym.name}")
         )
         return sym
 
     def _worker_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.WORKER, node, node.child_by_field_name("name"))
+        sym = self.symbol(Kind.WORKER, node, node.child_by_field_id(F.NAME))
         if sym is None:
             return
         sym.detail = f"worker {sym.name}"
@@ -288,9 +323,10 @@ class _Extractor(BodyExtractor):
             detail="retire",
             doc=self.doc_for(node),
         )
+        sym._at = self.anchor  # type: ignore[attr-defined]
         self.facts.flat.append(sym)
         self.facts.symbols.append(sym)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F.BODY)
         if body is not None:
             self.statements(body, "", sym)
 
@@ -301,7 +337,7 @@ def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     facts.start_row, facts.end_row = node.start_point.row, node.end_point.row
     facts.start_col = node.start_point.column
     extractor.item(node)
-    return facts.anchored()
+    return facts  # (every symbol and reference was made on the facts' anchor)
 
 
 __all__ = ["ItemFacts", "extract_item", "node_range"]

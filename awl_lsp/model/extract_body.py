@@ -11,6 +11,7 @@ from tree_sitter import Node
 
 from awl_lsp.model.facts import ItemFacts, fork_scope
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
+from awl_lsp.syntax import fields as F
 
 
 class BodyExtractor:
@@ -21,7 +22,16 @@ class BodyExtractor:
     def text(self, node: Node | None) -> str:  # pragma: no cover - provided by the extractor
         raise NotImplementedError
 
-    def symbol(self, kind: Kind, node: Node, name_node: Node | None, **kw: object) -> Symbol | None:
+    def symbol(
+        self,
+        kind: Kind,
+        node: Node,
+        name_node: Node | None,
+        detail: str = "",
+        type: str | None = None,  # noqa: A002 — the field's name
+        container: str | None = None,
+        scope: str = "",
+    ) -> Symbol | None:
         raise NotImplementedError  # pragma: no cover
 
     def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
@@ -35,7 +45,7 @@ class BodyExtractor:
 
     # ------------------------------------------------------------------ steps
     def step(self, node: Node, scope: str, container: str | None) -> Symbol | None:
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(F.NAME)
         # Steps are named per flow or subflow, wherever they nest (a fork branch, a loop body, an
         # `on failure` block); the values bound inside them keep the block's scope.
         step_scope = scope.split("/", 1)[0] if scope.startswith("subflow:") else ""
@@ -43,11 +53,11 @@ class BodyExtractor:
         if sym is None:
             return None
         sym.detail = self.signature(node)
-        after = node.child_by_field_name("after")
+        after = node.child_by_field_id(F.AFTER)
         if after is not None:
             for target in after.children_by_field_name("step"):
                 self.ref(RefKind.STEP, target, scope)
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F.BODY)
         if body is not None:
             self.statements(body, scope, sym)
         return sym
@@ -72,47 +82,54 @@ class BodyExtractor:
 
     def statement(self, st: Node, scope: str, owner: Symbol) -> None:
         t = st.type
+        if t in ("expression_statement", "sleep_statement"):  # (the usual statement: asked first)
+            value = st.child_by_field_id(F.VALUE) or st.child_by_field_id(F.DURATION)
+            self.values(value, scope)
+            b = st.child_by_field_id(F.BINDING)
+            if b is not None:
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "binding")
+            return
         if t == "step_declaration":
             sub = self.step(st, scope, owner.name)
             if sub is not None:
                 owner.children.append(sub)
             return
         if t == "step_outcome":
-            name = st.child_by_field_name("name")
+            name = st.child_by_field_id(F.NAME)
             sym = self.symbol(Kind.STEP_OUTCOME, st, name, container=owner.name, scope=scope)
             if sym is not None:
                 sym.detail = self.signature(st)
                 owner.children.append(sym)
-            guard = st.child_by_field_name("guard")
+            guard = st.child_by_field_id(F.GUARD)
             if guard is not None:
-                self.values(guard.child_by_field_name("condition"), scope)
-            route = st.child_by_field_name("route")
+                self.values(guard.child_by_field_id(F.CONDITION), scope)
+            route = st.child_by_field_id(F.ROUTE)
             if route is not None:
                 self.statement(route, scope, owner)
             return
         if t == "fork_statement":
-            item = st.child_by_field_name("item")
+            item = st.child_by_field_id(F.ITEM)
             inner = scope
             if item is not None:
                 inner = fork_scope(scope, st.start_point.row, self.facts)
-                self.values(st.child_by_field_name("collection"), scope)
+                self.values(st.child_by_field_id(F.COLLECTION), scope)
                 self.bind(item, inner, owner, item, "fork item")
-            body = st.child_by_field_name("body")
+            body = st.child_by_field_id(F.BODY)
             if body is not None:
                 self.statements(body, inner, owner)
-            join = st.child_by_field_name("join")
+            join = st.child_by_field_id(F.JOIN)
             if join is not None:
-                b = join.child_by_field_name("binding")
+                b = join.child_by_field_id(F.BINDING)
                 if b is not None:
-                    self.bind(b.child_by_field_name("name"), scope, owner, join, "join")
+                    self.bind(b.child_by_field_id(F.NAME), scope, owner, join, "join")
             return
         if t == "loop_statement":
-            self.values(st.child_by_field_name("seed"), scope)
-            self.bind(st.child_by_field_name("binding"), scope, owner, st, "loop")
-            counter = st.child_by_field_name("counter")
+            self.values(st.child_by_field_id(F.SEED), scope)
+            self.bind(st.child_by_field_id(F.BINDING), scope, owner, st, "loop")
+            counter = st.child_by_field_id(F.COUNTER)
             if counter is not None:
                 self.bind(counter, scope, owner, counter, "loop counter", "Int")
-            body = st.child_by_field_name("body")
+            body = st.child_by_field_id(F.BODY)
             if body is not None:
                 for child in body.named_children:
                     if child.type in ("until_clause", "loop_max"):
@@ -121,40 +138,40 @@ class BodyExtractor:
                         self.statement(child, scope, owner)
             return
         if t in ("block", "on_failure"):
-            body = st if t == "block" else st.child_by_field_name("body")
+            body = st if t == "block" else st.child_by_field_id(F.BODY)
             if body is not None:
                 self.statements(body, scope, owner)
             return
         if t == "visits_bound":
-            self.values(st.child_by_field_name("limit"), scope)
+            self.values(st.child_by_field_id(F.LIMIT), scope)
             return
         if t == "distribute_statement":
-            self.values(st.child_by_field_name("collection"), scope)
+            self.values(st.child_by_field_id(F.COLLECTION), scope)
             self.bind(
-                st.child_by_field_name("item"),
+                st.child_by_field_id(F.ITEM),
                 scope,
                 owner,
                 st,
-                mode.type if (mode := st.child_by_field_name("mode")) is not None else "distribute",
+                mode.type if (mode := st.child_by_field_id(F.MODE)) is not None else "distribute",
             )
             return
         if t == "collect_statement":
-            self.ref(RefKind.COLLECT, st.child_by_field_name("value"), scope)
-            b = st.child_by_field_name("binding")
+            self.ref(RefKind.COLLECT, st.child_by_field_id(F.VALUE), scope)
+            b = st.child_by_field_id(F.BINDING)
             if b is not None:
-                self.bind(b.child_by_field_name("name"), scope, owner, st, "collect")
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "collect")
             return
         if t == "wait_statement":
-            self.ref(RefKind.SIGNAL, st.child_by_field_name("signal"), scope)
-            self.values(st.child_by_field_name("timeout"), scope)
-            b = st.child_by_field_name("binding")
+            self.ref(RefKind.SIGNAL, st.child_by_field_id(F.SIGNAL), scope)
+            self.values(st.child_by_field_id(F.TIMEOUT), scope)
+            b = st.child_by_field_id(F.BINDING)
             if b is not None:
-                self.bind(b.child_by_field_name("name"), scope, owner, st, "wait")
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "wait")
             return
         if t == "route_statement":
-            self.values(st.child_by_field_name("input"), scope)
-            target = st.child_by_field_name("target")
-            payload = st.child_by_field_name("payload")
+            self.values(st.child_by_field_id(F.INPUT), scope)
+            target = st.child_by_field_id(F.TARGET)
+            payload = st.child_by_field_id(F.PAYLOAD)
             tname = ""
             if target is not None and target.named_children:
                 tnode = target.named_children[0]
@@ -165,27 +182,20 @@ class BodyExtractor:
                 self.arguments(payload, scope, f"route:{tname}")
             return
         if t in ("hatch_statement", "answer_statement", "spawn_statement"):
-            call = st.child_by_field_name("call")
+            call = st.child_by_field_id(F.CALL)
             kind = {"hatch_statement": RefKind.HATCH, "answer_statement": RefKind.ANSWER}.get(t, RefKind.CALL)
             if call is not None and call.type == "call_expression":
-                fn = call.child_by_field_name("function")
+                fn = call.child_by_field_id(F.FUNCTION)
                 self.ref(kind, fn, scope)
-                args = call.child_by_field_name("arguments")
+                args = call.child_by_field_id(F.ARGUMENTS)
                 if args is not None:
                     self.arguments(args, scope, f"{kind.value}:{self.text(fn)}")
             else:
                 self.values(call, scope)
-            self.values(st.child_by_field_name("key"), scope)
-            b = st.child_by_field_name("binding")
+            self.values(st.child_by_field_id(F.KEY), scope)
+            b = st.child_by_field_id(F.BINDING)
             if b is not None:
-                self.bind(b.child_by_field_name("name"), scope, owner, st, t.split("_")[0])
-            return
-        if t in ("expression_statement", "sleep_statement"):
-            value = st.child_by_field_name("value") or st.child_by_field_name("duration")
-            self.values(value, scope)
-            b = st.child_by_field_name("binding")
-            if b is not None:
-                self.bind(b.child_by_field_name("name"), scope, owner, st, "binding")
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, t.split("_")[0])
             return
 
     # ------------------------------------------------------------------ expressions
@@ -193,10 +203,10 @@ class BodyExtractor:
         for arg in args.named_children:
             if arg.type != "argument":
                 continue
-            name = arg.child_by_field_name("name")
+            name = arg.child_by_field_id(F.NAME)
             if name is not None:
                 self.ref(RefKind.ARGUMENT, name, scope, callee)
-            self.values(arg.child_by_field_name("value"), scope)
+            self.values(arg.child_by_field_id(F.VALUE), scope)
 
     def values(self, node: Node | None, scope: str) -> None:
         """References inside an expression: names, calls, fields, types."""
@@ -206,28 +216,28 @@ class BodyExtractor:
         if t == "identifier":
             self.ref(RefKind.VALUE, node, scope)
         elif t == "call_expression":
-            fn = node.child_by_field_name("function")
+            fn = node.child_by_field_id(F.FUNCTION)
             self.ref(RefKind.CALL, fn, scope)
-            args = node.child_by_field_name("arguments")
+            args = node.child_by_field_id(F.ARGUMENTS)
             if args is not None:
                 self.arguments(args, scope, f"call:{self.text(fn)}")
         elif t == "field_expression":
-            self.values(node.child_by_field_name("value"), scope)
-            self.ref(RefKind.FIELD, node.child_by_field_name("field"), scope, "")
+            self.values(node.child_by_field_id(F.VALUE), scope)
+            self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, "")
         elif t == "relative_field":
-            self.ref(RefKind.FIELD, node.child_by_field_name("field"), scope, ".")
+            self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, ".")
         elif t == "pipe_expression":
-            self.values(node.child_by_field_name("input"), scope)
-            stage = node.child_by_field_name("stage")
+            self.values(node.child_by_field_id(F.INPUT), scope)
+            stage = node.child_by_field_id(F.STAGE)
             if stage is not None:
                 if stage.type == "identifier":
                     self.ref(RefKind.CALL, stage, scope)
                 elif stage.type == "combinator":
-                    self.values(stage.child_by_field_name("argument"), scope)
+                    self.values(stage.child_by_field_id(F.ARGUMENT), scope)
                 else:
                     self.values(stage, scope)
         elif t in ("schema_of",):
-            self.type_refs(node.child_by_field_name("type"))
+            self.type_refs(node.child_by_field_id(F.TYPE))
         elif t in (
             "workflow_builtin",
             "string",

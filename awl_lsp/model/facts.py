@@ -11,7 +11,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from awl_lsp.model.symbols import Anchor, Reference, Symbol, shift_range
+from awl_lsp.model.symbols import Anchor, Reference, RefKind, Symbol, shift_range
 
 _FORK_SCOPE = re.compile(r"fork@(\d+)\.(\d+)")
 _uids = itertools.count()
@@ -74,6 +74,28 @@ class ItemFacts:
     start_col: int = 0  # the item node's first column
     uid: int = field(default_factory=lambda: next(_uids))  # tells copies apart (fork scopes)
     _named: dict[str, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
+    _kinds: dict[RefKind, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def references_of(self, *kinds: RefKind) -> list[Reference]:
+        """The references of these kinds, in document order (filed by kind once: several item rules
+        each read one or two kinds of every item)."""
+        by_kind = self._kinds
+        if by_kind is None:
+            by_kind = {}
+            for r in self.references:
+                found = by_kind.get(r.kind)
+                if found is None:
+                    by_kind[r.kind] = [r]
+                else:
+                    found.append(r)
+            self._kinds = by_kind
+        present = [k for k in kinds if k in by_kind]
+        if not present:
+            return []
+        if len(present) == 1:
+            return by_kind[present[0]]
+        wanted = set(present)
+        return [r for r in self.references if r.kind in wanted]
 
     def references_named(self, name: str) -> list[Reference]:
         if self._named is None:

@@ -28,6 +28,7 @@ _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 _FLOW_VALUE_KINDS = (Kind.INPUT, Kind.CARRY, Kind.CONST)
+_CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
 
 
 @dataclass
@@ -282,14 +283,16 @@ class SemanticModel(Resolution):
         return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
 
     def callable(self, name: str) -> Symbol | None:
-        for kind in (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW):
-            found = self._by_kind.get(kind, _NO_NAMES).get(name)
+        by_kind = self._by_kind
+        for kind in _CALLABLE_ORDER:
+            found = by_kind.get(kind, _NO_NAMES).get(name)
             if found:
                 return found[0]
         return None
 
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
-        return [c for c in sym.children if c.kind is Kind.PARAMETER] if sym else []
+        parameter = Kind.PARAMETER
+        return [c for c in sym.children if c.kind is parameter] if sym else []
 
     def _items_at(self, row: int) -> list[int]:
         """The items whose rows include `row` (usually one), in document order — found by bisection,

@@ -14,6 +14,14 @@ from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
+# the usual reference kinds, read once (an enum member's look-up on its class is not free)
+_VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL = (
+    RefKind.VALUE,
+    RefKind.COLLECT,
+    RefKind.ARGUMENT,
+    RefKind.TYPE,
+    RefKind.CALL,
+)
 
 
 class Resolution:
@@ -40,13 +48,14 @@ class Resolution:
         k = ref.kind
         name = ref.name
         deps.add(name)
-        if k is RefKind.VALUE or k is RefKind.COLLECT:
-            return self.resolve_value(name, ref.scope, ref.range[0], ref.range[1])
-        if k is RefKind.ARGUMENT:
+        if k is _VALUE or k is _COLLECT:
+            r = ref.range
+            return self.resolve_value(name, ref.scope, r[0], r[1])
+        if k is _ARGUMENT:
             return self._resolve_argument(ref, deps)
-        if k is RefKind.TYPE:
+        if k is _TYPE:
             return self.first(Kind.TYPE, name)
-        if k is RefKind.CALL:
+        if k is _CALL:
             return self.callable(name) or self.first(Kind.TYPE, name)
         if k is RefKind.SIGNAL:
             return self.first(Kind.SIGNAL, name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tree_sitter import Node, Point, Tree
+from tree_sitter import Node, Tree
 
 from awl_lsp.model.index import SemanticModel
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
@@ -33,13 +33,15 @@ from awl_lsp.model.type_base import (
     parse_type_node,
     parse_type_text,
 )
+from awl_lsp.syntax import fields as F
 
 
 # ---------------------------------------------------------------------- inference
 def node_at(root: Node, r: Range, types: tuple[str, ...]) -> Node | None:
     """The node of one of `types` that starts where the range `r` starts and contains it."""
-    node: Node | None = root.descendant_for_point_range(Point(r[0], r[1]), Point(r[2], r[3]))
-    while node is not None and not (node.type in types and node.start_point == (r[0], r[1])):
+    start = (r[0], r[1])
+    node: Node | None = root.descendant_for_point_range(start, (r[2], r[3]))
+    while node is not None and not (node.type in types and node.start_point == start):
         node = node.parent
     return node
 
@@ -87,8 +89,7 @@ class TypeEnv:
         self.table.deps = deps
 
     def _ref(self, node: Node, kind: RefKind) -> Reference | None:
-        s, e = node.start_point, node.end_point
-        ref = self.model.reference_with((s.row, s.column, e.row, e.column), kind)
+        ref = self.model.reference_with(node.start_point + node.end_point, kind)
         if ref is None:
             return None
         if self.deps is not None:
@@ -96,11 +97,7 @@ class TypeEnv:
         return ref
 
     def text(self, node: Node | None) -> str:
-        return (
-            ""
-            if node is None
-            else self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-        )
+        return "" if node is None else self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
@@ -144,12 +141,12 @@ class TypeEnv:
             if sym.type:
                 return parse_type_text(sym.type)
             node = node_at(self.root, sym.range, ("carry_clause",))
-            return self.infer(node.child_by_field_name("default")) if node is not None else UNKNOWN
+            return self.infer(node.child_by_field_id(F.DEFAULT)) if node is not None else UNKNOWN
         if k is Kind.VARIANT:
             return named(sym.container or "")
         if k is Kind.CONST:
             node = node_at(self.root, sym.range, ("const_declaration",))
-            return self.infer(node.child_by_field_name("value")) if node is not None else UNKNOWN
+            return self.infer(node.child_by_field_id(F.VALUE)) if node is not None else UNKNOWN
         if k is Kind.BINDING:
             return self._binding_type(sym)
         return UNKNOWN
@@ -176,38 +173,38 @@ class TypeEnv:
         if node is None:
             return UNKNOWN
         if how == "binding" and node.type == "expression_statement":
-            return self.infer(node.child_by_field_name("value"))
+            return self.infer(node.child_by_field_id(F.VALUE))
         if how in ("fork item", "distribute", "sequence"):
             owner = node.parent if node.type == "identifier" else node
-            coll = self.infer(owner.child_by_field_name("collection")) if owner is not None else UNKNOWN
+            coll = self.infer(owner.child_by_field_id(F.COLLECTION)) if owner is not None else UNKNOWN
             return coll.element if coll.is_list and coll.element is not None else UNKNOWN
         if how == "join" and node.parent is not None and node.parent.type == "fork_statement":
             fork = node.parent
-            body = fork.child_by_field_name("body")
+            body = fork.child_by_field_id(F.BODY)
             calls = [
                 s
                 for s in (body.named_children if body is not None else [])
                 if s.type == "expression_statement"
             ]
-            if fork.child_by_field_name("item") is None or len(calls) != 1:
+            if fork.child_by_field_id(F.ITEM) is None or len(calls) != 1:
                 return UNKNOWN
-            return list_of(self.infer(calls[0].child_by_field_name("value")))
+            return list_of(self.infer(calls[0].child_by_field_id(F.VALUE)))
         if how == "loop":
-            return self.infer(node.child_by_field_name("seed"))
+            return self.infer(node.child_by_field_id(F.SEED))
         if how == "wait":
-            signal = self.text(node.child_by_field_name("signal"))
+            signal = self.text(node.child_by_field_id(F.SIGNAL))
             if self.deps is not None:
                 self.deps.add(signal)
             sig = self.model.first(Kind.SIGNAL, signal)
             t = parse_type_text(sig.type) if sig is not None else UNKNOWN
-            return optional_of(t) if node.child_by_field_name("timeout") is not None else t
+            return optional_of(t) if node.child_by_field_id(F.TIMEOUT) is not None else t
         if how == "collect":
-            value = node.child_by_field_name("value")
+            value = node.child_by_field_id(F.VALUE)
             if value is None:
                 return UNKNOWN
             ref = self._ref(value, RefKind.COLLECT)
             t = self.type_of_symbol(ref.target) if ref is not None and ref.target is not None else UNKNOWN
-            return list_of(optional_of(t) if node.child_by_field_name("tolerant") is not None else t)
+            return list_of(optional_of(t) if node.child_by_field_id(F.TOLERANT) is not None else t)
         return UNKNOWN
 
     # ---- expressions
@@ -222,10 +219,12 @@ class TypeEnv:
         if node is None:
             return UNKNOWN
         key = (node.id, str(item) if item is not None else "")
-        if key not in self._memo:
-            self._memo[key] = UNKNOWN
-            self._memo[key] = self._infer(node, item)
-        return self._memo[key]
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            memo[key] = UNKNOWN  # (a recursion guard)
+            found = memo[key] = self._infer(node, item)
+        return found
 
     def _infer(self, node: Node, item: AwlType | None) -> AwlType:
         t = node.type
@@ -240,32 +239,32 @@ class TypeEnv:
             return self.infer(node.named_children[0], item) if node.named_children else UNKNOWN
         if t == "field_expression":
             ft = self.field_type(
-                self.infer(node.child_by_field_name("value"), item),
-                self.text(node.child_by_field_name("field")),
+                self.infer(node.child_by_field_id(F.VALUE), item),
+                self.text(node.child_by_field_id(F.FIELD)),
             )
             return ft or UNKNOWN
         if t == "relative_field":
             if item is None:
                 return UNKNOWN
-            return self.field_type(item, self.text(node.child_by_field_name("field"))) or UNKNOWN
+            return self.field_type(item, self.text(node.child_by_field_id(F.FIELD))) or UNKNOWN
         if t == "index_expression":
-            base = self.infer(node.child_by_field_name("value"), item).strip()
+            base = self.infer(node.child_by_field_id(F.VALUE), item).strip()
             return base.element if base.is_list and base.element is not None else UNKNOWN
         if t == "call_expression":
-            return self.callable_type(self.text(node.child_by_field_name("function"))) or UNKNOWN
+            return self.callable_type(self.text(node.child_by_field_id(F.FUNCTION))) or UNKNOWN
         if t == "pipe_expression":
             return self.stage_type(
-                self.infer(node.child_by_field_name("input"), item), node.child_by_field_name("stage")
+                self.infer(node.child_by_field_id(F.INPUT), item), node.child_by_field_id(F.STAGE)
             )
         if t == "binary_expression":
-            op = self.text(node.child_by_field_name("operator"))
+            op = self.text(node.child_by_field_id(F.OPERATOR))
             if op != "+":
                 return BOOL
-            left = self.infer(node.child_by_field_name("left"), item)
-            right = self.infer(node.child_by_field_name("right"), item)
+            left = self.infer(node.child_by_field_id(F.LEFT), item)
+            right = self.infer(node.child_by_field_id(F.RIGHT), item)
             return left if left.is_list else STRING if STRING in (left, right) else left
         if t == "workflow_builtin":
-            return STRING if self.text(node.child_by_field_name("field")) == "id" else UNKNOWN
+            return STRING if self.text(node.child_by_field_id(F.FIELD)) == "id" else UNKNOWN
         if t == "list":
             elems = [self.infer(c, item) for c in node.named_children]
             known = [e for e in elems if not e.unknown]
@@ -279,9 +278,9 @@ class TypeEnv:
         if stage.type == "identifier":
             return self.callable_type(self.text(stage)) or UNKNOWN
         if stage.type == "relative_field":
-            return self.field_type(input_type, self.text(stage.child_by_field_name("field"))) or UNKNOWN
+            return self.field_type(input_type, self.text(stage.child_by_field_id(F.FIELD))) or UNKNOWN
         if stage.type == "combinator":
-            name = self.text(stage.child_by_field_name("name")) or self.text(stage.children[0])
+            name = self.text(stage.child_by_field_id(F.NAME)) or self.text(stage.children[0])
             if name in ("filter", "sort"):
                 return input_type
             if name == "count":
@@ -290,7 +289,7 @@ class TypeEnv:
                 return BOOL
             if name == "map":
                 elem = element_of(input_type)
-                return list_of(self.infer(stage.child_by_field_name("argument"), elem or UNKNOWN))
+                return list_of(self.infer(stage.child_by_field_id(F.ARGUMENT), elem or UNKNOWN))
         return UNKNOWN
 
     def fields_of_type(self, t: AwlType) -> dict[str, AwlType]:

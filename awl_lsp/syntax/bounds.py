@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import accumulate, islice
+from operator import sub
 
 from tree_sitter import Node, Parser, Tree
 
@@ -54,21 +56,23 @@ def _bracket_facts(source: bytes, start: int = 0, end: int | None = None) -> tup
     """How a run of bytes moves the bracket depth of `might_be_too_deep`'s scan (closes clamp at 0).
 
     Entering at depth d, the run leaves at `max(d + a, b)` and peaks at `max(d + x, y)`; runs
-    compose (see `_compose`), so a document's depth is known from its blocks'.
+    compose (see `_compose`), so a document's depth is known from its blocks'. (The depth after
+    each bracket is a running sum, its low so far a running minimum: both computed in C.)
     """
-    total = low = high = rise = 0
-    for m in _BRACKETS.finditer(source, start, len(source) if end is None else end):
-        if m.group() in b"([{":
-            total += 1
-            if total > high:
-                high = total
-            if total - low > rise:
-                rise = total - low
-        else:
-            total -= 1
-            if total < low:
-                low = total
+    run = source[start:end].translate(_BRACKET_STEPS, _NOT_BRACKETS)  # opens as 2, closes as 0
+    if not run:
+        return 0, 0, 0, 0
+    depth = list(accumulate(map(_MINUS_ONE, run)))  # the depth after each bracket, from 0
+    total = depth[-1]
+    low = min(0, min(depth))
+    high = max(0, max(depth))
+    rise = max(0, max(map(sub, depth, islice(accumulate(depth, min, initial=0), 1, None))))
     return total, total - low, high, rise
+
+
+_BRACKET_STEPS = bytes.maketrans(b"([{)]}", b"\x02\x02\x02\x00\x00\x00")
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"()[]{}")))
+_MINUS_ONE = (1).__rsub__  # x -> x - 1
 
 
 def _compose(first: tuple[int, int, int, int], then: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

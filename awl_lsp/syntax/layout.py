@@ -180,10 +180,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
         code = _STRING.sub(b'""', body) if b'"' in body else body
         if b"//" in code:
             code = code.split(b"//", 1)[0]
-        if row in free_rows or not body or body.startswith(b"//") or body.startswith(b"\t"):
+        if row in free_rows or not body or body.startswith((b"//", b"\t")):
             pass
         else:
-            span = (row, indent, row, max(len(line), indent + 1))
             if open_arm is not None and depth == 0 and indent <= open_arm[1]:
                 out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
             open_arm = None
@@ -200,11 +199,11 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             if indent % 2:
                 spaces = f"{indent} space{'' if indent == 1 else 's'}"
                 message = f"indented {spaces}: indentation goes in levels of two spaces"
-                out.append((span, message, "odd-indent"))
+                out.append((_span(row, indent, line), message, "odd-indent"))
             elif indent > prev + 2:
                 out.append(
                     (
-                        span,
+                        _span(row, indent, line),
                         f"indented {(indent - prev) // 2} levels deeper than the line above: a line may sit "
                         "at most one level (two spaces) deeper than the one before it",
                         "indent-jump",
@@ -213,7 +212,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             elif depth == 0 and body.startswith(b"|") and not body.startswith(b"|>"):
                 out.append(
                     (
-                        span,
+                        _span(row, indent, line),
                         "enum variants go on the `type` line (`type Name = A | B | C`), not on lines of "
                         "their own",
                         "enum-line",
@@ -222,14 +221,16 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             elif depth > 0 and indent < open_indent:
                 out.append(
                     (
-                        span,
+                        _span(row, indent, line),
                         "this line continues the brackets opened above but is less indented than the line "
                         "that opened them: indent it at least as deep as that line",
                         "bracket-dedent",
                     )
                 )
             elif depth > 0 and row in record_rows and indent <= open_indent and not body.startswith(b"}"):
-                out.append(_field_not_indented(lines, first_row, row, span, prev_row, record))
+                out.append(
+                    _field_not_indented(lines, first_row, row, _span(row, indent, line), prev_row, record)
+                )
             elif (
                 depth > 0
                 and row in record_rows
@@ -239,7 +240,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             ):
                 out.append(
                     (
-                        span,
+                        _span(row, indent, line),
                         "this field is indented deeper than the field above it: the fields of a type's "
                         "`{ … }` all sit at one level",
                         "field-indent",
@@ -247,13 +248,15 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                 )
             elif not continuation and indent == prev + 2:
                 first = _largest_at(root, row, indent)
-                fork = _fork_without_branches(root, prev_row, prev)
+                # (a `join` line above: the `fork` over it may have no branches)
+                joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
+                fork = _fork_without_branches(root, prev_row, prev) if joins else None
                 if fork is not None:
                     out.append(fork)
                 elif first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
                     out.append(
                         (
-                            span,
+                            _span(row, indent, line),
                             "this line is indented one level deeper than the line above, which opens no "
                             "block: indent it like the line above",
                             "unexpected-indent",
@@ -271,6 +274,11 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _span(row: int, indent: int, line: bytes) -> Range:
+    """A code line's range from its indentation to its end."""
+    return (row, indent, row, max(len(line), indent + 1))
 
 
 def _field_not_indented(
@@ -332,6 +340,9 @@ _ARM_WITHOUT_ROUTE = (
 def _multiline_opaque(root: Node, source: bytes, begin: int, end: int) -> list[Node]:
     """The `json { … }` bodies and raw strings in `source[begin:end]` that span lines."""
     found: list[Node] = []
+    if source.find(b'"""', begin, end) < 0 and source.find(b"json", begin, end) < 0:
+        if source.find(b"schema", begin, end) < 0:
+            return found  # (the usual item: three scans in C instead of the regex's)
     seen: set[int] = set()
     for match in _OPAQUE_START.finditer(source, begin, end):
         start = match.start() if match.group().startswith(b'"') else match.end() - 1
