@@ -110,7 +110,6 @@ edit = st.tuples(
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
-    derandomize=True,
     phases=(Phase.explicit, Phase.reuse, Phase.generate),  # no shrinking: the failing case is printed
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -157,7 +157,6 @@ def held_versions_answer_as_fresh(base: str, edits: list) -> None:
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
-    derandomize=True,
     phases=(Phase.explicit, Phase.reuse, Phase.generate),  # no shrinking: the failing case is printed
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
