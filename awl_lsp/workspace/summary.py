@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Any
 
 from awl_lsp.model import Kind, RefKind, SemanticModel, Symbol
 from awl_lsp.model.facts import ItemFacts
@@ -59,29 +60,46 @@ class DocumentSummary:
     inputs: tuple[FlowParam, ...] = ()
     outcomes: tuple[Outcome, ...] = ()
     contracts: tuple[Contract, ...] = ()
-    uses: dict[str, list[Range]] = field(default_factory=dict)  # contract name -> hatch/spawn/call places
     records: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # type -> fields
-    # the non-local symbols, built when first read (workspace symbol search): per item, its part in
-    # `summarize` (its symbols as read) and how far the item had moved at this version, so a
-    # publish does not move every one
-    pieces: list[tuple[tuple, int]] = field(default_factory=list, repr=False)
+    # the non-local symbols and the places of uses, built when first read (workspace symbol search,
+    # references): per item, its part in `summarize` (its symbols and calls as read) and how far
+    # the item had moved at this version, so a publish does not move every one
+    # (two lists side by side, not a tuple per item: a publish makes no garbage-collected object per item)
+    pieces: tuple[list[tuple], list[int]] = field(default=([], []), repr=False)
     _symbols: tuple[SymbolRow, ...] | None = field(default=None, repr=False)
+    _uses: dict[str, list[Range]] | None = field(default=None, repr=False)
 
     @property
     def symbols(self) -> tuple[SymbolRow, ...]:
         """(name, kind, selection, container) of every non-local symbol, in document order."""
-        return self.settle_symbols()
+        self.settle()
+        return self._symbols  # type: ignore[return-value]
 
-    def settle_symbols(self) -> tuple[SymbolRow, ...]:
-        """Build the symbols now (once) and let go of the parts they were built from."""
-        if self._symbols is None:
-            self._symbols = tuple(
-                (name, kind, _down(r, now - part[5]) if now != part[5] else r, container)
-                for part, now in self.pieces
-                for name, kind, r, container in part[3]
-            )
-            self.pieces = []
-        return self._symbols
+    @property
+    def uses(self) -> dict[str, list[Range]]:
+        """Contract name -> the hatch/spawn/call places that name it, in document order."""
+        self.settle()
+        return self._uses  # type: ignore[return-value]
+
+    def settle(self) -> None:
+        """Build the symbols and uses now (once) and let go of the parts they were built from."""
+        if self._symbols is not None and self._uses is not None:
+            return
+        pieces = list(zip(*self.pieces, strict=True))
+        self._symbols = tuple(
+            (name, kind, _down(r, now - part[5]) if now != part[5] else r, container)
+            for part, now in pieces
+            for name, kind, r, container in part[3]
+        )
+        uses: dict[str, list[Range]] = {}
+        names = {c.name for c in self.contracts}
+        if names:
+            for part, now in pieces:
+                for name, r in part[2]:
+                    if name in names:
+                        uses.setdefault(name, []).append(_down(r, now - part[5]) if now != part[5] else r)
+        self._uses = uses
+        self.pieces = ([], [])
 
     def contract(self, name: str) -> Contract | None:
         return next((c for c in self.contracts if c.name == name), None)
@@ -136,44 +154,59 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
     ids = list(map(id, items))
     rows = list(map(_ROWS, items))  # how far each item moved since its facts were read
     parts: dict[int, tuple] = cache.get("parts", {}) if cache is not None else {}
-    special: set[int] = cache.get("special", set()) if cache is not None else set()
+    # the items with contracts, and those with record types (few, or at least few Python steps)
+    declaring: set[int] = cache.get("declaring", set()) if cache is not None else set()
+    typing: set[int] = cache.get("typing", set()) if cache is not None else set()
+    records: dict | None = cache.get("records") if cache is not None else None
     # a part: (facts, contracts, calls, symbols, records, the anchor rows its ranges were read at);
     # the part holds its facts, so an id in `parts` is that item's for as long as the part is kept
-    found = list(map(parts.get, ids))
+    found: list[Any] = list(map(parts.get, ids))
     if None in found:
-        special = set(special)
+        declaring, typing = set(declaring), set(typing)
         for i in [i for i, part in enumerate(found) if part is None]:
             facts = items[i]
-            part = found[i] = (facts, *_item_part(facts), rows[i])
-            if part[1] or part[2] or part[4]:
-                special.add(ids[i])
+            part = (facts, *_item_part(facts), rows[i])
+            found[i] = part
+            if part[1]:
+                declaring.add(ids[i])
+            if part[4]:
+                typing.add(ids[i])
+                records = None  # (a new record type: the table is joined again)
     if cache is not None:
-        cache["parts"] = dict(zip(ids, found, strict=True))
-        special &= cache["parts"].keys()
-        cache["special"] = special
+        kept = cache["parts"] = dict(zip(ids, found, strict=True))
+        declaring = declaring & kept.keys()
+        if len(typing) != len(still := typing & kept.keys()):
+            records = None  # (a record type gone)
+        typing = still
+        cache.update(declaring=declaring, typing=typing)
     contracts: list[Contract] = []
-    calls: list[tuple[str, Range]] = []
-    if special:
-        where = {x: i for i, x in enumerate(ids)} if len(special) > 8 else None
-        for i in sorted(where[x] if where is not None else ids.index(x) for x in special):
-            part = found[i]
-            moved = rows[i] - part[5]
-            these, places = _moved(part[1], part[2], moved) if moved else (part[1], part[2])
-            contracts.extend(these)
-            calls.extend(places)
-            out.records.update(part[4])  # (a later declaration of a name wins, as it always did)
-    out.pieces = list(zip(found, rows, strict=True))
-    if cache is None:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
-        out.settle_symbols()
+    for i in _positions(ids, declaring):
+        part = found[i]
+        moved = rows[i] - part[5]
+        contracts.extend(_moved(part[1], moved) if moved else part[1])
+    if records is None:
+        records = {}
+        for i in _positions(ids, typing):
+            records.update(found[i][4])  # (a later declaration of a name wins, as it always did)
+        if cache is not None:
+            cache["records"] = records
+    out.records = records  # (shared with the next versions' summaries while no record type changes)
+    out.pieces = (found, rows)  # (no part is None any more)
     out.contracts = tuple(contracts)
-    names = {c.name for c in contracts}
-    for name, place in calls:
-        if name in names:
-            out.uses.setdefault(name, []).append(place)
+    if cache is None:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
+        out.settle()
     return out
 
 
 _ROWS = attrgetter("anchor.rows")
+
+
+def _positions(ids: list[int], some: set[int]) -> list[int]:
+    """Where the items of `some` stand in `ids`, in document order."""
+    if len(some) > 8:
+        where = dict(zip(ids, range(len(ids)), strict=True))
+        return sorted(map(where.__getitem__, some))
+    return sorted(map(ids.index, some))
 
 
 def _item_part(facts: ItemFacts) -> tuple[list, list, list, list]:
@@ -207,9 +240,9 @@ def _down(r: Range, rows: int) -> Range:
     return (r[0] + rows, r[1], r[2] + rows, r[3])
 
 
-def _moved(contracts: list[Contract], calls: list, rows: int) -> tuple[list, list]:
-    """An item's contracts and calls `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
-    moved_contracts = [
+def _moved(contracts: list[Contract], rows: int) -> list[Contract]:
+    """An item's contracts `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
+    return [
         Contract(
             c.kind,
             c.name,
@@ -220,5 +253,3 @@ def _moved(contracts: list[Contract], calls: list, rows: int) -> tuple[list, lis
         )
         for c in contracts
     ]
-    moved_calls = [(name, _down(r, rows)) for name, r in calls]
-    return moved_contracts, moved_calls
