@@ -14,6 +14,9 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain, compress, repeat, zip_longest
+from operator import add, attrgetter, is_, is_not, itemgetter, mul, not_, sub
+from struct import Struct
 
 from lsprotocol import types as lsp
 from tree_sitter import Node
@@ -299,113 +302,221 @@ def _resolution(facts: ItemFacts | None) -> int:
     )
 
 
-@dataclass(frozen=True, slots=True)
 class _ItemTokens:
-    """One item's tokens in wire form (the first token's line relative to the item's first row, its
-    character absolute: joining items only fixes the first), with the first and last token's
-    (row relative to the item, character). Kept compact (an int array, not a tuple per token):
-    every open document holds one per item."""
+    """One item's tokens in wire form after its first token (`rest`: the int array's bytes; joining
+    items only fixes each first token, the one thing that depends on the item before), with the
+    first and last token's (row relative to the item, character). Kept compact (bytes, not a tuple
+    per token): every open document holds one per item. `text` is `rest` as JSON integers, each
+    after a comma, made when an answer first needs it."""
 
-    wire: array
-    first: tuple[int, int] | None
-    last: tuple[int, int] | None
+    __slots__ = ("rest", "first", "last", "text")
+
+    def __init__(self, rest: bytes, first: tuple[int, int] | None, last: tuple[int, int] | None) -> None:
+        self.rest = rest
+        self.first = first
+        self.last = last
+        self.text: str | None = None
 
     @property
     def tokens(self) -> list[Token]:
         """The tokens, rows relative to the item (decoded from the wire form)."""
+        if self.first is None:
+            return []
+        wire = array("i")
+        wire.frombytes(self.rest)
+        line, char = self.first
         out: list[Token] = []
-        line = char = 0
-        wire = self.wire
-        for i in range(0, len(wire), 5):
-            delta_line, delta_char, length, type_index, bits = wire[i : i + 5]
-            line += delta_line
-            char = char + delta_char if delta_line == 0 else delta_char
+        for i in range(-2, len(wire), 5):
+            if i >= 0:
+                delta_line, delta_char = wire[i : i + 2]
+                line += delta_line
+                char = char + delta_char if delta_line == 0 else delta_char
+            length, type_index, bits = wire[i + 2 : i + 5]
             out.append((line, char, length, type_index, bits))
         return out
 
 
-def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
-    toks = _item_tokens(snap, item, facts, item.start_point.row)
+def _item_entry(snap: Snapshot, nodes: list[tuple[Node, ItemFacts | None]], first: int) -> _ItemTokens:
+    """The tokens of `nodes` (an item and the comments above it), rows counted from `first`."""
+    toks: list[Token] = []
+    for node, facts in nodes:
+        toks += _item_tokens(snap, node, facts, first)
     if not toks:
-        return _ItemTokens(array("i"), None, None)
-    return _ItemTokens(array("i", encode(toks)), toks[0][:2], toks[-1][:2])
+        return _ItemTokens(b"", None, None)
+    toks.sort()
+    return _ItemTokens(array("i", encode(toks)[2:]).tobytes(), toks[0][:2], toks[-1][:2])
 
 
-def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
-    """(first row, tokens) per top-level item of this version, reusing what the last version had.
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """A version's tokens by segment, in document order: each item with the comments (and other
+    non-items) between it and the item before, then what follows the last item. Rows are relative
+    to the segment's row (its item's first row; 0 for the tail), so a moved item keeps its entry;
+    kept side by side as lists, so joining them is a few passes in C, not a Python step per item."""
 
-    An item's resolution is numbered (the same resolution, the same number, for as long as some
-    item has it), so the cache key hashes a small number instead of every reference of the item."""
-    source = snap.doc.source
-    encoding = str(snap.doc.encoding)
+    rows: list[int]
+    entries: list[_ItemTokens]
+
+
+_START = attrgetter("_start_row")
+_MOVED = attrgetter("anchor.rows")
+_MISSING = (None, None, None, 0)
+Gap = list[tuple[Node, ItemFacts | None]]
+
+
+def _item_tables(snap: Snapshot) -> _Tables:
+    """The segments of this version, reusing what the last version asked had.
+
+    A segment is cached by its item's facts (the model keeps an item's facts while its text, the gap
+    above it included, stays the same) and the names its resolution read (the model keeps those
+    while the item needs no new resolution); a re-resolved item keeps its tokens when its references
+    resolve to the same kinds as before (`_resolution`)."""
     shared = snap.shared
-    previous: dict[tuple, _ItemTokens] = shared.get("semantic-tokens", {})  # type: ignore[assignment]
-    seen: dict[int, tuple] = shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
-    numbers: dict[int, int] = shared.get("semantic-tokens-resolution-numbers", {})  # type: ignore[assignment]
-    counter = int(shared.get("semantic-tokens-resolution-counter", 0))  # type: ignore[call-overload]
-    kept: dict[tuple, _ItemTokens] = {}
-    resolutions: dict[int, tuple] = {}
-    used: dict[int, int] = {}
-    deps = snap.model.item_deps
-    out: list[tuple[int, _ItemTokens]] = []
-    index = 0
-    for item, facts in _items(snap):
-        number = 0
-        if facts is not None:
-            # an item's resolution is re-computed only when the model re-resolved it (new deps)
-            by = deps[index] if index < len(deps) else None
-            index += 1
-            known = seen.get(id(facts))
-            if known is not None and known[0] is facts and known[1] is by and by is not None:
-                resolution, number = known[2], known[3]
+    encoding = str(snap.doc.encoding)
+    known = shared.get("semantic-tokens")
+    cache: dict[int, tuple] = known[1] if isinstance(known, tuple) and known[0] == encoding else {}
+    model = snap.model
+    items = model.items
+    ids = list(map(id, items))
+    rows = list(map(add, map(_START, items), map(_MOVED, items)))
+    deps: list = model.item_deps
+    found: list[tuple] = list(map(cache.get, ids, repeat(_MISSING, len(ids))))
+    if len(deps) != len(items) or False in map(is_, map(itemgetter(1), found), deps):
+        stale = [
+            i
+            for i, (part, by) in enumerate(zip_longest(found, deps[: len(items)]))
+            if part[1] is not by or by is None
+        ]
+        gaps = _gaps(snap, [items[i] for i in stale])
+        for i, nodes in zip(stale, gaps, strict=True):
+            facts, by = items[i], deps[i] if i < len(deps) else None
+            resolution = _resolution(facts)
+            old = found[i]
+            if old[0] is facts and old[3] == resolution:
+                entry = old[2]
             else:
-                resolution = _resolution(facts)
-                found = used.get(resolution)
-                if found is None:
-                    found = numbers.get(resolution)
-                if found is None:
-                    counter += 1
-                    found = counter
-                number = found
-            used[resolution] = number
-            resolutions[id(facts)] = (facts, by, resolution, number)
-        text = source[source.rfind(b"\n", 0, item.start_byte) + 1 : item.end_byte]  # its first line whole
-        key = (text, str(item) if item.has_error else "", encoding, number)
-        entry = kept.get(key) or previous.get(key)
-        if entry is None:
-            checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
-            entry = _item_entry(snap, item, facts)
-        kept[key] = entry
-        out.append((item.start_point.row, entry))
-    shared["semantic-tokens"] = kept
-    shared["semantic-tokens-resolutions"] = resolutions
-    shared["semantic-tokens-resolution-numbers"] = used
-    shared["semantic-tokens-resolution-counter"] = counter
+                checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
+                entry = _item_entry(snap, nodes, rows[i])
+            found[i] = (facts, by, entry, resolution)
+    shared["semantic-tokens"] = (encoding, dict(zip(ids, found, strict=True)))
+    tail = _item_entry(snap, _tail(snap, items[-1] if items else None), 0)
+    return _Tables(rows + [0], list(map(itemgetter(2), found)) + [tail])
+
+
+def _gaps(snap: Snapshot, wanted: list[ItemFacts]) -> list[Gap]:
+    """For each of `wanted` (items of this version, in document order), the root's children from
+    the one after the item before it to the item itself (paired with its facts): found from the
+    item before with a tree cursor when few are wanted, else by one pass over the root's children."""
+    if len(wanted) <= 32:
+        found = _gaps_from_neighbours(snap, wanted)
+        if found is not None:
+            return found
+    want = {id(f) for f in wanted}
+    out: list[Gap] = []
+    gap: Gap = []
+    for child, facts in _items(snap):
+        gap.append((child, facts))
+        if facts is not None:
+            if id(facts) in want:
+                out.append(gap)
+            gap = []
     return out
+
+
+def _gaps_from_neighbours(snap: Snapshot, wanted: list[ItemFacts]) -> list[Gap] | None:
+    """`_gaps` by a cursor from each item's neighbour above (None should the tree not line up)."""
+    items = snap.model.items
+    root = snap.doc.root
+    out: list[Gap] = []
+    for facts in wanted:
+        i = items.index(facts)
+        cursor = root.walk()
+        if i == 0:
+            if not cursor.goto_first_child():
+                return None
+        else:
+            before = items[i - 1]
+            at = (before.start_row, before.start_col)
+            if cursor.goto_first_child_for_point(at) is None or cursor.node is None:
+                return None
+            if tuple(cursor.node.start_point) != at or not cursor.goto_next_sibling():
+                return None
+        gap: Gap = []
+        while True:
+            node = cursor.node
+            if node is None:
+                return None
+            if node.is_named and node.type not in NOT_ITEMS:
+                if tuple(node.start_point) != (facts.start_row, facts.start_col):
+                    return None
+                gap.append((node, facts))
+                break
+            gap.append((node, None))
+            if not cursor.goto_next_sibling():
+                return None
+        out.append(gap)
+    return out
+
+
+def _tail(snap: Snapshot, last: ItemFacts | None) -> Gap:
+    """The root's children after its last item (all of them when there is none)."""
+    cursor = snap.doc.root.walk()
+    if last is None:
+        if not cursor.goto_first_child():
+            return []
+    else:
+        cursor.goto_first_child_for_point((last.start_row, last.start_col))
+        if not cursor.goto_next_sibling():
+            return []
+    out: Gap = []
+    while True:
+        node = cursor.node
+        if node is None:
+            return out
+        out.append((node, None))
+        if not cursor.goto_next_sibling():
+            return out
 
 
 def full_tokens(snap: Snapshot) -> list[Token]:
     """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
     out: list[Token] = []
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
+    tables = snap.derived("semantic-tokens", _item_tables)
+    for first, entry in zip(tables.rows, tables.entries, strict=True):
         out.extend((line + first, char, size, kind, mods) for line, char, size, kind, mods in entry.tokens)
     return out
+
+
+_FIRST, _LAST, _REST = attrgetter("first"), attrgetter("last"), attrgetter("rest")
+_LINE, _CHAR = itemgetter(0), itemgetter(1)
+_PAIR = Struct("=2i")
+
+
+def _heads(snap: Snapshot) -> tuple[list[_ItemTokens], list[int], list[int]]:
+    """The items with tokens, and each one's first token's (line delta, character delta) from the
+    last token of the one before: the only integers of the answer that depend on two items
+    (computed by passes in C over the items, not a Python step per item)."""
+    tables = snap.derived("semantic-tokens", _item_tables)
+    some = list(map(is_not, map(_FIRST, tables.entries), repeat(None)))
+    entries = list(compress(tables.entries, some))
+    rows = list(compress(tables.rows, some))
+    firsts, lasts = list(map(_FIRST, entries)), list(map(_LAST, entries))
+    lines = list(map(add, map(_LINE, firsts), rows))
+    ends = [0, *map(add, map(_LINE, lasts), rows)]
+    end_chars = [0, *map(_CHAR, lasts)]
+    deltas = list(map(sub, lines, ends))
+    chars = list(map(sub, map(_CHAR, firsts), map(mul, end_chars, map(not_, deltas))))
+    return entries, deltas, chars
 
 
 def _full_wire(snap: Snapshot) -> array:
     """The whole document's tokens in wire form, joined from the items' (only first tokens change);
     an int array, since the last one sent is kept for the next delta."""
+    entries, deltas, chars = _heads(snap)
     data = array("i")
-    prev_line = prev_char = 0
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
-        if entry.first is None or entry.last is None:
-            continue
-        line, char = entry.first[0] + first, entry.first[1]
-        delta = line - prev_line
-        data.append(delta)
-        data.append(char - prev_char if delta == 0 else char)
-        data.extend(entry.wire[2:])
-        prev_line, prev_char = entry.last[0] + first, entry.last[1]
+    data.frombytes(
+        b"".join(chain.from_iterable(zip(map(_PAIR.pack, deltas, chars), map(_REST, entries), strict=True)))
+    )
     return data
 
 
@@ -458,27 +569,19 @@ def semantic_tokens_full_json(snap: Snapshot) -> str:
 
 
 def _full_text(snap: Snapshot) -> str:
-    """`_full_wire` as comma-separated integers, from the items' texts (kept per document in
-    `Snapshot.shared`, for the items of the newest version asked for: one string per item)."""
-    previous: dict[int, tuple[_ItemTokens, str]] = snap.shared.get("semantic-tokens-text", {})  # type: ignore[assignment]
-    kept: dict[int, tuple[_ItemTokens, str]] = {}
-    parts: list[str] = []
-    prev_line = prev_char = 0
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
-        if entry.first is None or entry.last is None:
-            continue
-        known = kept.get(id(entry)) or previous.get(id(entry))
-        if known is None or known[0] is not entry:
-            known = (entry, ",".join(map(str, entry.wire[2:])))
-        kept[id(entry)] = known
-        line, char = entry.first[0] + first, entry.first[1]
-        delta = line - prev_line
-        parts.append(f"{delta},{char - prev_char if delta == 0 else char}")
-        if known[1]:
-            parts.append(known[1])
-        prev_line, prev_char = entry.last[0] + first, entry.last[1]
-    snap.shared["semantic-tokens-text"] = kept
-    return ",".join(parts)
+    """`_full_wire` as comma-separated integers, from the items' texts (each made once per item)."""
+    entries, deltas, chars = _heads(snap)
+    texts = list(map(_TEXT, entries))
+    if None in texts:
+        for i in [i for i, text in enumerate(texts) if text is None]:
+            entry = entries[i]
+            wire = array("i")
+            wire.frombytes(entry.rest)
+            entry.text = texts[i] = "".join(map(",{}".format, wire))
+    return ",".join(map(str.__add__, map("{},{}".format, deltas, chars), texts))
+
+
+_TEXT = attrgetter("text")
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
