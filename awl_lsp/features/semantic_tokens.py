@@ -358,8 +358,6 @@ class _Tables:
     entries: list[_ItemTokens]
 
 
-_START = attrgetter("_start_row")
-_MOVED = attrgetter("anchor.rows")
 _MISSING = (None, None, None, 0)
 Gap = list[tuple[Node, ItemFacts | None]]
 
@@ -374,13 +372,12 @@ def _item_tables(snap: Snapshot) -> _Tables:
     shared = snap.shared
     encoding = str(snap.doc.encoding)
     known = shared.get("semantic-tokens")
-    cache: dict[int, tuple] = known[1] if isinstance(known, tuple) and known[0] == encoding else {}
+    cache: dict[ItemFacts, tuple] = known[1] if isinstance(known, tuple) and known[0] == encoding else {}
     model = snap.model
     items = model.items
-    ids = list(map(id, items))
-    rows = list(map(add, map(_START, items), map(_MOVED, items)))
+    rows = model.item_starts
     deps: list = model.item_deps
-    found: list[tuple] = list(map(cache.get, ids, repeat(_MISSING, len(ids))))
+    found: list[tuple] = list(map(cache.get, items, repeat(_MISSING, len(items))))
     if len(deps) != len(items) or False in map(is_, map(itemgetter(1), found), deps):
         stale = [
             i
@@ -398,7 +395,8 @@ def _item_tables(snap: Snapshot) -> _Tables:
                 checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
                 entry = _item_entry(snap, nodes, rows[i])
             found[i] = (facts, by, entry, resolution)
-    shared["semantic-tokens"] = (encoding, dict(zip(ids, found, strict=True)))
+    # (keyed by the facts themselves, compared by identity: no int made per item)
+    shared["semantic-tokens"] = (encoding, dict(zip(items, found, strict=True)))
     tail = _item_entry(snap, _tail(snap, items[-1] if items else None), 0)
     return _Tables(rows + [0], list(map(itemgetter(2), found)) + [tail])
 
@@ -501,10 +499,11 @@ def _heads(snap: Snapshot) -> tuple[list[_ItemTokens], list[int], list[int]]:
     entries = list(compress(tables.entries, some))
     rows = list(compress(tables.rows, some))
     firsts, lasts = list(map(_FIRST, entries)), list(map(_LAST, entries))
-    lines = list(map(add, map(_LINE, firsts), rows))
-    ends = [0, *map(add, map(_LINE, lasts), rows)]
+    # a first token's line after the last token before it, as sums of small numbers (the rows
+    # between the two items, and lines within each): no int object made per item
+    steps = list(map(sub, rows, [0, *rows[:-1]]))
+    deltas = list(map(sub, map(add, steps, map(_LINE, firsts)), [0, *map(_LINE, lasts)]))
     end_chars = [0, *map(_CHAR, lasts)]
-    deltas = list(map(sub, lines, ends))
     chars = list(map(sub, map(_CHAR, firsts), map(mul, end_chars, map(not_, deltas))))
     return entries, deltas, chars
 

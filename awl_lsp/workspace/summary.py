@@ -151,16 +151,15 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
             if c.kind is Kind.OUTCOME
         )
     items = model.items
-    ids = list(map(id, items))
     rows = list(map(_ROWS, items))  # how far each item moved since its facts were read
-    parts: dict[int, tuple] = cache.get("parts", {}) if cache is not None else {}
+    parts: dict[ItemFacts, tuple] = cache.get("parts", {}) if cache is not None else {}
     # the items with contracts, and those with record types (few, or at least few Python steps)
-    declaring: set[int] = cache.get("declaring", set()) if cache is not None else set()
-    typing: set[int] = cache.get("typing", set()) if cache is not None else set()
+    declaring: set[ItemFacts] = cache.get("declaring", set()) if cache is not None else set()
+    typing: set[ItemFacts] = cache.get("typing", set()) if cache is not None else set()
     records: dict | None = cache.get("records") if cache is not None else None
     # a part: (facts, contracts, calls, symbols, records, the anchor rows its ranges were read at);
-    # the part holds its facts, so an id in `parts` is that item's for as long as the part is kept
-    found: list[Any] = list(map(parts.get, ids))
+    # (keyed by the facts themselves, compared by identity: no int made per item)
+    found: list[Any] = list(map(parts.get, items))
     if None in found:
         declaring, typing = set(declaring), set(typing)
         for i in [i for i, part in enumerate(found) if part is None]:
@@ -168,25 +167,25 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
             part = (facts, *_item_part(facts), rows[i])
             found[i] = part
             if part[1]:
-                declaring.add(ids[i])
+                declaring.add(facts)
             if part[4]:
-                typing.add(ids[i])
+                typing.add(facts)
                 records = None  # (a new record type: the table is joined again)
     if cache is not None:
-        kept = cache["parts"] = dict(zip(ids, found, strict=True))
+        kept = cache["parts"] = dict(zip(items, found, strict=True))
         declaring = declaring & kept.keys()
         if len(typing) != len(still := typing & kept.keys()):
             records = None  # (a record type gone)
         typing = still
         cache.update(declaring=declaring, typing=typing)
     contracts: list[Contract] = []
-    for i in _positions(ids, declaring):
+    for i in _positions(items, declaring):
         part = found[i]
         moved = rows[i] - part[5]
         contracts.extend(_moved(part[1], moved) if moved else part[1])
     if records is None:
         records = {}
-        for i in _positions(ids, typing):
+        for i in _positions(items, typing):
             records.update(found[i][4])  # (a later declaration of a name wins, as it always did)
         if cache is not None:
             cache["records"] = records
@@ -201,12 +200,12 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
 _ROWS = attrgetter("anchor.rows")
 
 
-def _positions(ids: list[int], some: set[int]) -> list[int]:
-    """Where the items of `some` stand in `ids`, in document order."""
+def _positions(items: list[ItemFacts], some: set[ItemFacts]) -> list[int]:
+    """Where the items of `some` stand in `items`, in document order."""
     if len(some) > 8:
-        where = dict(zip(ids, range(len(ids)), strict=True))
+        where = dict(zip(items, range(len(items)), strict=True))
         return sorted(map(where.__getitem__, some))
-    return sorted(map(ids.index, some))
+    return sorted(map(items.index, some))
 
 
 def _item_part(facts: ItemFacts) -> tuple[list, list, list, list]:
