@@ -248,9 +248,9 @@ class CheckCache:
         ref_reads: set[int] = set()
         items: list[Item] = []
         key_rows: list[int] = []
-        facts = model.items
+        facts, starts = model.items, model.item_starts  # (the items' rows, without a node point each)
         for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
-            row = e.summary.anchor.row = n.start_point.row
+            row = e.summary.anchor.row = starts[i]
             key_rows.append(row - e.gap)
             it = e.item
             if it is None or e.resolved_by is not deps[i]:
