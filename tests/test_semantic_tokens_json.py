@@ -124,3 +124,21 @@ def test_many_items_changed_at_once_are_found_in_one_pass() -> None:
     fresh = semantic_tokens_full(OpenDocument(doc.syntax.text, 1, None, None).snapshot).data
     assert semantic_tokens_full(doc.snapshot).data == fresh
     assert json.loads(semantic_tokens_full_json(doc.snapshot))["data"] == fresh
+
+
+def test_a_range_gives_the_whole_documents_tokens_on_its_rows() -> None:
+    """A range request finds its first item by bisection: the tokens on the range's rows are the
+    whole document's tokens on those rows, wherever the range starts (comments, items sharing a
+    line, the end of the document)."""
+    from awl_lsp.features.semantic_tokens import tokens
+
+    text = document(200) + "// the end\nstep a\n  outcome x: else, route a\n"
+    text = text.replace("type Board { seen: Int }\n", "type Board { seen: Int }\n// between\n/// doc\n")
+    doc = OpenDocument(text, 1, None, None)
+    doc.edit([TextEdit(3, 0, 3, 0, "// typed\n")], 2)
+    everything = tokens(doc.snapshot)
+    rows = len(doc.syntax.text.split("\n"))
+    rng = random.Random(3)
+    for first in [0, 1, 5, 11, 12, 13, rows - 3, rows - 1, *rng.sample(range(rows), 25)]:
+        last = min(rows, first + rng.choice([0, 1, 7, 60]))
+        assert tokens(doc.snapshot, first, last) == [t for t in everything if first <= t[0] <= last], first

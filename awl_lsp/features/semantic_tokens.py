@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -245,14 +246,43 @@ def _items(snap: Snapshot) -> Iterator[tuple[Node, ItemFacts | None]]:
         yield child, next(facts, None) if child.is_named and child.type not in NOT_ITEMS else None
 
 
+def _items_from(snap: Snapshot, row: int) -> Iterator[tuple[Node, ItemFacts | None]]:
+    """`_items(snap)` from the last item that starts above `row` on (the ones before it end above
+    it too), found by bisection and a tree cursor rather than a pass over the document."""
+    items = snap.model.items
+    j = bisect_left(snap.model.item_starts, row) - 1
+    if j <= 0:
+        yield from _items(snap)
+        return
+    facts = items[j]
+    at = (facts.start_row, facts.start_col)
+    cursor = snap.doc.root.walk()
+    node = cursor.node if cursor.goto_first_child_for_point(at) is not None else None
+    if node is None or tuple(node.start_point) != at or not node.is_named or node.type in NOT_ITEMS:
+        yield from _items(snap)  # (the tree does not line up: every item, as before)
+        return
+    while True:
+        node = cursor.node
+        assert node is not None
+        if node.is_named and node.type not in NOT_ITEMS:
+            yield node, items[j] if j < len(items) else None
+            j += 1
+        else:
+            yield node, None
+        if not cursor.goto_next_sibling():
+            return
+
+
 def tokens(snap: Snapshot, first_row: int = 0, last_row: int | None = None) -> list[Token]:
     """Absolute tokens (line, character, length, type, modifiers) in document order."""
     if last_row is None:
         last_row = snap.doc.lines.line_count
     lines = _Lines(snap)
     out: list[Token] = []
-    for item, facts in _items(snap):
-        if item.end_point.row < first_row or item.start_point.row > last_row:
+    for item, facts in _items_from(snap, first_row):
+        if item.start_point.row > last_row:
+            break
+        if item.end_point.row < first_row:
             continue
         checkpoint()  # a cancelled request stops between items
         classifier = _Classifier(snap, [facts] if facts is not None else [])
