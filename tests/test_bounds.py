@@ -134,3 +134,15 @@ def test_a_deep_schema_file_is_refused_not_a_crash(tmp_path: Path) -> None:
     text = '//! s\nworkflow w\n  input x: T\n\ntype T = schema("deep.json")\n\nstep s\n'
     found = diagnostics(analyse_text(text, tmp_path / "doc.awl", tmp_path))
     assert any("nested" in d.message for d in found)
+
+
+def test_json_nesting_counts_brackets_outside_strings_only() -> None:
+    from awl_lsp.syntax.bounds import json_nesting
+
+    text = "type A { x: [Int] }\n" * 600  # a document's text: 1,200 brackets, all in one string
+    message = json.dumps({"params": {"textDocument": {"text": text}}})
+    assert json_nesting(message, 4) == 0
+    deep = "[" * 9 + '"a \\" ] [ {"' + "]" * 9
+    assert json_nesting(deep, 4) == 9  # an escaped quote does not end the string
+    assert json_nesting('[[[[[["never closed [[[[', 4) == 6  # the rest of an open string is string
+    assert json_nesting("[[[[[[]]]]]]", 10) == 0  # no more brackets than the limit

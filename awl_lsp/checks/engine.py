@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter, not_
@@ -42,8 +43,9 @@ from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
+from awl_lsp.checks.top_nodes import TopNodes
 from awl_lsp.checks.unchecked import soften_unchecked
-from awl_lsp.model.builder import NOT_ITEMS, item_keys
+from awl_lsp.model.builder import item_keys
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
@@ -111,14 +113,12 @@ class CheckCache:
     def run(self, ctx: CheckContext, rules: list) -> None:
         """Fill `ctx.problems` with every rule's problems (item rules first, then document-wide)."""
         model, source = ctx.model, ctx.source
-        nodes = model.item_nodes
+        nodes: Sequence[Node] | None = model.item_nodes
         if nodes is None or len(nodes) != len(model.items):
-            nodes = [n for n in ctx.tree.root_node.named_children if n.type not in NOT_ITEMS]
-        if len(model.items) != len(nodes):
-            raise ValueError("the semantic model does not belong to this tree")
+            nodes = TopNodes(ctx.tree.root_node, model.items)  # (found as needed: a key reads a few)
         keys = model.item_keys
         if keys is None or len(keys) != len(nodes):
-            keys = item_keys(source, nodes)
+            keys = item_keys(source, list(nodes))
         doc = _doc_facts(ctx, nodes)
         if self._where != (ctx.path, ctx.workspace):
             self.__init__()  # type: ignore[misc]
@@ -239,7 +239,7 @@ class CheckCache:
         return e.shown
 
     def _run_wide(
-        self, ctx: CheckContext, rules: list, nodes: list[Node], doc: DocFacts, signature: tuple
+        self, ctx: CheckContext, rules: list, nodes: Sequence[Node], doc: DocFacts, signature: tuple
     ) -> list[Problem]:
         """Run the document-wide rules, remembering what they reported and which nodes they read."""
         model, entries = ctx.model, self._entries
@@ -248,9 +248,9 @@ class CheckCache:
         ref_reads: set[int] = set()
         items: list[Item] = []
         key_rows: list[int] = []
-        facts = model.items
+        facts, starts = model.items, model.item_starts  # (the items' rows, without a node point each)
         for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
-            row = e.summary.anchor.row = n.start_point.row
+            row = e.summary.anchor.row = starts[i]
             key_rows.append(row - e.gap)
             it = e.item
             if it is None or e.resolved_by is not deps[i]:
@@ -283,7 +283,7 @@ class CheckCache:
         self,
         ctx: CheckContext,
         rules: list,
-        nodes: list[Node],
+        nodes: Sequence[Node],
         index: int,
         key: bytes,
         doc: DocFacts,
@@ -332,13 +332,20 @@ class CheckCache:
         )
 
 
-def _doc_facts(ctx: CheckContext, nodes: list[Node]) -> DocFacts:
+def _doc_facts(ctx: CheckContext, nodes: Sequence[Node]) -> DocFacts:
     """The document facts item rules read (the top-level narration is added for the document-wide
     rules when they run)."""
     doc = DocFacts()
-    for i, n in enumerate(nodes):
+    for i in range(len(nodes)):  # (by index: the flow is near the top, the rest need not be found)
+        n = nodes[i]
         if n.type in FLOW_TYPES:
             doc.flow, doc.flow_index = n, i
+            break
+        if i == 8:
+            rest = list(nodes)[i + 1 :]
+            found = next((k for k, n in enumerate(rest) if n.type in FLOW_TYPES), None)
+            if found is not None:
+                doc.flow, doc.flow_index = rest[found], i + 1 + found
             break
     doc.broken_outcomes = broken_outcome_names(ctx, doc.flow)
     return doc
@@ -362,14 +369,14 @@ def _top_narration(ctx: CheckContext) -> list[Node]:
     return out
 
 
-def _gap(source: bytes, nodes: list[Node], index: int) -> int:
+def _gap(source: bytes, nodes: Sequence[Node], index: int) -> int:
     """The lines of an item's key (see `item_keys`) above the item's first row."""
     prev_end = nodes[index - 1].end_byte if index else 0
     start = source.rfind(b"\n", 0, prev_end) + 1
     return source.count(b"\n", start, nodes[index].start_byte)
 
 
-def _signature(ctx: CheckContext, nodes: list[Node], doc: DocFacts) -> tuple:
+def _signature(ctx: CheckContext, nodes: Sequence[Node], doc: DocFacts) -> tuple:
     """What the document-wide rules read outside the items: whether the tree has errors, the text
     after the last item and which item is the flow. (Top-level narration lies in the items' keys.)"""
     tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import compress
 from operator import is_not
@@ -345,7 +346,7 @@ def replay_wide(
     last: Replay,
     old: list,
     entries: list,
-    nodes: list[Node],
+    nodes: Sequence[Node],
     visited: list[int],
     p: int,
     s: int,

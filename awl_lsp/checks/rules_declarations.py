@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.checks.across import union
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.rules_support import (
     FLOW_TYPES,
@@ -61,9 +62,11 @@ def _narration(ctx: CheckContext) -> None:
         return
     header_row = flow.start_point.row
     narration = [(n.start_point.row, n.start_point.column) for n in ctx.doc.narration]
-    for it in ctx.items:
-        if it.summary.narration:
-            narration += it.summary.narration_points()
+    # (whether any item holds narration is gathered per item: most documents' items hold none)
+    if union(ctx, "narrated", lambda it: ("narration",) if it.summary.narration else ()):
+        for it in ctx.items:
+            if it.summary.narration:
+                narration += it.summary.narration_points()
     if not any(row < header_row for row, _ in narration):
         # on the document's first non-blank line (a comment counts): where narration belongs
         top = next((n for n in ctx.tree.root_node.children if n.start_point.row < header_row), None)

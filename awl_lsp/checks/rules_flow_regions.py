@@ -11,6 +11,7 @@ it runs only for the names some step reads from a binding made in another step.
 
 from __future__ import annotations
 
+from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
 from awl_lsp.model.symbols import Kind, Reference, RefKind
@@ -134,8 +135,21 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
     cyclic: dict[int, bool] = {}
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
+    # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
+    # and the inputs: a binding of any other name is its only one, and the flow's steps that bind
+    # only such names need not be looked at
+    suspects = None
+    if c.kind == "flow":
+        suspects = repeated(ctx, "flow-binding-names", _bound_names, _bound_twice)
+        if outer:
+            suspects = suspects | (outer & union(ctx, "flow-bound-names", _bound_names))
+    if suspects is not None and not suspects:
+        return
     offset = 0  # the container's steps are its items' steps, in order
     for it in c.items:
+        if suspects is not None and suspects.isdisjoint(_bound_names(it)):
+            offset += len(it.summary.steps)
+            continue
         bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
         for name, local, k in bindings:
             i = offset + local
@@ -196,6 +210,29 @@ def _flow_bindings(it: Item) -> list[tuple[str, int, int]]:
 
 def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
     return _step_bindings(it, None)
+
+
+def _bound_names(it: Item) -> frozenset[str]:
+    """The names the item binds in the flow's scope."""
+    return memo_of(
+        it,
+        "flow-binding-names",
+        lambda it: frozenset(n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)),
+    )
+
+
+def _bound_twice(it: Item) -> frozenset[str]:
+    """The names the item binds more than once in the flow's scope."""
+
+    def twice(it: Item) -> frozenset[str]:
+        names = [n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)]
+        return (
+            frozenset(n for n in names if names.count(n) > 1)
+            if len(names) != len(set(names))
+            else frozenset()
+        )
+
+    return memo_of(it, "flow-binding-names-twice", twice)
 
 
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:

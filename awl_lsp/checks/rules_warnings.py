@@ -19,6 +19,13 @@ def check(ctx: CheckContext) -> None:
     hatched = union(ctx, "hatched", lambda it: it.tally.hatched)
     type_uses = union(ctx, "type uses", lambda it: chain(it.tally.type_uses, it.resolved.variant_types))
     reads = union(ctx, "reads", lambda it: it.tally.reads)
+    # (the names declared anywhere, gathered per item too: with none left unused, no item is visited)
+    if (
+        union(ctx, "detached declared", lambda it: it.tally.detached) <= hatched
+        and union(ctx, "types declared", lambda it: it.tally.types) <= type_uses
+        and union(ctx, "should read", lambda it: it.tally.should_read) <= reads
+    ):
+        return
     for it in items:
         t = it.tally
         if t.detached and not t.detached <= hatched:

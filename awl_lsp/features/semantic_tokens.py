@@ -1,282 +1,50 @@
-"""Semantic tokens: every token of the document classified by what it *is*, not how it looks.
+"""Semantic tokens: every token of the document classified (`token_classes`), kept per item between
+versions and sent whole, as a delta, or for a range.
 
-Names are classified by what the semantic model resolves them to (a declaration at the name, else
-the reference there and its target), so `count` as a field is a property and `start` as a route
-target an enum member. Keywords, literals and comments come from the tree. Tokens are encoded as
-LSP deltas in the document's negotiated position encoding (UTF-16 by default), one token per line
-(multi-line raw strings and JSON bodies are split), so multibyte lines come out right.
+An item's tokens are kept with the comments above it, rows relative to the item, so a keystroke
+re-classifies only the item it touched, and the answer is joined from the kept pieces by a few
+passes in C (only each piece's first token depends on the piece before).
 """
 
 from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from itertools import chain, compress, repeat, zip_longest
+from operator import add, attrgetter, is_, is_not, itemgetter, mul, not_, sub
+from struct import Struct
 
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
 from awl_lsp.features.cancel import checkpoint
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, Symbol
+from awl_lsp.features.token_classes import (
+    TOKEN_MODIFIERS,
+    TOKEN_TYPES,
+    Token,
+    _item_tokens,
+    _items,
+    decode,
+    encode,
+    tokens,
+)
 from awl_lsp.model.builder import NOT_ITEMS
 from awl_lsp.model.facts import ItemFacts
 
-TOKEN_TYPES: list[str] = [
-    "namespace",
-    "type",
-    "enumMember",
-    "function",
-    "parameter",
-    "variable",
-    "property",
-    "event",
-    "keyword",
-    "comment",
-    "string",
-    "number",
-    "operator",
+__all__ = [
+    "TOKEN_MODIFIERS",
+    "TOKEN_TYPES",
+    "decode",
+    "encode",
+    "full_tokens",
+    "semantic_tokens_delta",
+    "semantic_tokens_full",
+    "semantic_tokens_full_json",
+    "semantic_tokens_range",
+    "tokens",
 ]
-TOKEN_MODIFIERS: list[str] = ["declaration", "readonly", "documentation", "defaultLibrary"]
-
-_TYPE = {name: i for i, name in enumerate(TOKEN_TYPES)}
-_MOD = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
-
-# what a declared (or referenced) symbol of each kind is: (token type, modifiers)
-_KIND: dict[Kind, tuple[str, tuple[str, ...]]] = {
-    Kind.WORKFLOW: ("namespace", ()),
-    Kind.WORKLOOP: ("namespace", ()),
-    Kind.INPUT: ("variable", ("readonly",)),
-    Kind.SIGNAL: ("event", ()),
-    Kind.OUTCOME: ("enumMember", ()),
-    Kind.CARRY: ("variable", ()),
-    Kind.REPORT: ("property", ()),
-    Kind.INVARIANT: ("property", ()),
-    Kind.CONST: ("variable", ("readonly",)),
-    Kind.TYPE: ("type", ()),
-    Kind.FIELD: ("property", ()),
-    Kind.VARIANT: ("enumMember", ()),
-    Kind.WORKER: ("namespace", ()),
-    Kind.ACTION: ("function", ()),
-    Kind.PARAMETER: ("parameter", ()),
-    Kind.CHILD: ("function", ()),
-    Kind.DETACHED: ("function", ()),
-    Kind.SUBFLOW: ("function", ()),
-    Kind.STEP: ("function", ()),
-    Kind.STEP_OUTCOME: ("enumMember", ()),
-    Kind.BINDING: ("variable", ()),
-    Kind.RETIRE: ("keyword", ()),
-}
-
-# an unresolved reference is still classified by where it stands
-_REF_FALLBACK: dict[RefKind, str] = {
-    RefKind.STEP: "function",
-    RefKind.ROUTE: "function",
-    RefKind.CALL: "function",
-    RefKind.HATCH: "function",
-    RefKind.ANSWER: "property",
-    RefKind.SIGNAL: "event",
-    RefKind.TYPE: "type",
-    RefKind.VALUE: "variable",
-    RefKind.FIELD: "property",
-    RefKind.ARGUMENT: "parameter",
-    RefKind.COLLECT: "variable",
-}
-
-_LEAF_TYPES = {
-    "comment": ("comment", ()),
-    "doc_comment": ("comment", ("documentation",)),
-    "narration": ("comment", ("documentation",)),
-    "string": ("string", ()),
-    "raw_string": ("string", ()),
-    "integer": ("number", ()),
-    "float": ("number", ()),
-    "duration": ("number", ()),
-    "start": ("enumMember", ()),
-    "json_body": ("string", ()),
-}
-# what an anonymous token is by its parent (the same words are keywords elsewhere)
-_BY_PARENT = {
-    "outcome_kind": ("enumMember", ()),  # `route success` / `route failure`
-    "combinator": ("function", ("defaultLibrary",)),  # `filter(…)`, `count`
-    "workflow_builtin": ("variable", ("readonly", "defaultLibrary")),  # `workflow` in `workflow.id`
-}
-_OPERATORS = frozenset({"|>", "->", "==", "!=", "<", "<=", ">", ">=", "+", "=", "..", "?"})
-
-Token = tuple[int, int, int, int, int]  # line, character, length (encoding units), type index, modifier bits
-
-
-@cache
-def _encode(token_type: str, modifiers: tuple[str, ...]) -> tuple[int, int]:
-    bits = 0
-    for m in modifiers:
-        bits |= _MOD[m]
-    return _TYPE[token_type], bits
-
-
-class _Classifier:
-    """Classifies the leaves of some top-level items, from those items' facts (declarations and
-    resolved references are all within the item that holds them)."""
-
-    def __init__(self, snap: Snapshot, facts: list[ItemFacts]) -> None:
-        self.snap = snap
-        self.decls: dict[tuple[int, int], Symbol] = {}
-        self.refs: dict[tuple[int, int], Reference] = {}
-        for f in facts:
-            for s in f.flat:
-                self.decls.setdefault((s.selection[0], s.selection[1]), s)
-            for r in f.references:
-                self.refs.setdefault((r.range[0], r.range[1]), r)
-
-    def classify(self, leaf: Node) -> tuple[str, tuple[str, ...]] | None:
-        t = leaf.type
-        if t in _LEAF_TYPES:
-            return _LEAF_TYPES[t]
-        if t == "identifier":
-            return self.identifier(leaf)
-        if t == "type_identifier":
-            builtin = self.snap.text(leaf) in BUILTIN_TYPES
-            return ("type", ("defaultLibrary",) if builtin else ())
-        if leaf.is_named or leaf.is_missing:
-            return None
-        parent = leaf.parent
-        if parent is not None and parent.type in _BY_PARENT and (t[:1].isalpha()):
-            if parent.type != "combinator" or parent.child_by_field_name("name") == leaf:
-                return _BY_PARENT[parent.type]
-        word = t
-        if word[:1].isalpha():
-            return ("keyword", ())
-        if word in _OPERATORS:
-            return ("operator", ())
-        return None
-
-    def identifier(self, leaf: Node) -> tuple[str, tuple[str, ...]] | None:
-        key = (leaf.start_point.row, leaf.start_point.column)
-        sym = self.decls.get(key)
-        if sym is not None:
-            token, mods = _KIND.get(sym.kind, ("variable", ()))
-            return token, (*mods, "declaration")
-        ref = self.refs.get(key)
-        if ref is not None:
-            if ref.kind is RefKind.ARGUMENT:
-                return ("parameter", ())  # the `name:` of an argument, whatever it fills
-            if ref.target is not None:
-                return _KIND.get(ref.target.kind, ("variable", ()))
-            if ref.kind is RefKind.VALUE and ref.name == "visits":
-                return ("variable", ("readonly", "defaultLibrary"))
-            if ref.kind is RefKind.CALL and ref.name[:1].isupper():
-                return ("type", ())
-            return (_REF_FALLBACK.get(ref.kind, "variable"), ())
-        parent = leaf.parent
-        ptype = parent.type if parent is not None else ""
-        if ptype == "workflow_builtin":
-            return ("property", ("defaultLibrary",))
-        if ptype == "node_setting":
-            return ("namespace", ())
-        if ptype == "field_expression" or ptype == "relative_field":
-            return ("property", ())
-        if ptype == "parameter":  # a parameter the model did not take (e.g. inside an enum)
-            return ("parameter", ("declaration",))
-        return None
-
-
-def _leaves(root: Node, first_row: int, last_row: int) -> Iterator[Node]:
-    """The tree's leaves (tokens and comments) in document order, skipping subtrees outside the rows."""
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        descend = False
-        if node is not None and node.end_point.row >= first_row and node.start_point.row <= last_row:
-            if node.child_count == 0:
-                yield node
-            else:
-                descend = True
-        if descend and cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return
-
-
-class _Lines:
-    """Per-row facts the encoder needs: is the line ASCII (then byte columns are positions), its length."""
-
-    def __init__(self, snap: Snapshot) -> None:
-        self.doc = snap.doc
-        self._rows: dict[int, tuple[bool, int]] = {}
-
-    def row(self, row: int) -> tuple[bool, int]:
-        info = self._rows.get(row)
-        if info is None:
-            line = self.doc.lines.line_text(row)
-            ascii_ = line.isascii()
-            size = len(line) if ascii_ else len(line.encode("utf-8"))
-            info = (ascii_, size - 1 if line.endswith("\r") else size)
-            self._rows[row] = info
-        return info
-
-    def segments(self, leaf: Node) -> Iterator[tuple[int, int, int]]:
-        """(line, character, length) in the document's encoding, one per line the token covers."""
-        s, e = leaf.start_point, leaf.end_point
-        for row in range(s.row, e.row + 1):
-            ascii_, line_bytes = self.row(row)
-            start = s.column if row == s.row else 0
-            end = min(e.column if row == e.row else line_bytes, line_bytes)
-            if end <= start:
-                continue
-            if ascii_:
-                yield row, start, end - start
-                continue
-            line_no, a = self.doc.to_position((row, start))
-            _, b = self.doc.to_position((row, end))
-            if b > a:
-                yield line_no, a, b - a
-
-
-def _items(snap: Snapshot) -> Iterator[tuple[Node, ItemFacts | None]]:
-    """The root's children, each with its facts (None for comments and other non-items)."""
-    facts = iter(snap.model.items)
-    for child in snap.doc.root.children:
-        yield child, next(facts, None) if child.is_named and child.type not in NOT_ITEMS else None
-
-
-def tokens(snap: Snapshot, first_row: int = 0, last_row: int | None = None) -> list[Token]:
-    """Absolute tokens (line, character, length, type, modifiers) in document order."""
-    if last_row is None:
-        last_row = snap.doc.lines.line_count
-    lines = _Lines(snap)
-    out: list[Token] = []
-    for item, facts in _items(snap):
-        if item.end_point.row < first_row or item.start_point.row > last_row:
-            continue
-        checkpoint()  # a cancelled request stops between items
-        classifier = _Classifier(snap, [facts] if facts is not None else [])
-        for leaf in _leaves(item, first_row, last_row):
-            if leaf.start_byte == leaf.end_byte:
-                continue
-            kind = classifier.classify(leaf)
-            if kind is None:
-                continue
-            type_index, bits = _encode(*kind)
-            for line, char, length in lines.segments(leaf):
-                if first_row <= line <= last_row:
-                    out.append((line, char, length, type_index, bits))
-    out.sort(key=lambda t: (t[0], t[1]))
-    return out
-
-
-def encode(items: list[Token]) -> list[int]:
-    """The LSP wire form: five integers per token, positions relative to the previous token."""
-    data: list[int] = []
-    prev_line = prev_char = 0
-    for line, char, length, type_index, bits in items:
-        delta_line = line - prev_line
-        delta_char = char - prev_char if delta_line == 0 else char
-        data += (delta_line, delta_char, length, type_index, bits)
-        prev_line, prev_char = line, char
-    return data
 
 
 # Full-document tokens per top-level item, per document (`Snapshot.shared`), keyed by the item's
@@ -299,141 +67,221 @@ def _resolution(facts: ItemFacts | None) -> int:
     )
 
 
-@dataclass(frozen=True, slots=True)
 class _ItemTokens:
-    """One item's tokens in wire form (the first token's line relative to the item's first row, its
-    character absolute: joining items only fixes the first), with the first and last token's
-    (row relative to the item, character). Kept compact (an int array, not a tuple per token):
-    every open document holds one per item."""
+    """One item's tokens in wire form after its first token (`rest`: the int array's bytes; joining
+    items only fixes each first token, the one thing that depends on the item before), with the
+    first and last token's (row relative to the item, character). Kept compact (bytes, not a tuple
+    per token): every open document holds one per item. `text` is `rest` as JSON integers, each
+    after a comma, made when an answer first needs it."""
 
-    wire: array
-    first: tuple[int, int] | None
-    last: tuple[int, int] | None
+    __slots__ = ("rest", "first", "last", "text")
+
+    def __init__(self, rest: bytes, first: tuple[int, int] | None, last: tuple[int, int] | None) -> None:
+        self.rest = rest
+        self.first = first
+        self.last = last
+        self.text: str | None = None
 
     @property
     def tokens(self) -> list[Token]:
         """The tokens, rows relative to the item (decoded from the wire form)."""
+        if self.first is None:
+            return []
+        wire = array("i")
+        wire.frombytes(self.rest)
+        line, char = self.first
         out: list[Token] = []
-        line = char = 0
-        wire = self.wire
-        for i in range(0, len(wire), 5):
-            delta_line, delta_char, length, type_index, bits = wire[i : i + 5]
-            line += delta_line
-            char = char + delta_char if delta_line == 0 else delta_char
+        for i in range(-2, len(wire), 5):
+            if i >= 0:
+                delta_line, delta_char = wire[i : i + 2]
+                line += delta_line
+                char = char + delta_char if delta_line == 0 else delta_char
+            length, type_index, bits = wire[i + 2 : i + 5]
             out.append((line, char, length, type_index, bits))
         return out
 
 
-def _item_entry(snap: Snapshot, item: Node, facts: ItemFacts | None) -> _ItemTokens:
-    toks = _item_tokens(snap, item, facts, item.start_point.row)
+def _item_entry(snap: Snapshot, nodes: list[tuple[Node, ItemFacts | None]], first: int) -> _ItemTokens:
+    """The tokens of `nodes` (an item and the comments above it), rows counted from `first`."""
+    toks: list[Token] = []
+    for node, facts in nodes:
+        toks += _item_tokens(snap, node, facts, first)
     if not toks:
-        return _ItemTokens(array("i"), None, None)
-    return _ItemTokens(array("i", encode(toks)), toks[0][:2], toks[-1][:2])
+        return _ItemTokens(b"", None, None)
+    toks.sort()
+    return _ItemTokens(array("i", encode(toks)[2:]).tobytes(), toks[0][:2], toks[-1][:2])
 
 
-def _item_tables(snap: Snapshot) -> list[tuple[int, _ItemTokens]]:
-    """(first row, tokens) per top-level item of this version, reusing what the last version had.
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """A version's tokens by segment, in document order: each item with the comments (and other
+    non-items) between it and the item before, then what follows the last item. Rows are relative
+    to the segment's row (its item's first row; 0 for the tail), so a moved item keeps its entry;
+    kept side by side as lists, so joining them is a few passes in C, not a Python step per item."""
 
-    An item's resolution is numbered (the same resolution, the same number, for as long as some
-    item has it), so the cache key hashes a small number instead of every reference of the item."""
-    source = snap.doc.source
-    encoding = str(snap.doc.encoding)
+    rows: list[int]
+    entries: list[_ItemTokens]
+
+
+_MISSING = (None, None, None, 0)
+Gap = list[tuple[Node, ItemFacts | None]]
+
+
+def _item_tables(snap: Snapshot) -> _Tables:
+    """The segments of this version, reusing what the last version asked had.
+
+    A segment is cached by its item's facts (the model keeps an item's facts while its text, the gap
+    above it included, stays the same) and the names its resolution read (the model keeps those
+    while the item needs no new resolution); a re-resolved item keeps its tokens when its references
+    resolve to the same kinds as before (`_resolution`)."""
     shared = snap.shared
-    previous: dict[tuple, _ItemTokens] = shared.get("semantic-tokens", {})  # type: ignore[assignment]
-    seen: dict[int, tuple] = shared.get("semantic-tokens-resolutions", {})  # type: ignore[assignment]
-    numbers: dict[int, int] = shared.get("semantic-tokens-resolution-numbers", {})  # type: ignore[assignment]
-    counter = int(shared.get("semantic-tokens-resolution-counter", 0))  # type: ignore[call-overload]
-    kept: dict[tuple, _ItemTokens] = {}
-    resolutions: dict[int, tuple] = {}
-    used: dict[int, int] = {}
-    deps = snap.model.item_deps
-    out: list[tuple[int, _ItemTokens]] = []
-    index = 0
-    for item, facts in _items(snap):
-        number = 0
-        if facts is not None:
-            # an item's resolution is re-computed only when the model re-resolved it (new deps)
-            by = deps[index] if index < len(deps) else None
-            index += 1
-            known = seen.get(id(facts))
-            if known is not None and known[0] is facts and known[1] is by and by is not None:
-                resolution, number = known[2], known[3]
+    encoding = str(snap.doc.encoding)
+    known = shared.get("semantic-tokens")
+    cache: dict[ItemFacts, tuple] = known[1] if isinstance(known, tuple) and known[0] == encoding else {}
+    model = snap.model
+    items = model.items
+    rows = model.item_starts
+    deps: list = model.item_deps
+    found: list[tuple] = list(map(cache.get, items, repeat(_MISSING, len(items))))
+    if len(deps) != len(items) or False in map(is_, map(itemgetter(1), found), deps):
+        stale = [
+            i
+            for i, (part, by) in enumerate(zip_longest(found, deps[: len(items)]))
+            if part[1] is not by or by is None
+        ]
+        gaps = _gaps(snap, [items[i] for i in stale])
+        for i, nodes in zip(stale, gaps, strict=True):
+            facts, by = items[i], deps[i] if i < len(deps) else None
+            resolution = _resolution(facts)
+            old = found[i]
+            if old[0] is facts and old[3] == resolution:
+                entry = old[2]
             else:
-                resolution = _resolution(facts)
-                found = used.get(resolution)
-                if found is None:
-                    found = numbers.get(resolution)
-                if found is None:
-                    counter += 1
-                    found = counter
-                number = found
-            used[resolution] = number
-            resolutions[id(facts)] = (facts, by, resolution, number)
-        text = source[source.rfind(b"\n", 0, item.start_byte) + 1 : item.end_byte]  # its first line whole
-        key = (text, str(item) if item.has_error else "", encoding, number)
-        entry = kept.get(key) or previous.get(key)
-        if entry is None:
-            checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
-            entry = _item_entry(snap, item, facts)
-        kept[key] = entry
-        out.append((item.start_point.row, entry))
-    shared["semantic-tokens"] = kept
-    shared["semantic-tokens-resolutions"] = resolutions
-    shared["semantic-tokens-resolution-numbers"] = used
-    shared["semantic-tokens-resolution-counter"] = counter
+                checkpoint()  # a cancelled request stops between items (the shared tables stay as they were)
+                entry = _item_entry(snap, nodes, rows[i])
+            found[i] = (facts, by, entry, resolution)
+    # (keyed by the facts themselves, compared by identity: no int made per item)
+    shared["semantic-tokens"] = (encoding, dict(zip(items, found, strict=True)))
+    tail = _item_entry(snap, _tail(snap, items[-1] if items else None), 0)
+    return _Tables(rows + [0], list(map(itemgetter(2), found)) + [tail])
+
+
+def _gaps(snap: Snapshot, wanted: list[ItemFacts]) -> list[Gap]:
+    """For each of `wanted` (items of this version, in document order), the root's children from
+    the one after the item before it to the item itself (paired with its facts): found from the
+    item before with a tree cursor when few are wanted, else by one pass over the root's children."""
+    if len(wanted) <= 32:
+        found = _gaps_from_neighbours(snap, wanted)
+        if found is not None:
+            return found
+    want = {id(f) for f in wanted}
+    out: list[Gap] = []
+    gap: Gap = []
+    for child, facts in _items(snap):
+        gap.append((child, facts))
+        if facts is not None:
+            if id(facts) in want:
+                out.append(gap)
+            gap = []
     return out
+
+
+def _gaps_from_neighbours(snap: Snapshot, wanted: list[ItemFacts]) -> list[Gap] | None:
+    """`_gaps` by a cursor from each item's neighbour above (None should the tree not line up)."""
+    items = snap.model.items
+    root = snap.doc.root
+    out: list[Gap] = []
+    for facts in wanted:
+        i = items.index(facts)
+        cursor = root.walk()
+        if i == 0:
+            if not cursor.goto_first_child():
+                return None
+        else:
+            before = items[i - 1]
+            at = (before.start_row, before.start_col)
+            if cursor.goto_first_child_for_point(at) is None or cursor.node is None:
+                return None
+            if tuple(cursor.node.start_point) != at or not cursor.goto_next_sibling():
+                return None
+        gap: Gap = []
+        while True:
+            node = cursor.node
+            if node is None:
+                return None
+            if node.is_named and node.type not in NOT_ITEMS:
+                if tuple(node.start_point) != (facts.start_row, facts.start_col):
+                    return None
+                gap.append((node, facts))
+                break
+            gap.append((node, None))
+            if not cursor.goto_next_sibling():
+                return None
+        out.append(gap)
+    return out
+
+
+def _tail(snap: Snapshot, last: ItemFacts | None) -> Gap:
+    """The root's children after its last item (all of them when there is none)."""
+    cursor = snap.doc.root.walk()
+    if last is None:
+        if not cursor.goto_first_child():
+            return []
+    else:
+        cursor.goto_first_child_for_point((last.start_row, last.start_col))
+        if not cursor.goto_next_sibling():
+            return []
+    out: Gap = []
+    while True:
+        node = cursor.node
+        if node is None:
+            return out
+        out.append((node, None))
+        if not cursor.goto_next_sibling():
+            return out
 
 
 def full_tokens(snap: Snapshot) -> list[Token]:
     """`tokens(snap)` for the whole document, reusing the items an edit did not touch."""
     out: list[Token] = []
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
+    tables = snap.derived("semantic-tokens", _item_tables)
+    for first, entry in zip(tables.rows, tables.entries, strict=True):
         out.extend((line + first, char, size, kind, mods) for line, char, size, kind, mods in entry.tokens)
     return out
+
+
+_FIRST, _LAST, _REST = attrgetter("first"), attrgetter("last"), attrgetter("rest")
+_LINE, _CHAR = itemgetter(0), itemgetter(1)
+_PAIR = Struct("=2i")
+
+
+def _heads(snap: Snapshot) -> tuple[list[_ItemTokens], list[int], list[int]]:
+    """The items with tokens, and each one's first token's (line delta, character delta) from the
+    last token of the one before: the only integers of the answer that depend on two items
+    (computed by passes in C over the items, not a Python step per item)."""
+    tables = snap.derived("semantic-tokens", _item_tables)
+    some = list(map(is_not, map(_FIRST, tables.entries), repeat(None)))
+    entries = list(compress(tables.entries, some))
+    rows = list(compress(tables.rows, some))
+    firsts, lasts = list(map(_FIRST, entries)), list(map(_LAST, entries))
+    # a first token's line after the last token before it, as sums of small numbers (the rows
+    # between the two items, and lines within each): no int object made per item
+    steps = list(map(sub, rows, [0, *rows[:-1]]))
+    deltas = list(map(sub, map(add, steps, map(_LINE, firsts)), [0, *map(_LINE, lasts)]))
+    end_chars = [0, *map(_CHAR, lasts)]
+    chars = list(map(sub, map(_CHAR, firsts), map(mul, end_chars, map(not_, deltas))))
+    return entries, deltas, chars
 
 
 def _full_wire(snap: Snapshot) -> array:
     """The whole document's tokens in wire form, joined from the items' (only first tokens change);
     an int array, since the last one sent is kept for the next delta."""
+    entries, deltas, chars = _heads(snap)
     data = array("i")
-    prev_line = prev_char = 0
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
-        if entry.first is None or entry.last is None:
-            continue
-        line, char = entry.first[0] + first, entry.first[1]
-        delta = line - prev_line
-        data.append(delta)
-        data.append(char - prev_char if delta == 0 else char)
-        data.extend(entry.wire[2:])
-        prev_line, prev_char = entry.last[0] + first, entry.last[1]
+    data.frombytes(
+        b"".join(chain.from_iterable(zip(map(_PAIR.pack, deltas, chars), map(_REST, entries), strict=True)))
+    )
     return data
-
-
-def _item_tokens(snap: Snapshot, item: Node, facts: ItemFacts | None, first: int = 0) -> list[Token]:
-    """The item's tokens, rows counted from `first`."""
-    classifier = _Classifier(snap, [facts] if facts is not None else [])
-    lines = _Lines(snap)
-    out: list[Token] = []
-    append = out.append
-    for leaf in _leaves(item, item.start_point.row, item.end_point.row):
-        if leaf.start_byte == leaf.end_byte:
-            continue
-        kind = classifier.classify(leaf)
-        if kind is None:
-            continue
-        type_index, bits = _encode(*kind)
-        s, e = leaf.start_point, leaf.end_point
-        if s.row == e.row:  # the common case, without `segments`' generator
-            ascii_, size = lines.row(s.row)
-            if ascii_:
-                end = min(e.column, size)
-                if end > s.column:
-                    append((s.row - first, s.column, end - s.column, type_index, bits))
-                continue
-        for line, char, length in lines.segments(leaf):
-            append((line - first, char, length, type_index, bits))
-    out.sort()  # (in document order already, but for a token split over lines; no two share a start)
-    return out
 
 
 def semantic_tokens_full(snap: Snapshot) -> lsp.SemanticTokens:
@@ -458,27 +306,19 @@ def semantic_tokens_full_json(snap: Snapshot) -> str:
 
 
 def _full_text(snap: Snapshot) -> str:
-    """`_full_wire` as comma-separated integers, from the items' texts (kept per document in
-    `Snapshot.shared`, for the items of the newest version asked for: one string per item)."""
-    previous: dict[int, tuple[_ItemTokens, str]] = snap.shared.get("semantic-tokens-text", {})  # type: ignore[assignment]
-    kept: dict[int, tuple[_ItemTokens, str]] = {}
-    parts: list[str] = []
-    prev_line = prev_char = 0
-    for first, entry in snap.derived("semantic-tokens", _item_tables):
-        if entry.first is None or entry.last is None:
-            continue
-        known = kept.get(id(entry)) or previous.get(id(entry))
-        if known is None or known[0] is not entry:
-            known = (entry, ",".join(map(str, entry.wire[2:])))
-        kept[id(entry)] = known
-        line, char = entry.first[0] + first, entry.first[1]
-        delta = line - prev_line
-        parts.append(f"{delta},{char - prev_char if delta == 0 else char}")
-        if known[1]:
-            parts.append(known[1])
-        prev_line, prev_char = entry.last[0] + first, entry.last[1]
-    snap.shared["semantic-tokens-text"] = kept
-    return ",".join(parts)
+    """`_full_wire` as comma-separated integers, from the items' texts (each made once per item)."""
+    entries, deltas, chars = _heads(snap)
+    texts = list(map(_TEXT, entries))
+    if None in texts:
+        for i in [i for i, text in enumerate(texts) if text is None]:
+            entry = entries[i]
+            wire = array("i")
+            wire.frombytes(entry.rest)
+            entry.text = texts[i] = "".join(map(",{}".format, wire))
+    return ",".join(map(str.__add__, map("{},{}".format, deltas, chars), texts))
+
+
+_TEXT = attrgetter("text")
 
 
 def semantic_tokens_delta(snap: Snapshot, previous: str) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -527,16 +367,3 @@ def semantic_tokens_range(snap: Snapshot, rng: lsp.Range) -> lsp.SemanticTokens:
     start_row, _ = snap.point(rng.start)
     end_row, _ = snap.point(rng.end)
     return lsp.SemanticTokens(data=encode(tokens(snap, start_row, end_row)))
-
-
-def decode(data: list[int]) -> list[tuple[int, int, int, str, set[str]]]:
-    """The inverse of `encode`, with names: (line, character, length, type, modifiers) — for tests."""
-    out: list[tuple[int, int, int, str, set[str]]] = []
-    line = char = 0
-    for i in range(0, len(data), 5):
-        dl, dc, length, type_index, bits = data[i : i + 5]
-        line += dl
-        char = char + dc if dl == 0 else dc
-        mods = {m for j, m in enumerate(TOKEN_MODIFIERS) if bits & (1 << j)}
-        out.append((line, char, length, TOKEN_TYPES[type_index], mods))
-    return out

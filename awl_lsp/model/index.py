@@ -88,6 +88,11 @@ class SemanticModel(Resolution):
             self._item_starts = _moved_starts(reuse.prev, items, reuse.prefix, reuse.suffix)
             self._link(reuse)
 
+    @property
+    def item_starts(self) -> list[int]:
+        """Each item's first row, in document order (shared: read it, never change it)."""
+        return self._item_starts
+
     def _index(self) -> None:
         items = self.items
         self.symbols: list[Symbol] = [s for item in items for s in item.symbols]

@@ -274,28 +274,31 @@ def _without_long_lines(source: bytes) -> tuple[bytes, list[Skipped]]:
     return bytes(data), out
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a whole string, escapes and all
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
 def json_nesting(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int:
     """The deepest array/object nesting in a JSON text (an upper bound: brackets in strings count too
-    when the text has no quotes to tell them apart); 0 when it has no more brackets than `limit`."""
+    when the text has no quotes to tell them apart); 0 when it has no more brackets than `limit`
+    outside its strings. The strings are cut out by a regular expression and only the brackets left
+    are walked, so a large message whose brackets are all in one string (a document's text) costs a
+    pass in C, not a Python step per character."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     if text.count("[") + text.count("{") <= limit:
         return 0
+    bare = _JSON_STRING.sub("", text)
+    quote = bare.find('"')  # a string never closed runs to the end
+    if quote != -1:
+        bare = bare[:quote]
+    if bare.count("[") + bare.count("{") <= limit:
+        return 0
     depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+    for ch in _NOT_BRACKETS.sub("", bare):
+        if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
-        elif ch in "]}":
+        else:
             depth -= 1
     return deepest

@@ -9,6 +9,8 @@ outcomes and contracts mention are kept as field lists, so contracts can compare
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any
 
 from awl_lsp.model import Kind, RefKind, SemanticModel, Symbol
 from awl_lsp.model.facts import ItemFacts
@@ -58,29 +60,46 @@ class DocumentSummary:
     inputs: tuple[FlowParam, ...] = ()
     outcomes: tuple[Outcome, ...] = ()
     contracts: tuple[Contract, ...] = ()
-    uses: dict[str, list[Range]] = field(default_factory=dict)  # contract name -> hatch/spawn/call places
     records: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # type -> fields
-    # the non-local symbols, built when first read (workspace symbol search): per item, its part in
-    # `summarize` (its row now, its symbols as read at the row they were read at), so a publish
-    # does not move every one
-    pieces: list[tuple] = field(default_factory=list, repr=False)
+    # the non-local symbols and the places of uses, built when first read (workspace symbol search,
+    # references): per item, its part in `summarize` (its symbols and calls as read) and how far
+    # the item had moved at this version, so a publish does not move every one
+    # (two lists side by side, not a tuple per item: a publish makes no garbage-collected object per item)
+    pieces: tuple[list[tuple], list[int]] = field(default=([], []), repr=False)
     _symbols: tuple[SymbolRow, ...] | None = field(default=None, repr=False)
+    _uses: dict[str, list[Range]] | None = field(default=None, repr=False)
 
     @property
     def symbols(self) -> tuple[SymbolRow, ...]:
         """(name, kind, selection, container) of every non-local symbol, in document order."""
-        return self.settle_symbols()
+        self.settle()
+        return self._symbols  # type: ignore[return-value]
 
-    def settle_symbols(self) -> tuple[SymbolRow, ...]:
-        """Build the symbols now (once) and let go of the parts they were built from."""
-        if self._symbols is None:
-            self._symbols = tuple(
-                (name, kind, _down(r, part[1] - part[6]) if part[1] != part[6] else r, container)
-                for part in self.pieces
-                for name, kind, r, container in part[4]
-            )
-            self.pieces = []
-        return self._symbols
+    @property
+    def uses(self) -> dict[str, list[Range]]:
+        """Contract name -> the hatch/spawn/call places that name it, in document order."""
+        self.settle()
+        return self._uses  # type: ignore[return-value]
+
+    def settle(self) -> None:
+        """Build the symbols and uses now (once) and let go of the parts they were built from."""
+        if self._symbols is not None and self._uses is not None:
+            return
+        pieces = list(zip(*self.pieces, strict=True))
+        self._symbols = tuple(
+            (name, kind, _down(r, now - part[5]) if now != part[5] else r, container)
+            for part, now in pieces
+            for name, kind, r, container in part[3]
+        )
+        uses: dict[str, list[Range]] = {}
+        names = {c.name for c in self.contracts}
+        if names:
+            for part, now in pieces:
+                for name, r in part[2]:
+                    if name in names:
+                        uses.setdefault(name, []).append(_down(r, now - part[5]) if now != part[5] else r)
+        self._uses = uses
+        self.pieces = ([], [])
 
     def contract(self, name: str) -> Contract | None:
         return next((c for c in self.contracts if c.name == name), None)
@@ -114,10 +133,11 @@ def _param(sym: Symbol) -> FlowParam:
     return FlowParam(sym.name, " ".join((sym.type or "").split()), sym.selection)
 
 
-def summarize(model: SemanticModel, cache: dict[int, tuple] | None = None) -> DocumentSummary:
+def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummary:
     """The summary of a model. With `cache` (kept by the caller between versions of one document),
-    each item's part is read again only when the item changed or moved, so a keystroke costs what
-    it touched plus joining the parts."""
+    each item's part is read again only when the item is new; a moved item's part stays as read and
+    is moved when used, so a keystroke costs what it touched plus a few C-level passes over the
+    items (no Python step per item)."""
     out = DocumentSummary()
     flow = model.flow
     if flow is not None:
@@ -130,40 +150,62 @@ def summarize(model: SemanticModel, cache: dict[int, tuple] | None = None) -> Do
             for c in flow.children
             if c.kind is Kind.OUTCOME
         )
-    contracts: list[Contract] = []
-    calls: list[tuple[str, Range]] = []
-    pieces = out.pieces
-    kept: dict[int, tuple] = {}
-    # a part: (facts, its start row, contracts, calls, symbols, records, the start row its symbols
-    # were read at) — a moved item's contracts and calls move with it; its symbols move when read
-    for facts in model.items:
-        part = cache.get(id(facts)) if cache is not None else None
-        row = facts.start_row
-        if part is None or part[0] is not facts:
-            part = (facts, row, *_item_part(facts), row)
-        elif part[1] != row:  # the item moved: its part moves with it
-            moved = _moved(part[2], part[3], row - part[1]) if part[2] or part[3] else (part[2], part[3])
-            part = (facts, row, *moved, part[4], part[5], part[6])
-        kept[id(facts)] = part
-        if part[2]:
-            contracts.extend(part[2])
-        if part[3]:
-            calls.extend(part[3])
-        if part[4]:
-            pieces.append(part)
-        if part[5]:
-            out.records.update(part[5])  # (a later declaration of a name wins, as it always did)
+    items = model.items
+    rows = list(map(_ROWS, items))  # how far each item moved since its facts were read
+    parts: dict[ItemFacts, tuple] = cache.get("parts", {}) if cache is not None else {}
+    # the items with contracts, and those with record types (few, or at least few Python steps)
+    declaring: set[ItemFacts] = cache.get("declaring", set()) if cache is not None else set()
+    typing: set[ItemFacts] = cache.get("typing", set()) if cache is not None else set()
+    records: dict | None = cache.get("records") if cache is not None else None
+    # a part: (facts, contracts, calls, symbols, records, the anchor rows its ranges were read at);
+    # (keyed by the facts themselves, compared by identity: no int made per item)
+    found: list[Any] = list(map(parts.get, items))
+    if None in found:
+        declaring, typing = set(declaring), set(typing)
+        for i in [i for i, part in enumerate(found) if part is None]:
+            facts = items[i]
+            part = (facts, *_item_part(facts), rows[i])
+            found[i] = part
+            if part[1]:
+                declaring.add(facts)
+            if part[4]:
+                typing.add(facts)
+                records = None  # (a new record type: the table is joined again)
     if cache is not None:
-        cache.clear()
-        cache.update(kept)
-    else:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
-        out.settle_symbols()
+        kept = cache["parts"] = dict(zip(items, found, strict=True))
+        declaring = declaring & kept.keys()
+        if len(typing) != len(still := typing & kept.keys()):
+            records = None  # (a record type gone)
+        typing = still
+        cache.update(declaring=declaring, typing=typing)
+    contracts: list[Contract] = []
+    for i in _positions(items, declaring):
+        part = found[i]
+        moved = rows[i] - part[5]
+        contracts.extend(_moved(part[1], moved) if moved else part[1])
+    if records is None:
+        records = {}
+        for i in _positions(items, typing):
+            records.update(found[i][4])  # (a later declaration of a name wins, as it always did)
+        if cache is not None:
+            cache["records"] = records
+    out.records = records  # (shared with the next versions' summaries while no record type changes)
+    out.pieces = (found, rows)  # (no part is None any more)
     out.contracts = tuple(contracts)
-    names = {c.name for c in contracts}
-    for name, where in calls:
-        if name in names:
-            out.uses.setdefault(name, []).append(where)
+    if cache is None:  # a summary for good (a document not open): its symbols now, no parts (and facts) kept
+        out.settle()
     return out
+
+
+_ROWS = attrgetter("anchor.rows")
+
+
+def _positions(items: list[ItemFacts], some: set[ItemFacts]) -> list[int]:
+    """Where the items of `some` stand in `items`, in document order."""
+    if len(some) > 8:
+        where = dict(zip(items, range(len(items)), strict=True))
+        return sorted(map(where.__getitem__, some))
+    return sorted(map(items.index, some))
 
 
 def _item_part(facts: ItemFacts) -> tuple[list, list, list, list]:
@@ -197,9 +239,9 @@ def _down(r: Range, rows: int) -> Range:
     return (r[0] + rows, r[1], r[2] + rows, r[3])
 
 
-def _moved(contracts: list[Contract], calls: list, rows: int) -> tuple[list, list]:
-    """An item's contracts and calls `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
-    moved_contracts = [
+def _moved(contracts: list[Contract], rows: int) -> list[Contract]:
+    """An item's contracts `rows` lines further down (what `ItemFacts.shift` does to the facts)."""
+    return [
         Contract(
             c.kind,
             c.name,
@@ -210,5 +252,3 @@ def _moved(contracts: list[Contract], calls: list, rows: int) -> tuple[list, lis
         )
         for c in contracts
     ]
-    moved_calls = [(name, _down(r, rows)) for name, r in calls]
-    return moved_contracts, moved_calls
