@@ -275,7 +275,7 @@ def _without_long_lines(source: bytes) -> tuple[bytes, list[Skipped]]:
 
 
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a whole string, escapes and all
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NOT_JSON_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 def json_nesting(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int:
@@ -295,7 +295,7 @@ def json_nesting(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int:
     if bare.count("[") + bare.count("{") <= limit:
         return 0
     depth = deepest = 0
-    for ch in _NOT_BRACKETS.sub("", bare):
+    for ch in _NOT_JSON_BRACKETS.sub("", bare):
         if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
