@@ -21,6 +21,7 @@ from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
 from awl_lsp.features.cancel import Cancelled, cancellable
 from awl_lsp.features.code_actions import code_actions
+from awl_lsp.features.completion import completion_list
 from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.formatting import format_document, format_range
@@ -32,6 +33,7 @@ from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
 from awl_lsp.pull import PullDiagnostics
+from awl_lsp.reference import entries
 from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
 
@@ -449,8 +451,6 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
-    from awl_lsp.features.completion import completion_list
-
     caps = ls.client_capabilities.text_document
     item = caps.completion.completion_item if caps and caps.completion else None
     snippet_ok = bool(item and item.snippet_support)
@@ -827,6 +827,37 @@ def on_guide(ls: AwlServer, *args: object) -> str | None:
     return text
 
 
+def warm_up(ls: AwlServer) -> None:
+    """What every document's first completion would otherwise pay for, done once per process
+    before serving: the keyword catalog is read, and the converter makes its code for a completion
+    list's classes (≈ 10 ms of the first completion at 5,000 lines, before)."""
+    entries()
+    whole = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1))
+    items = [
+        lsp.CompletionItem(
+            label="a",
+            kind=lsp.CompletionItemKind.Function,
+            detail="a",
+            documentation=doc,
+            sort_text="0000",
+            text_edit=lsp.TextEdit(whole, "a"),
+            text_edit_text="a",
+            insert_text_format=lsp.InsertTextFormat.Snippet,
+            data={"value": [0, 0, "a"]},
+        )
+        for doc in (lsp.MarkupContent(lsp.MarkupKind.Markdown, "a"), "a", None)
+    ]
+    defaults = lsp.CompletionItemDefaults(
+        commit_characters=["."],
+        edit_range=whole,
+        insert_text_format=lsp.InsertTextFormat.Snippet,
+        insert_text_mode=lsp.InsertTextMode.AsIs,
+        data={},
+    )
+    ls.protocol._converter.unstructure(lsp.CompletionList(False, items, item_defaults=defaults))
+
+
 def run_stdio() -> int:
     logging.basicConfig(level=logging.WARNING)
+    warm_up(server)
     return serve_stdio(server)

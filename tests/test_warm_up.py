@@ -1,0 +1,62 @@
+"""The server's warm-up before serving (`server.warm_up`): what every first completion used to pay
+for is done once per process, and an answer sent after it is exactly the one a fresh converter
+writes (the warm-up changes when the work is done, never what is sent)."""
+
+from __future__ import annotations
+
+import json
+
+from lsprotocol import types as lsp
+from pygls.protocol import default_converter
+
+from awl_lsp.documents import OpenDocument
+from awl_lsp.features.completion import completion_list
+from awl_lsp.server import AwlServer, warm_up
+
+DOC = """\
+workloop warm
+  every 5m
+  input region: String
+
+worker w
+  action fetch(region: String, box: Box) -> Item
+
+type Item { id: String, n: Int }
+type Box { thing: Item, note: String }
+
+step one
+  fetch(region: region, box: Box(thing: Item(id: "", n: 0), note: "")) -> item
+  note = i
+"""
+DOC += "  \n"  # (a line of a step with nothing typed yet)
+
+
+def _answers() -> list[lsp.CompletionList]:
+    doc = OpenDocument(DOC, 1, None, None)
+    lines = DOC.split("\n")
+    row = next(i for i, line in enumerate(lines) if line == "  note = i")
+    at = [lsp.Position(row, 10), lsp.Position(row + 1, 2)]
+    return [
+        completion_list(doc.snapshot, p, snippet_ok, markdown_ok, lazy_detail=lazy, defaults=defaults)
+        for p in at
+        for snippet_ok, markdown_ok, lazy, defaults in (
+            (
+                True,
+                True,
+                True,
+                ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"],
+            ),
+            (False, False, False, ()),
+        )
+    ]
+
+
+def test_an_answer_sent_after_the_warm_up_is_the_one_a_fresh_converter_writes() -> None:
+    server = AwlServer()
+    warm_up(server)
+    fresh = default_converter()
+    answers = _answers()
+    assert any(a.items for a in answers)
+    for answer in answers:
+        sent = json.dumps(server.protocol._converter.unstructure(answer), sort_keys=True)
+        assert sent == json.dumps(fresh.unstructure(answer), sort_keys=True)
