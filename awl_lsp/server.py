@@ -30,6 +30,7 @@ from awl_lsp.features.inlay_hints import inlay_hints
 from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
+from awl_lsp.features.typing import type_env
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
 from awl_lsp.pull import PullDiagnostics
@@ -159,6 +160,9 @@ class AwlServer(RobustLanguageServer):
         def check() -> None:
             with lock:
                 snap.derived("diagnostics", lambda s: diagnostics(s, uri))
+            # the document's declared types too, which the first completion (or hover) would build:
+            # kept per document, its later versions reuse them (≈ 3 ms of CPU at 5,000 lines)
+            type_env(snap)
 
         async def run() -> None:
             try:

@@ -234,8 +234,9 @@ class _Items:
         return [(x.name, x.type) for x in self.snap.model.parameters_of(sym)]
 
     def record_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
-        """A record type's fields: (name, type text)."""
-        return [(n, t) for n, t, _ in self.fields(sym.name)]
+        """A record type's fields: (name, type text) — their docs are not read (a call needs none)."""
+        found = self.a.env.fields_of_type(parse_type_text(sym.name))
+        return [(n, str(t)) for n, t in found.items()]
 
     def report_fields(self, sym: Symbol) -> list[tuple[str, str | None]]:
         """The fields of a report's type: (name, type text)."""
