@@ -34,9 +34,9 @@ from awl_lsp.features.typing import type_env
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
 from awl_lsp.pull import PullDiagnostics
-from awl_lsp.reference import entries
 from awl_lsp.session import WorkspaceSession
 from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
+from awl_lsp.warm import warm_up
 
 log = logging.getLogger("awl_lsp")
 _Handler = Callable[..., object]
@@ -831,43 +831,7 @@ def on_guide(ls: AwlServer, *args: object) -> str | None:
     return text
 
 
-def warm_up(ls: AwlServer) -> None:
-    """What every document's first completion would otherwise pay for, done once per process
-    before serving: the keyword catalog is read, and the converter makes its code for a completion
-    request and for the classes of its answer (≈ 10 ms of the first completion at 5,000 lines)."""
-    entries()
-    whole = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1))
-    items = [
-        lsp.CompletionItem(
-            label="a",
-            kind=lsp.CompletionItemKind.Function,
-            detail="a",
-            documentation=doc,
-            sort_text="0000",
-            text_edit=lsp.TextEdit(whole, "a"),
-            text_edit_text="a",
-            insert_text_format=lsp.InsertTextFormat.Snippet,
-            data={"value": [0, 0, "a"]},
-        )
-        for doc in (lsp.MarkupContent(lsp.MarkupKind.Markdown, "a"), "a", None)
-    ]
-    defaults = lsp.CompletionItemDefaults(
-        commit_characters=["."],
-        edit_range=whole,
-        insert_text_format=lsp.InsertTextFormat.Snippet,
-        insert_text_mode=lsp.InsertTextMode.AsIs,
-        data={},
-    )
-    converter = ls.protocol._converter
-    where = {"textDocument": {"uri": "file:///warm-up.awl"}, "position": {"line": 0, "character": 0}}
-    message = {"jsonrpc": "2.0", "id": 0, "method": lsp.TEXT_DOCUMENT_COMPLETION, "params": where}
-    converter.structure(message, lsp.CompletionRequest)
-    answer = lsp.CompletionList(False, items, item_defaults=defaults)
-    for _ in range(2):  # (making some of them registers hooks that drop those made before: twice)
-        converter.unstructure(lsp.CompletionResponse(id=0, result=answer))
-
-
 def run_stdio() -> int:
     logging.basicConfig(level=logging.WARNING)
-    warm_up(server)
+    warm_up(server.protocol)
     return serve_stdio(server)

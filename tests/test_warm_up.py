@@ -11,7 +11,8 @@ from pygls.protocol import default_converter
 
 from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import completion_list
-from awl_lsp.server import AwlServer, warm_up
+from awl_lsp.server import AwlServer
+from awl_lsp.warm import warm_up
 
 DOC = """\
 workloop warm
@@ -53,7 +54,7 @@ def _answers() -> list[lsp.CompletionList]:
 
 def test_an_answer_sent_after_the_warm_up_is_the_one_a_fresh_converter_writes() -> None:
     server = AwlServer()
-    warm_up(server)
+    warm_up(server.protocol)
     fresh = default_converter()
     answers = _answers()
     assert any(a.items for a in answers)
