@@ -61,3 +61,28 @@ def test_an_answer_sent_after_the_warm_up_is_the_one_a_fresh_converter_writes() 
     for answer in answers:
         sent = json.dumps(server.protocol._converter.unstructure(answer), sort_keys=True)
         assert sent == json.dumps(fresh.unstructure(answer), sort_keys=True)
+
+
+def test_after_the_warm_up_the_first_completion_answer_makes_no_converter_code() -> None:
+    # (what an editor asks before its first completion: diagnostics are sent, tokens and a delta)
+    server = AwlServer()
+    warm_up(server.protocol)
+    converter = server.protocol._converter
+    diagnostic = lsp.Diagnostic(
+        lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
+        "m",
+        tags=[lsp.DiagnosticTag.Unnecessary],
+        related_information=[
+            lsp.DiagnosticRelatedInformation(
+                lsp.Location("file:///a.awl", lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1))), "r"
+            )
+        ],
+    )
+    converter.unstructure(lsp.PublishDiagnosticsParams("file:///a.awl", [diagnostic]))
+    converter.unstructure(lsp.SemanticTokensDeltaResponse(id=1, result=lsp.SemanticTokens([1, 2])))
+    delta = lsp.SemanticTokensDelta([lsp.SemanticTokensEdit(0, 1, [3])])
+    converter.unstructure(lsp.SemanticTokensDeltaResponse(id=2, result=delta))
+    made = converter._unstructure_func.dispatch.cache_info().misses
+    for i, answer in enumerate(_answers()):
+        converter.unstructure(lsp.CompletionResponse(id=3 + i, result=answer))
+    assert converter._unstructure_func.dispatch.cache_info().misses == made
