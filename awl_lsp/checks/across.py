@@ -16,8 +16,10 @@ What a gathering returns is shared with the next run: callers read it and never 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Protocol
 
 Item = Any  # a `base.Item` (not imported: `base` names `Across`)
@@ -69,7 +71,7 @@ class Across:
             return c
         if c is None or c.run != self._run - 1:
             c = _Count(self._run)
-            _tally(c, self._items, of, twice, 1)
+            _fresh(c, self._items, of, twice)
             self._counts[key] = c
         else:
             c.run = -1  # (stale, should a rule raise half-way)
@@ -77,6 +79,20 @@ class Across:
             _tally(c, self._added, of, twice, 1)
             c.run = self._run
         return c
+
+
+def _fresh(c: _Count, items: list[Item], of: Keys, twice: Keys | None) -> None:
+    """Count `items` into an empty `c` (what `_tally` does with step 1, the counting done by
+    `Counter` in C: a document's first run counts every item)."""
+    given = Counter(chain.from_iterable(map(of, items)))
+    c.given.update(given)
+    if twice is None:
+        c.found.update(given)
+        return
+    doubled = Counter(chain.from_iterable(map(twice, items)))
+    c.twice.update(doubled)
+    c.found.update(k for k, n in given.items() if n >= 2)
+    c.found.update(doubled)
 
 
 def _tally(c: _Count, items: list[Item], of: Keys, twice: Keys | None, step: int) -> None:
@@ -140,7 +156,7 @@ def repeated(ctx: _Context, key: str, of: Keys, twice: Keys) -> set[str]:
     across = ctx.across
     if across is None:
         c = _Count(0)
-        _tally(c, ctx.items, of, twice, 1)
+        _fresh(c, ctx.items, of, twice)
         return c.found
     return across._count(key, of, twice).found
 

@@ -40,18 +40,22 @@ _NAMESPACE = {
 }
 # Step outcome names may repeat: the engine accepts two arms with one name (`outcome ok: if …` twice).
 # So may worker names: a worker only groups actions (the actions' names must differ).
+# (each kind's key prefix made once: a tally makes a key for every symbol of its item)
+_KEY_OF = {
+    kind: (f"{category}\x1f{word}", "container" in parts, "scope" in parts)
+    for kind, (category, word, parts) in _NAMESPACE.items()
+}
 
 
 def duplicate_key(sym: object, private: str) -> str | None:
     """The namespace key two declarations must not share (see rules_names), or None."""
-    space = _NAMESPACE.get(sym.kind)  # type: ignore[attr-defined]
+    space = _KEY_OF.get(sym.kind)  # type: ignore[attr-defined]
     if space is None:
         return None
-    category, word, parts = space
-    key = f"{category}\x1f{word}"
-    if "container" in parts:
+    key, by_container, by_scope = space
+    if by_container:
         key += f"\x1f{sym.container!r}"  # type: ignore[attr-defined]
-    if "scope" in parts:
+    if by_scope:
         scope = sym.scope  # type: ignore[attr-defined]
         key += f"\x1f{scope}#{private}" if "@" in scope else f"\x1f{scope}"  # fork scopes: item-private
     return f"{key}\x1f{sym.name}"  # type: ignore[attr-defined]
