@@ -98,7 +98,8 @@ def prefer_system_allocator(argv: list[str]) -> None:
 
     CPython's own small-object allocator keeps an arena while any object in it lives, so a
     server that opened and closed many documents would hold its peak memory for good; with the
-    C allocator and `release()` it returns to its baseline. Same speed on our workloads. Does
+    C allocator and `release()` it returns to its baseline (100 documents closed: 58 MB against
+    129 MB). Keystrokes cost the same; a document's first analysis costs ≈ 10 % more CPU. Does
     nothing off POSIX, when the variable is already set, or when `AWL_KEEP_ALLOCATOR` is set (and
     if the re-run fails, it serves as it is).
     """
