@@ -8,35 +8,21 @@ import json
 
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
+from test_completion_reuse import DOC as REUSE_DOC
+from test_completion_reuse import _cursors
 
 from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import completion_list
 from awl_lsp.server import AwlServer
 from awl_lsp.warm import warm_up
 
-DOC = """\
-workloop warm
-  every 5m
-  input region: String
-
-worker w
-  action fetch(region: String, box: Box) -> Item
-
-type Item { id: String, n: Int }
-type Box { thing: Item, note: String }
-
-step one
-  fetch(region: region, box: Box(thing: Item(id: "", n: 0), note: "")) -> item
-  note = i
-"""
-DOC += "  \n"  # (a line of a step with nothing typed yet)
+# a workloop with a record call and a step line half-typed and one empty (shared with the reuse tests)
+DOC, CURSORS = _cursors(REUSE_DOC.replace("note = ‸", "note = i‸"))
 
 
 def _answers() -> list[lsp.CompletionList]:
     doc = OpenDocument(DOC, 1, None, None)
-    lines = DOC.split("\n")
-    row = next(i for i, line in enumerate(lines) if line == "  note = i")
-    at = [lsp.Position(row, 10), lsp.Position(row + 1, 2)]
+    at = CURSORS
     return [
         completion_list(doc.snapshot, p, snippet_ok, markdown_ok, lazy_detail=lazy, defaults=defaults)
         for p in at
