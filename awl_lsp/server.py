@@ -77,6 +77,9 @@ class AwlServer(RobustLanguageServer):
         # per document being checked in a worker thread: held while its checker runs (see `publish_first`)
         self._checking: dict[str, threading.Lock] = {}
         self._workers: set[asyncio.Task] = set()
+        # documents closed since the input was last quiet: freed then, with the rest of the memory
+        # work (`when_quiet`), not while the message after their close waits (≈ 40 ms at 5,000 lines)
+        self._closed: list[OpenDocument] = []
 
     # ---- helpers
     @property
@@ -273,15 +276,17 @@ class AwlServer(RobustLanguageServer):
         except RuntimeError:
             if self._release_due:
                 self._release_due = False
+                self._closed.clear()
                 memory.release()
             return
 
         def run() -> None:
             self._quiet = None
-            if self.messages_waiting():
+            if self.messages_waiting() or self._workers:  # (a first check in a worker is not quiet)
                 self.when_quiet()
             elif self._release_due:
                 self._release_due = False
+                self._closed.clear()
                 memory.release()
             elif memory.reclaim_due():
                 memory.reclaim()
@@ -419,6 +424,7 @@ def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
     ls._last_edit.pop(uri, None)
     ls._checking.pop(uri, None)
     ls.recent.forget(uri)
+    ls._closed.append(doc)  # (freed when the input is quiet)
     timer = ls._due.pop(uri, None)
     if timer is not None:
         timer.cancel()

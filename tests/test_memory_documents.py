@@ -47,6 +47,9 @@ class Session:
     def __init__(self) -> None:
         # a fresh module: a fresh server with every feature registered on it
         self.server: Any = importlib.reload(awl_lsp.server).server
+        # closed documents are freed once the input is quiet (`RELEASE_AFTER`, half a second for an
+        # editor): here 10 ms of quiet is enough
+        awl_lsp.server.RELEASE_AFTER = 0.01
         self.out = io.BytesIO()
         self.server.protocol.set_writer(StdoutWriter(self.out))
         self.dispatcher = Dispatcher(self.server)
@@ -127,6 +130,26 @@ def test_a_closed_document_leaves_nothing_alive() -> None:
     assert s.server._due == {} and s.server._last_edit == {}
     # pygls files each handled notification's future under a fresh id; none may be left behind
     assert s.server.protocol._request_futures == {}
+
+
+def test_a_closed_document_is_freed_when_the_input_is_quiet_not_before_the_next_message() -> None:
+    """Freeing a long document's objects takes tens of milliseconds: a file opened right after
+    another was closed is not made to wait for it; the input's next quiet moment frees it."""
+
+    async def body() -> tuple[bool, bool, bool]:
+        s = Session()
+        s.open("file:///held/a.awl", TEXT)
+        ref = weakref.ref(s.server.documents["file:///held/a.awl"])
+        s.close("file:///held/a.awl")
+        s.open("file:///held/b.awl", TEXT.replace("big_loop", "other_loop"))
+        gc.collect()
+        kept_for_now = ref() is not None
+        await asyncio.sleep(0.05)  # quiet input: the memory work runs
+        gc.collect()
+        return kept_for_now, ref() is None, "file:///held/b.awl" in s.server.documents
+
+    kept_for_now, freed, other_open = asyncio.run(body())
+    assert kept_for_now and freed and other_open
 
 
 def test_open_close_cycles_leave_no_objects_behind() -> None:
