@@ -222,8 +222,12 @@ def _item_part(facts: ItemFacts) -> tuple[list, list, list, list]:
         for sym in facts.symbols
         if sym.kind in (Kind.DETACHED, Kind.CHILD)
     ]
-    calls = [(r.name, r.range) for r in facts.references if r.kind is RefKind.HATCH or r.kind is RefKind.CALL]
-    symbols = [(s.name, s.kind.value, s.selection, s.container) for s in facts.flat if s.kind not in _LOCAL]
+    # (the references filed by kind; an item with both kinds reads them in document order)
+    hatches, called = facts.references_of(RefKind.HATCH), facts.references_of(RefKind.CALL)
+    both = facts.references_of(RefKind.HATCH, RefKind.CALL) if hatches and called else hatches or called
+    calls = [(r.name, r.range) for r in both]
+    # (`_value_`: the member's value as a plain attribute — `.value` is a slower descriptor)
+    symbols = [(s.name, s.kind._value_, s.selection, s.container) for s in facts.flat if s.kind not in _LOCAL]
     records = [
         (
             sym.name,
