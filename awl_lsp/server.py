@@ -6,14 +6,11 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
-from pathlib import Path
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
-from pygls.uris import to_fs_path
 
-from awl_lsp import __version__, pull
-from awl_lsp.documents import OpenDocument, OutOfSync
+from awl_lsp import __version__, document_sync, pull, workspace_sync
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
 from awl_lsp.features.cancel import Cancelled, cancellable
@@ -37,7 +34,6 @@ from awl_lsp.publishing import (
     RELEASE_AFTER,
     PublishingServer,
 )
-from awl_lsp.syntax import EditOutOfRange, TextEdit
 from awl_lsp.warm import warm_up
 
 log = logging.getLogger("awl_lsp")
@@ -118,73 +114,7 @@ def _cancellable(handler: _Handler) -> _Handler:
 server = AwlServer()
 
 
-@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    item = params.text_document
-    fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
-    path = Path(fs_path) if fs_path else None
-    workspace = ls.workspace_root() or (path.parent if path is not None else None)
-    doc = OpenDocument(item.text, item.version, path, workspace, ls.encoding)
-    ls.documents[item.uri] = doc
-    if doc.syntax.surrogates_replaced:
-        count = doc.syntax.surrogates_replaced
-        ls.log_message(f"{item.uri}: {count} lone UTF-16 surrogate(s) read as U+FFFD")
-    ls.publish_first(item.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: AwlServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    uri = params.text_document.uri
-    version = params.text_document.version
-    doc = ls.documents.get(uri)
-    if doc is None:
-        ls.log_message(f"ignored a change to {uri}: the document is not open")
-        return
-    if doc.version is not None and version <= doc.version:
-        ls.log_message(f"ignored a change to {uri}: version {version} is not newer than {doc.version}")
-        return
-    before = doc.syntax.surrogates_replaced
-    edits: list[TextEdit] = []
-    try:
-        for change in params.content_changes:
-            if isinstance(change, lsp.TextDocumentContentChangePartial):
-                s, e = change.range.start, change.range.end
-                edits.append(TextEdit(s.line, s.character, e.line, e.character, change.text))
-            else:
-                if edits:
-                    doc.edit(edits, version)
-                    edits = []
-                doc.replace(change.text, version)
-        if edits:
-            doc.edit(edits, version)
-    except (EditOutOfRange, OutOfSync) as exc:
-        ls.log_message(f"{uri}: {exc}")
-    if doc.syntax.surrogates_replaced > before:
-        ls.log_message(f"{uri}: lone UTF-16 surrogate(s) in a change read as U+FFFD")
-    ls.schedule(uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
-    uri = params.text_document.uri
-    doc = ls.documents.pop(uri, None)
-    if doc is None:
-        ls.log_message(f"ignored closing {uri}: the document is not open")
-        return
-    ls.closed(uri, doc)  # (nothing is scheduled for it now; freed when the input is quiet)
-    if not ls.pull.enabled:
-        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-    if ls.session.ready and doc.path is not None:
-        names = ls.session.closed(doc.path)
-        entry = ls.session.index.entry(doc.path) if ls.session.index else None
-        if entry is not None:
-            ls.publish_unopened(entry)  # the file on disk is what counts again
-        ls.dependents_changed(names, skip=uri)
+document_sync.register(server)
 
 
 def _wants_markdown(ls: AwlServer) -> bool:
@@ -415,100 +345,7 @@ async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) 
     return workspace_symbols(docs, params.query)
 
 
-@server.feature(lsp.INITIALIZED)
-async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
-    """Index the workspace folders (with progress), then watch their files."""
-    if ls.pull.enabled:
-        ls.log_message("diagnostics: the client pulls them (nothing is pushed)", lsp.MessageType.Info)
-    roots = ls.folders()
-    if not roots:
-        return
-    ls.session.building = asyncio.Event()
-    caps = ls.client_capabilities
-    token = "awl-index"
-    progress = bool(caps.window and caps.window.work_done_progress)
-    loop = asyncio.get_running_loop()
-    if progress:
-        try:
-            await ls.work_done_progress.create_async(token)
-            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="Indexing AWL documents"))
-        except Exception:  # noqa: BLE001 — a client that refuses progress still gets the index
-            progress = False
-
-    def report(count: int, path: Path) -> None:
-        if progress and count % 25 == 0:
-            message = f"{count} documents ({path.name})"
-            loop.call_soon_threadsafe(
-                ls.work_done_progress.report, token, lsp.WorkDoneProgressReport(message=message)
-            )
-
-    encoding = ls.encoding
-
-    def build() -> tuple:
-        index = ls.session.build(roots, report)
-        pushed = list(index.entries.values()) if not ls.pull.enabled else []  # (else pulled, when asked)
-        reports = [(e, ls.session.report_of(e, encoding, index)) for e in pushed]
-        return index, reports
-
-    index, reports = await asyncio.to_thread(build)
-    open_docs = {d.path.resolve(): d.snapshot for d in ls.documents.values() if d.path is not None}
-    ls.session.adopt(index, open_docs)
-    if progress:
-        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(index.entries)} documents"))
-    for entry, items in reports:
-        if items and not entry.is_open and entry.path not in open_docs:
-            ls.session.published.add(entry.uri)
-            params_ = lsp.PublishDiagnosticsParams(uri=entry.uri, diagnostics=items)
-            ls.text_document_publish_diagnostics(params_)
-    for uri in list(ls.documents):
-        ls.schedule(uri)  # open documents now see the rest of the workspace
-    ls.pull.refresh_soon()  # (a client that pulls is asked to pull them again)
-    watch = caps.workspace and caps.workspace.did_change_watched_files
-    if watch and watch.dynamic_registration:
-        watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.awl", "**/*.json")]
-        options = lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
-        registration = lsp.Registration(
-            id="awl-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
-        )
-        try:
-            await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
-        except Exception:  # noqa: BLE001 — without watching, saves of open documents still count
-            log.warning("the client did not accept the file watcher registration")
-
-
-@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-    """Files changed on disk: re-read `.awl` documents; a changed schema re-checks open documents."""
-    names: set[str] = set()
-    schemas = False
-    for change in params.changes:
-        fs_path = to_fs_path(change.uri) if change.uri.startswith("file:") else None
-        if fs_path is None:
-            continue
-        path = Path(fs_path).resolve()
-        if path.suffix == ".json":
-            schemas = True
-        elif path.suffix == ".awl":
-            deleted = change.type == lsp.FileChangeType.Deleted
-            names |= ls.session.file_changed(path, deleted)
-            entry = ls.session.index.entry(path) if ls.session.index else None
-            if entry is not None:
-                ls.publish_unopened(entry)
-            elif deleted and path.as_uri() in ls.session.published:
-                ls.session.published.discard(path.as_uri())
-                cleared = lsp.PublishDiagnosticsParams(uri=path.as_uri(), diagnostics=[])
-                ls.text_document_publish_diagnostics(cleared)
-            elif deleted and ls.pull.enabled:
-                ls.pull.forget(path)
-                ls.pull.refresh_soon()  # the next workspace pull reports it gone
-    ls.dependents_changed(names)
-    if schemas:
-        ls.pull.schemas_changed()
-        for uri, doc in ls.documents.items():
-            doc.invalidate()  # types read from schema files are read again
-            ls.schedule(uri)
-
-
+workspace_sync.register(server)
 pull.register(server)
 
 
