@@ -1,19 +1,32 @@
-"""The AWL language server: pygls wiring only — protocol messages in, feature functions out."""
+"""The AWL language server: pygls wiring only — protocol messages in, feature functions out.
+
+This module makes the one `server` (`AwlServer`) and registers on it every request a feature
+answers: each handler turns the params into a snapshot and a position, calls `awl_lsp.features`,
+and returns what it gives. What the server keeps and does between messages lives beside it:
+
+- `document_table`: the open documents, the workspace folders, the position encoding;
+- `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
+  check in a worker), and the memory work at quiet moments — its timings are re-exported here
+  (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read from here at each use;
+- `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
+  workspace index in step; `pull`: diagnostics the client pulls;
+- `cancellable_requests`: requests the client can cancel while they run;
+- `custom_requests`: AWL's own requests and command (`awl/graph`, `awl/syntaxTree`, `awl.guide`).
+
+`importlib.reload` of this module gives a fresh server with every feature registered.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
-from collections.abc import Callable
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcException
 
-from awl_lsp import __version__, document_sync, pull, workspace_sync
+from awl_lsp import __version__, custom_requests, document_sync, pull, workspace_sync
+from awl_lsp.cancellable_requests import cancellable_request
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
-from awl_lsp.features.cancel import Cancelled, cancellable
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.completion import completion_list
 from awl_lsp.features.folding import folding_ranges
@@ -35,9 +48,6 @@ from awl_lsp.publishing import (
     PublishingServer,
 )
 from awl_lsp.warm import warm_up
-
-log = logging.getLogger("awl_lsp")
-_Handler = Callable[..., object]
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -78,39 +88,6 @@ class AwlServer(PublishingServer):
         return RECLAIM_AFTER
 
 
-def _cancellable(handler: _Handler) -> _Handler:
-    """A request handler the client can cancel while it runs: features reach `checkpoint()` between
-    units of work and stop there, and the request is answered -32800 (RequestCancelled)."""
-
-    def stopped(ls: AwlServer, msg_id: object) -> JsonRpcRequestCancelled:
-        ls.log_message(f"request {msg_id} cancelled while it ran", lsp.MessageType.Log)
-        return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
-
-    if asyncio.iscoroutinefunction(handler):
-
-        @functools.wraps(handler)
-        async def run_async(ls: AwlServer, params: object) -> object:
-            msg_id = ls.protocol.msg_id
-            try:
-                with cancellable(lambda: ls.request_cancelled(msg_id)):
-                    return await handler(ls, params)
-            except Cancelled:
-                raise stopped(ls, msg_id) from None
-
-        return run_async
-
-    @functools.wraps(handler)
-    def run(ls: AwlServer, params: object) -> object:
-        msg_id = ls.protocol.msg_id
-        try:
-            with cancellable(lambda: ls.request_cancelled(msg_id)):
-                return handler(ls, params)
-        except Cancelled:
-            raise stopped(ls, msg_id) from None
-
-    return run
-
-
 server = AwlServer()
 
 
@@ -124,7 +101,7 @@ def _wants_markdown(ls: AwlServer) -> bool:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-@_cancellable
+@cancellable_request
 def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
     snap = ls.snapshot(params.text_document.uri)
     return hover(snap, params.position, _wants_markdown(ls)) if snap else None
@@ -134,7 +111,7 @@ def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
     lsp.TEXT_DOCUMENT_COMPLETION,
     lsp.CompletionOptions(trigger_characters=[".", " ", "(", ">", ","], resolve_provider=True),
 )
-@_cancellable
+@cancellable_request
 def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -157,7 +134,7 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
 
 
 @server.feature(lsp.COMPLETION_ITEM_RESOLVE)
-@_cancellable
+@cancellable_request
 def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
     from awl_lsp.features.completion_items import resolve_value
 
@@ -168,7 +145,7 @@ def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.Comple
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-@_cancellable
+@cancellable_request
 async def on_definition(
     ls: AwlServer, params: lsp.DefinitionParams
 ) -> lsp.Location | list[lsp.Location] | None:
@@ -194,7 +171,7 @@ async def on_definition(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-@_cancellable
+@cancellable_request
 async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -210,14 +187,14 @@ async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-@_cancellable
+@cancellable_request
 def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.highlights(snap, params.position) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
-@_cancellable
+@cancellable_request
 async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -242,28 +219,28 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
-@_cancellable
+@cancellable_request
 def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.prepare_rename(snap, params.position) if snap else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-@_cancellable
+@cancellable_request
 def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
     snap = ls.snapshot(params.text_document.uri)
     return document_symbols(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-@_cancellable
+@cancellable_request
 def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
     snap = ls.snapshot(params.text_document.uri)
     return folding_ranges(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | JsonText:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -272,7 +249,7 @@ def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.S
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens_delta(
     ls: AwlServer, params: lsp.SemanticTokensDeltaParams
 ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -283,7 +260,7 @@ def on_semantic_tokens_delta(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_range(snap, params.range) if snap else lsp.SemanticTokens(data=[])
@@ -293,7 +270,7 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
     lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
     lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
 )
-@_cancellable
+@cancellable_request
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
     snap = ls.snapshot(params.text_document.uri)
     caps = ls.client_capabilities.text_document
@@ -310,7 +287,7 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
         resolve_provider=False,
     ),
 )
-@_cancellable
+@cancellable_request
 def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri = params.text_document.uri
     snap = ls.snapshot(uri)
@@ -322,21 +299,21 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
-@_cancellable
+@cancellable_request
 def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint]:
     snap = ls.snapshot(params.text_document.uri)
     return inlay_hints(snap, params.range) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
-@_cancellable
+@cancellable_request
 def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange]:
     snap = ls.snapshot(params.text_document.uri)
     return selection_ranges(snap, list(params.positions)) if snap else []
 
 
 @server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
-@_cancellable
+@cancellable_request
 async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
     index = await ls.session.wait_ready()
     if index is not None:  # every document of the workspace, open ones at their newest text
@@ -350,76 +327,20 @@ pull.register(server)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
-@_cancellable
+@cancellable_request
 def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_document(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
-@_cancellable
+@cancellable_request
 def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_range(snap, params.range) if snap else []
 
 
-def _plain(value: object) -> object:
-    """Custom requests' params as plain dicts (pygls hands them over as named tuples)."""
-    if hasattr(value, "_asdict"):
-        value = value._asdict()
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-@server.feature("awl/graph")
-@_cancellable
-def on_graph(ls: AwlServer, params: object) -> dict | None:
-    """The flow graph of the document's newest version (`awl graph --format json`'s shape), with the
-    step under `position` (when given) named in `focus`, and the graph as Mermaid and DOT text."""
-    from awl_lsp.features.graph_render import graph_view
-
-    raw = _plain(params)
-    if not isinstance(raw, dict):
-        return None
-    doc = raw.get("textDocument")
-    uri = doc.get("uri") if isinstance(doc, dict) else None
-    snap = ls.snapshot(uri) if isinstance(uri, str) else None
-    if snap is None:
-        return None
-    position = raw.get("position")
-    line = position.get("line") if isinstance(position, dict) else None
-    return graph_view(snap, line if isinstance(line, int) else None)
-
-
-@server.feature("awl/syntaxTree")
-@_cancellable
-def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
-    """The server's current tree as an S-expression (a debugging view, and what tests compare)."""
-    doc = getattr(params, "textDocument", None) or getattr(params, "text_document", None)
-    uri = getattr(doc, "uri", None) if doc is not None else None
-    if uri is None and isinstance(params, dict):
-        uri = params.get("textDocument", {}).get("uri")
-    snap = ls.snapshot(uri) if uri else None
-    if snap is None:
-        return None
-    return {"tree": str(snap.doc.root), "text": snap.doc.text}
-
-
-@server.command("awl.guide")
-def on_guide(ls: AwlServer, *args: object) -> str | None:
-    """The full keyword entry a hover links to (`awl guide WORD`): returned and shown to the user."""
-    from awl_lsp.reference import UnknownKeywordError, render_guide
-
-    word = args[0] if args and isinstance(args[0], str) else None
-    try:
-        text = render_guide(word)
-    except UnknownKeywordError as exc:
-        text = str(exc)
-    ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=text))
-    return text
+custom_requests.register(server)
 
 
 def run_stdio() -> int:
