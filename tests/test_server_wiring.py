@@ -67,46 +67,52 @@ class Client:
 
 
 def test_a_reloaded_module_gives_a_fresh_server_that_answers_every_feature() -> None:
-    before = awl_lsp.server.server
-    client = Client()
-    assert client.server is not before and client.server is awl_lsp.server.server
-    assert list(client.server.protocol.fm.features) == list(before.protocol.fm.features)
-    caps = client.answer(client.send("initialize", {"processId": None, "capabilities": {}, "rootUri": None}))
-    caps = caps["capabilities"]
-    for provider in (
-        "hoverProvider",
-        "completionProvider",
-        "definitionProvider",
-        "referencesProvider",
-        "documentHighlightProvider",
-        "renameProvider",
-        "documentSymbolProvider",
-        "foldingRangeProvider",
-        "semanticTokensProvider",
-        "signatureHelpProvider",
-        "codeActionProvider",
-        "inlayHintProvider",
-        "selectionRangeProvider",
-        "workspaceSymbolProvider",
-        "documentFormattingProvider",
-        "documentRangeFormattingProvider",
-    ):
-        assert caps.get(provider), provider
-    assert caps["executeCommandProvider"]["commands"] == ["awl.guide"]
-    assert caps["textDocumentSync"]["change"] == 2  # incremental
-    client.send("initialized", {}, request=False)
-    client.open(document(40))
-    [published] = client.published()  # (a short document: published during the open)
-    assert published["uri"] == URI and published["version"] == 1
-    symbols = client.answer(client.send("textDocument/documentSymbol", {"textDocument": {"uri": URI}}))
-    assert symbols
-    graph = client.answer(client.send("awl/graph", {"textDocument": {"uri": URI}}))
-    assert graph is not None and "mermaid" in graph
-    tree = client.answer(client.send("awl/syntaxTree", {"textDocument": {"uri": URI}}))
-    assert tree["text"] == document(40)
-    client.send("textDocument/didClose", {"textDocument": {"uri": URI}}, request=False)
-    assert client.published()[-1] == {"uri": URI, "diagnostics": []}
-    assert client.server.documents == {}
+    async def main() -> None:  # (on a running loop, as when serving: async handlers run as tasks)
+        before = awl_lsp.server.server
+        client = Client()
+        assert client.server is not before and client.server is awl_lsp.server.server
+        assert list(client.server.protocol.fm.features) == list(before.protocol.fm.features)
+        caps = client.answer(
+            client.send("initialize", {"processId": None, "capabilities": {}, "rootUri": None})
+        )
+        caps = caps["capabilities"]
+        for provider in (
+            "hoverProvider",
+            "completionProvider",
+            "definitionProvider",
+            "referencesProvider",
+            "documentHighlightProvider",
+            "renameProvider",
+            "documentSymbolProvider",
+            "foldingRangeProvider",
+            "semanticTokensProvider",
+            "signatureHelpProvider",
+            "codeActionProvider",
+            "inlayHintProvider",
+            "selectionRangeProvider",
+            "workspaceSymbolProvider",
+            "documentFormattingProvider",
+            "documentRangeFormattingProvider",
+        ):
+            assert caps.get(provider), provider
+        assert caps["executeCommandProvider"]["commands"] == ["awl.guide"]
+        assert caps["textDocumentSync"]["change"] == 2  # incremental
+        client.send("initialized", {}, request=False)
+        client.open(document(40))
+        [published] = client.published()  # (a short document: published during the open)
+        assert published["uri"] == URI and published["version"] == 1
+        symbols = client.answer(client.send("textDocument/documentSymbol", {"textDocument": {"uri": URI}}))
+        assert symbols
+        graph = client.answer(client.send("awl/graph", {"textDocument": {"uri": URI}}))
+        assert graph is not None and "mermaid" in graph
+        tree = client.answer(client.send("awl/syntaxTree", {"textDocument": {"uri": URI}}))
+        assert tree["text"] == document(40)
+        client.send("textDocument/didClose", {"textDocument": {"uri": URI}}, request=False)
+        assert client.published()[-1] == {"uri": URI, "diagnostics": []}
+        assert client.server.documents == {}
+        await asyncio.sleep(0.01)  # (`initialized`'s task ends)
+
+    asyncio.run(main())
 
 
 def test_the_timings_set_on_the_server_module_are_the_ones_it_uses(monkeypatch: pytest.MonkeyPatch) -> None:
