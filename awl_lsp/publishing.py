@@ -171,17 +171,21 @@ class PublishingServer(DocumentTable):
         def check() -> None:
             with lock:
                 snap.derived("diagnostics", lambda s: diagnostics(s, uri))
-            # the document's declared types too, which the first completion (or hover) would build:
-            # kept per document, its later versions reuse them (≈ 3 ms of CPU at 5,000 lines)
-            type_env(snap)
 
         async def run() -> None:
             try:
                 await asyncio.to_thread(check)
             except Exception:  # noqa: BLE001 — published from the loop then (and logged there)
                 log.exception("diagnostics failed for %s", uri)
-            if self.documents.get(uri) is doc:
-                self.publish(uri)  # (this version's from the memo, or the newest one's)
+            if self.documents.get(uri) is not doc:
+                return
+            self.publish(uri)  # (this version's from the memo, or the newest one's)
+            # then the document's declared types, which the first completion (or hover) would build:
+            # kept per document, its later versions reuse them (≈ 3 ms of CPU at 5,000 lines)
+            try:
+                await asyncio.to_thread(type_env, snap)
+            except Exception:  # noqa: BLE001 — the first completion builds them then
+                log.exception("declared types failed for %s", uri)
 
         task = loop.create_task(run())
         self._workers.add(task)
