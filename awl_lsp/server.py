@@ -1,28 +1,34 @@
-"""The AWL language server: pygls wiring only — protocol messages in, feature functions out."""
+"""The AWL language server: pygls wiring only — protocol messages in, feature functions out.
+
+This module makes the one `server` (`AwlServer`) and registers on it every request a feature
+answers: each handler turns the params into a snapshot and a position, calls `awl_lsp.features`,
+and returns what it gives. What the server keeps and does between messages lives beside it:
+
+- `document_table`: the open documents, the workspace folders, the position encoding;
+- `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
+  check in a worker), and the memory work at quiet moments — its timings are re-exported here
+  (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read from here at each use;
+- `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
+  workspace index in step; `pull`: diagnostics the client pulls;
+- `cancellable_requests`: requests the client can cancel while they run;
+- `custom_requests`: AWL's own requests and command (`awl/graph`, `awl/syntaxTree`, `awl.guide`).
+
+`importlib.reload` of this module gives a fresh server with every feature registered.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import functools
 import logging
-import os
-import threading
-from collections.abc import Callable
-from pathlib import Path
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
-from pygls.uris import to_fs_path
+from pygls.exceptions import JsonRpcException
 
-from awl_lsp import __version__, memory, pull
-from awl_lsp.documents import OpenDocument, OutOfSync
+from awl_lsp import __version__, custom_requests, document_sync, pull, workspace_sync
+from awl_lsp.cancellable_requests import cancellable_request
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
-from awl_lsp.features.cancel import Cancelled, cancellable
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.completion import completion_list
-from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.formatting import format_document, format_range
 from awl_lsp.features.hover import hover
@@ -30,32 +36,18 @@ from awl_lsp.features.inlay_hints import inlay_hints
 from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
-from awl_lsp.features.typing import type_env
 from awl_lsp.features.workspace_symbols import workspace_symbols
-from awl_lsp.protocol import JsonText, RobustLanguageServer, serve_stdio
-from awl_lsp.pull import PullDiagnostics
-from awl_lsp.session import WorkspaceSession
-from awl_lsp.syntax import EditOutOfRange, Encoding, TextEdit
+from awl_lsp.protocol import JsonText, serve_stdio
+from awl_lsp.publishing import (
+    BURST_DEBOUNCE,
+    DEBOUNCE,
+    MAX_POSTPONE,
+    OFFLOAD_LINES,
+    RECLAIM_AFTER,
+    RELEASE_AFTER,
+    PublishingServer,
+)
 from awl_lsp.warm import warm_up
-
-log = logging.getLogger("awl_lsp")
-_Handler = Callable[..., object]
-
-# Diagnostics are published once the input is quiet: an edit's publish waits this grace (the reader
-# thread gets the interpreter lock to hand on keys right behind it), then goes as soon as no input
-# is waiting — no message queued, none being read, no bytes in the pipe. An edit that overtook a
-# publish still pending (keys sent without waiting, a replayed macro) is part of a burst and waits
-# a little longer for quiet, so a burst whose messages trickle in publishes once too.
-DEBOUNCE = float(os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS", "1")) / 1000
-BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
-# a due publish lets messages that are waiting go first, for at most this long
-MAX_POSTPONE = 0.25
-# a document at least this long is checked for the first time in a worker thread (see `publish_first`)
-OFFLOAD_LINES = int(os.environ.get("AWL_OFFLOAD_LINES", "3000"))
-# memory work waits for the input to be quiet this long: after closes, everything is collected and
-# freed pages go back; else the frozen heap is collected in full when it has grown enough
-RELEASE_AFTER = 0.5
-RECLAIM_AFTER = 1.0
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -63,384 +55,43 @@ SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
 )
 
 
-class AwlServer(RobustLanguageServer):
+class AwlServer(PublishingServer):
+    """The AWL language server: open documents, their diagnostics published when the input is quiet
+    (`awl_lsp.publishing`), and the features registered below."""
+
     def __init__(self) -> None:
-        super().__init__("awl-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
-        self.documents: dict[str, OpenDocument] = {}
-        self._due: dict[str, asyncio.TimerHandle] = {}
-        self.session = WorkspaceSession()
-        self.pull = PullDiagnostics(self)
-        self._last_edit: dict[str, float] = {}
-        self._quiet: asyncio.TimerHandle | None = None  # memory work waiting for quiet input
-        self._release_due = False
-        self.recent = memory.RecentDocuments()  # documents in use keep their derived caches
-        # per document being checked in a worker thread: held while its checker runs (see `publish_first`)
-        self._checking: dict[str, threading.Lock] = {}
-        self._workers: set[asyncio.Task] = set()
-        # documents closed since the input was last quiet: freed then, with the rest of the memory
-        # work (`when_quiet`), not while the message after their close waits (≈ 40 ms at 5,000 lines)
-        self._closed: list[OpenDocument] = []
+        super().__init__("awl-lsp", __version__)
 
-    # ---- helpers
+    # publishing's timings as this module has them at each use (a test sets `RELEASE_AFTER` here)
     @property
-    def encoding(self) -> Encoding:
-        try:
-            value = str(self.workspace.position_encoding or "utf-16")
-        except Exception:  # noqa: BLE001 — before initialize
-            value = "utf-16"
-        return Encoding(value) if value in {e.value for e in Encoding} else Encoding.UTF16
+    def debounce(self) -> float:
+        return DEBOUNCE
 
-    def workspace_root(self) -> Path | None:
-        try:
-            root = self.workspace.root_path
-        except Exception:  # noqa: BLE001
-            return None
-        return Path(root) if root else None
+    @property
+    def burst_debounce(self) -> float:
+        return BURST_DEBOUNCE
 
-    def publish(self, uri: str) -> None:
-        """Diagnostics of the newest version of `uri`, now (computed once per version); a client that
-        pulls diagnostics is not sent them (it asks: `pull`), but the workspace still learns of the edit."""
-        found = self.report(uri)
-        if found is None:
-            return
-        items, changed = found
-        if not self.pull.enabled:
-            doc = self.documents[uri]
-            self.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=doc.version)
-            )
-        if changed:
-            self.dependents_changed(changed, skip=uri)
-        memory.settle()  # (the model and diagnostics of this version stay: collections skip them)
-        self.when_quiet()
+    @property
+    def max_postpone(self) -> float:
+        return MAX_POSTPONE
 
-    def report(self, uri: str) -> tuple[list[lsp.Diagnostic], set[str]] | None:
-        """The diagnostics of the newest version of an open document, and the workflow names whose
-        dependents must be re-checked now that the workspace index has this version."""
-        doc = self.documents.get(uri)
-        if doc is None:
-            return None
-        if self.recent.touch(uri, self.documents):
-            memory.trim()  # what the compacted document dropped
-        timer = self._due.pop(uri, None)
-        if timer is not None:  # (reported now: a pending debounce has nothing left to do)
-            timer.cancel()
-        try:
-            with self._checking.get(uri) or contextlib.nullcontext():  # (a worker's first run ends first)
-                items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri))
-        except Exception:  # noqa: BLE001 — a checker bug must not take the server down
-            log.exception("diagnostics failed for %s", uri)
-            items = []
-        if doc.out_of_sync is not None:
-            items.insert(0, _out_of_sync(doc.out_of_sync))
-        changed: set[str] = set()
-        if self.session.ready and doc.path is not None:
-            try:
-                changed = self.session.opened(doc.path, doc.snapshot)
-                items = items + self.session.contract_diagnostics(doc.path, doc.snapshot, self.encoding)
-            except Exception:  # noqa: BLE001 — the workspace view must not cost the document its own
-                log.exception("workspace diagnostics failed for %s", uri)
-        return items, changed
+    @property
+    def offload_lines(self) -> int:
+        return OFFLOAD_LINES
 
-    def publish_first(self, uri: str) -> None:
-        """The diagnostics of a document just opened. A long document's checks (≈ 0.7 s of CPU at
-        20,000 lines) run in a worker thread on its snapshot — a value no later edit changes — so
-        requests that arrive meanwhile are answered at once (the thread yields the interpreter every
-        few milliseconds); its model is built here first (the builder is not shared with threads).
-        The document's checker memory is used by one thread at a time: `report` waits for the
-        worker's lock."""
-        doc = self.documents.get(uri)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None or doc is None or doc.syntax.lines.line_count < OFFLOAD_LINES:
-            self.publish(uri)
-            return
-        snap = doc.snapshot
-        lock = self._checking.setdefault(uri, threading.Lock())
+    @property
+    def release_after(self) -> float:
+        return RELEASE_AFTER
 
-        def check() -> None:
-            with lock:
-                snap.derived("diagnostics", lambda s: diagnostics(s, uri))
-
-        async def run() -> None:
-            try:
-                await asyncio.to_thread(check)
-            except Exception:  # noqa: BLE001 — published from the loop then (and logged there)
-                log.exception("diagnostics failed for %s", uri)
-            if self.documents.get(uri) is not doc:
-                return
-            self.publish(uri)  # (this version's from the memo, or the newest one's)
-            # then the document's declared types, which the first completion (or hover) would build:
-            # kept per document, its later versions reuse them (≈ 3 ms of CPU at 5,000 lines)
-            try:
-                await asyncio.to_thread(type_env, snap)
-            except Exception:  # noqa: BLE001 — the first completion builds them then
-                log.exception("declared types failed for %s", uri)
-
-        task = loop.create_task(run())
-        self._workers.add(task)
-        task.add_done_callback(self._workers.discard)
-
-    def dependents_changed(self, names: set[str], skip: str | None = None) -> None:
-        """Re-publish the documents tied to workflows whose contract side changed."""
-        for entry in self.session.dependents(names):
-            uri = self.uri_of(entry.path)
-            if uri == skip:
-                continue
-            if uri in self.documents and self.pull.enabled:
-                self.pull.refresh_soon()  # the client pulls it again
-            elif uri in self.documents:
-                self.schedule(uri)
-            else:
-                self.publish_unopened(entry)
-
-    def publish_unopened(self, entry) -> None:  # noqa: ANN001 — a workspace index entry
-        if entry.is_open:
-            return
-        if self.pull.enabled:  # the client pulls the workspace: it is asked to, not told
-            self.pull.refresh_soon()
-            return
-        items = self.session.unopened_report(entry, self.encoding)
-        if items is not None:
-            params = lsp.PublishDiagnosticsParams(uri=entry.uri, diagnostics=items)
-            self.text_document_publish_diagnostics(params)
-
-    def uri_of(self, path: Path) -> str:
-        """The URI the editor uses for a file (open documents keep the client's spelling)."""
-        for uri, doc in self.documents.items():
-            if doc.path is not None and doc.path.resolve() == path:
-                return uri
-        return path.as_uri()
-
-    def folders(self) -> list[Path]:
-        try:
-            folders = list(self.workspace.folders.values())
-        except Exception:  # noqa: BLE001 — before initialize
-            folders = []
-        local = [to_fs_path(f.uri) for f in folders if f.uri.startswith("file:")]
-        paths = [Path(p) for p in local if p is not None]
-        root = self.workspace_root()
-        return paths or ([root] if root is not None else [])
-
-    def schedule(self, uri: str) -> None:
-        """Diagnostics for the final version of a burst: published once the input is quiet.
-
-        Every edit re-arms the timer, so a burst of keys publishes once, for its last version;
-        requests in between analyse the newest version lazily and never wait for diagnostics.
-        """
-        timer = self._due.pop(uri, None)
-        if timer is not None:
-            timer.cancel()
-        doc = self.documents.get(uri)
-        if doc is None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.publish(uri)
-            return
-        now = loop.time()
-        # a burst: this edit overtook a publish still pending, or came right behind the last edit
-        burst = timer is not None or now - self._last_edit.get(uri, float("-inf")) < DEBOUNCE
-        self._last_edit[uri] = now
-        delay = BURST_DEBOUNCE if burst else DEBOUNCE
-        self._due[uri] = loop.call_later(delay, self._due_now, uri, doc.version)
-
-    def _due_now(self, uri: str, version: int | None, since: float | None = None) -> None:
-        doc = self.documents.get(uri)
-        if doc is None or doc.version != version:  # a newer edit re-armed its own timer
-            return
-        loop = asyncio.get_running_loop()
-        since = loop.time() if since is None else since
-        if self.messages_waiting() and loop.time() - since < MAX_POSTPONE:
-            # a message is waiting (a request, more keys): it goes first, the publish right after
-            self._due[uri] = loop.call_later(0.001, self._due_now, uri, version, since)
-            return
-        self.publish(uri)
-
-    def release_memory_soon(self) -> None:
-        """Once a burst of closes has ended (and the input is quiet), give the freed memory back:
-        once per burst, not per document (see `when_quiet`)."""
-        self.when_quiet(release=True)
-
-    def when_quiet(self, release: bool = False) -> None:
-        """Memory work that pauses the server — a full collection, ≈ 100 ms at 5,000 lines — waits
-        until the input has been quiet for a while (`RELEASE_AFTER` after closes, else
-        `RECLAIM_AFTER`): every publish re-arms the timer, so typing never meets it. After closes
-        everything is collected and the freed pages go back (`memory.release`); otherwise the
-        frozen heap is collected if it grew enough (`memory.reclaim_due`)."""
-        self._release_due = self._release_due or release
-        if self._quiet is not None:
-            self._quiet.cancel()
-            self._quiet = None
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            if self._release_due:
-                self._release_due = False
-                self._closed.clear()
-                memory.release()
-            return
-
-        def run() -> None:
-            self._quiet = None
-            if self.messages_waiting() or self._workers:  # (a first check in a worker is not quiet)
-                self.when_quiet()
-            elif self._release_due:
-                self._release_due = False
-                self._closed.clear()
-                memory.release()
-            elif memory.reclaim_due():
-                memory.reclaim()
-                memory.trim()
-
-        delay = RELEASE_AFTER if self._release_due else RECLAIM_AFTER
-        self._quiet = loop.call_later(delay, run)
-
-    def can_merge_changes(self, uri: str, version: int) -> bool:
-        """May a burst of changes to `uri` starting at `version` be applied as one (see
-        `Dispatcher.handle_all`)? Only when the first would be applied anyway."""
-        doc = self.documents.get(uri)
-        return doc is not None and doc.out_of_sync is None and (doc.version is None or version > doc.version)
-
-    def settle_capabilities(
-        self, client: lsp.ClientCapabilities, capabilities: lsp.ServerCapabilities
-    ) -> None:
-        """At initialize, once pygls has listed the features: those that depend on the client."""
-        self.pull.settle(client, capabilities)
-
-    def snapshot(self, uri: str):
-        doc = self.documents.get(uri)
-        if doc is None:
-            return None
-        if self.recent.touch(uri, self.documents):
-            memory.trim()  # what the compacted document dropped
-        return doc.snapshot
-
-
-def _out_of_sync(why: str) -> lsp.Diagnostic:
-    return lsp.Diagnostic(
-        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-        message=f"the server's copy of this document no longer matches the editor's ({why}); "
-        "close and reopen the file to resynchronise",
-        severity=lsp.DiagnosticSeverity.Error,
-        code="out-of-sync",
-        source="awl",
-    )
-
-
-def _cancellable(handler: _Handler) -> _Handler:
-    """A request handler the client can cancel while it runs: features reach `checkpoint()` between
-    units of work and stop there, and the request is answered -32800 (RequestCancelled)."""
-
-    def stopped(ls: AwlServer, msg_id: object) -> JsonRpcRequestCancelled:
-        ls.log_message(f"request {msg_id} cancelled while it ran", lsp.MessageType.Log)
-        return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
-
-    if asyncio.iscoroutinefunction(handler):
-
-        @functools.wraps(handler)
-        async def run_async(ls: AwlServer, params: object) -> object:
-            msg_id = ls.protocol.msg_id
-            try:
-                with cancellable(lambda: ls.request_cancelled(msg_id)):
-                    return await handler(ls, params)
-            except Cancelled:
-                raise stopped(ls, msg_id) from None
-
-        return run_async
-
-    @functools.wraps(handler)
-    def run(ls: AwlServer, params: object) -> object:
-        msg_id = ls.protocol.msg_id
-        try:
-            with cancellable(lambda: ls.request_cancelled(msg_id)):
-                return handler(ls, params)
-        except Cancelled:
-            raise stopped(ls, msg_id) from None
-
-    return run
+    @property
+    def reclaim_after(self) -> float:
+        return RECLAIM_AFTER
 
 
 server = AwlServer()
 
 
-@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: AwlServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    item = params.text_document
-    fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
-    path = Path(fs_path) if fs_path else None
-    workspace = ls.workspace_root() or (path.parent if path is not None else None)
-    doc = OpenDocument(item.text, item.version, path, workspace, ls.encoding)
-    ls.documents[item.uri] = doc
-    if doc.syntax.surrogates_replaced:
-        count = doc.syntax.surrogates_replaced
-        ls.log_message(f"{item.uri}: {count} lone UTF-16 surrogate(s) read as U+FFFD")
-    ls.publish_first(item.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: AwlServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    uri = params.text_document.uri
-    version = params.text_document.version
-    doc = ls.documents.get(uri)
-    if doc is None:
-        ls.log_message(f"ignored a change to {uri}: the document is not open")
-        return
-    if doc.version is not None and version <= doc.version:
-        ls.log_message(f"ignored a change to {uri}: version {version} is not newer than {doc.version}")
-        return
-    before = doc.syntax.surrogates_replaced
-    edits: list[TextEdit] = []
-    try:
-        for change in params.content_changes:
-            if isinstance(change, lsp.TextDocumentContentChangePartial):
-                s, e = change.range.start, change.range.end
-                edits.append(TextEdit(s.line, s.character, e.line, e.character, change.text))
-            else:
-                if edits:
-                    doc.edit(edits, version)
-                    edits = []
-                doc.replace(change.text, version)
-        if edits:
-            doc.edit(edits, version)
-    except (EditOutOfRange, OutOfSync) as exc:
-        ls.log_message(f"{uri}: {exc}")
-    if doc.syntax.surrogates_replaced > before:
-        ls.log_message(f"{uri}: lone UTF-16 surrogate(s) in a change read as U+FFFD")
-    ls.schedule(uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: AwlServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri)
-
-
-@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: AwlServer, params: lsp.DidCloseTextDocumentParams) -> None:
-    uri = params.text_document.uri
-    doc = ls.documents.pop(uri, None)
-    if doc is None:
-        ls.log_message(f"ignored closing {uri}: the document is not open")
-        return
-    ls._last_edit.pop(uri, None)
-    ls._checking.pop(uri, None)
-    ls.recent.forget(uri)
-    ls._closed.append(doc)  # (freed when the input is quiet)
-    timer = ls._due.pop(uri, None)
-    if timer is not None:
-        timer.cancel()
-    ls.release_memory_soon()
-    if not ls.pull.enabled:
-        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-    if ls.session.ready and doc.path is not None:
-        names = ls.session.closed(doc.path)
-        entry = ls.session.index.entry(doc.path) if ls.session.index else None
-        if entry is not None:
-            ls.publish_unopened(entry)  # the file on disk is what counts again
-        ls.dependents_changed(names, skip=uri)
+document_sync.register(server)
 
 
 def _wants_markdown(ls: AwlServer) -> bool:
@@ -450,7 +101,7 @@ def _wants_markdown(ls: AwlServer) -> bool:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-@_cancellable
+@cancellable_request
 def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
     snap = ls.snapshot(params.text_document.uri)
     return hover(snap, params.position, _wants_markdown(ls)) if snap else None
@@ -460,7 +111,7 @@ def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
     lsp.TEXT_DOCUMENT_COMPLETION,
     lsp.CompletionOptions(trigger_characters=[".", " ", "(", ">", ","], resolve_provider=True),
 )
-@_cancellable
+@cancellable_request
 def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -483,7 +134,7 @@ def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.Completion
 
 
 @server.feature(lsp.COMPLETION_ITEM_RESOLVE)
-@_cancellable
+@cancellable_request
 def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.CompletionItem:
     from awl_lsp.features.completion_items import resolve_value
 
@@ -494,7 +145,7 @@ def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.Comple
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-@_cancellable
+@cancellable_request
 async def on_definition(
     ls: AwlServer, params: lsp.DefinitionParams
 ) -> lsp.Location | list[lsp.Location] | None:
@@ -520,7 +171,7 @@ async def on_definition(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
-@_cancellable
+@cancellable_request
 async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -536,14 +187,14 @@ async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
-@_cancellable
+@cancellable_request
 def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.highlights(snap, params.position) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
-@_cancellable
+@cancellable_request
 async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -568,28 +219,28 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
-@_cancellable
+@cancellable_request
 def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.prepare_rename(snap, params.position) if snap else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-@_cancellable
+@cancellable_request
 def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
     snap = ls.snapshot(params.text_document.uri)
     return document_symbols(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-@_cancellable
+@cancellable_request
 def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
     snap = ls.snapshot(params.text_document.uri)
     return folding_ranges(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | JsonText:
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
@@ -598,7 +249,7 @@ def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.S
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens_delta(
     ls: AwlServer, params: lsp.SemanticTokensDeltaParams
 ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
@@ -609,7 +260,7 @@ def on_semantic_tokens_delta(
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
-@_cancellable
+@cancellable_request
 def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_range(snap, params.range) if snap else lsp.SemanticTokens(data=[])
@@ -619,7 +270,7 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
     lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
     lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
 )
-@_cancellable
+@cancellable_request
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
     snap = ls.snapshot(params.text_document.uri)
     caps = ls.client_capabilities.text_document
@@ -636,7 +287,7 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
         resolve_provider=False,
     ),
 )
-@_cancellable
+@cancellable_request
 def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri = params.text_document.uri
     snap = ls.snapshot(uri)
@@ -648,21 +299,21 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
-@_cancellable
+@cancellable_request
 def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint]:
     snap = ls.snapshot(params.text_document.uri)
     return inlay_hints(snap, params.range) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
-@_cancellable
+@cancellable_request
 def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange]:
     snap = ls.snapshot(params.text_document.uri)
     return selection_ranges(snap, list(params.positions)) if snap else []
 
 
 @server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
-@_cancellable
+@cancellable_request
 async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
     index = await ls.session.wait_ready()
     if index is not None:  # every document of the workspace, open ones at their newest text
@@ -671,174 +322,25 @@ async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) 
     return workspace_symbols(docs, params.query)
 
 
-@server.feature(lsp.INITIALIZED)
-async def on_initialized(ls: AwlServer, params: lsp.InitializedParams) -> None:
-    """Index the workspace folders (with progress), then watch their files."""
-    if ls.pull.enabled:
-        ls.log_message("diagnostics: the client pulls them (nothing is pushed)", lsp.MessageType.Info)
-    roots = ls.folders()
-    if not roots:
-        return
-    ls.session.building = asyncio.Event()
-    caps = ls.client_capabilities
-    token = "awl-index"
-    progress = bool(caps.window and caps.window.work_done_progress)
-    loop = asyncio.get_running_loop()
-    if progress:
-        try:
-            await ls.work_done_progress.create_async(token)
-            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="Indexing AWL documents"))
-        except Exception:  # noqa: BLE001 — a client that refuses progress still gets the index
-            progress = False
-
-    def report(count: int, path: Path) -> None:
-        if progress and count % 25 == 0:
-            message = f"{count} documents ({path.name})"
-            loop.call_soon_threadsafe(
-                ls.work_done_progress.report, token, lsp.WorkDoneProgressReport(message=message)
-            )
-
-    encoding = ls.encoding
-
-    def build() -> tuple:
-        index = ls.session.build(roots, report)
-        pushed = list(index.entries.values()) if not ls.pull.enabled else []  # (else pulled, when asked)
-        reports = [(e, ls.session.report_of(e, encoding, index)) for e in pushed]
-        return index, reports
-
-    index, reports = await asyncio.to_thread(build)
-    open_docs = {d.path.resolve(): d.snapshot for d in ls.documents.values() if d.path is not None}
-    ls.session.adopt(index, open_docs)
-    if progress:
-        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{len(index.entries)} documents"))
-    for entry, items in reports:
-        if items and not entry.is_open and entry.path not in open_docs:
-            ls.session.published.add(entry.uri)
-            params_ = lsp.PublishDiagnosticsParams(uri=entry.uri, diagnostics=items)
-            ls.text_document_publish_diagnostics(params_)
-    for uri in list(ls.documents):
-        ls.schedule(uri)  # open documents now see the rest of the workspace
-    ls.pull.refresh_soon()  # (a client that pulls is asked to pull them again)
-    watch = caps.workspace and caps.workspace.did_change_watched_files
-    if watch and watch.dynamic_registration:
-        watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in ("**/*.awl", "**/*.json")]
-        options = lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
-        registration = lsp.Registration(
-            id="awl-watch", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
-        )
-        try:
-            await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
-        except Exception:  # noqa: BLE001 — without watching, saves of open documents still count
-            log.warning("the client did not accept the file watcher registration")
-
-
-@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-def on_watched_files(ls: AwlServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-    """Files changed on disk: re-read `.awl` documents; a changed schema re-checks open documents."""
-    names: set[str] = set()
-    schemas = False
-    for change in params.changes:
-        fs_path = to_fs_path(change.uri) if change.uri.startswith("file:") else None
-        if fs_path is None:
-            continue
-        path = Path(fs_path).resolve()
-        if path.suffix == ".json":
-            schemas = True
-        elif path.suffix == ".awl":
-            deleted = change.type == lsp.FileChangeType.Deleted
-            names |= ls.session.file_changed(path, deleted)
-            entry = ls.session.index.entry(path) if ls.session.index else None
-            if entry is not None:
-                ls.publish_unopened(entry)
-            elif deleted and path.as_uri() in ls.session.published:
-                ls.session.published.discard(path.as_uri())
-                cleared = lsp.PublishDiagnosticsParams(uri=path.as_uri(), diagnostics=[])
-                ls.text_document_publish_diagnostics(cleared)
-            elif deleted and ls.pull.enabled:
-                ls.pull.forget(path)
-                ls.pull.refresh_soon()  # the next workspace pull reports it gone
-    ls.dependents_changed(names)
-    if schemas:
-        ls.pull.schemas_changed()
-        for uri, doc in ls.documents.items():
-            doc.invalidate()  # types read from schema files are read again
-            ls.schedule(uri)
-
-
+workspace_sync.register(server)
 pull.register(server)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
-@_cancellable
+@cancellable_request
 def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_document(snap) if snap else []
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
-@_cancellable
+@cancellable_request
 def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit]:
     snap = ls.snapshot(params.text_document.uri)
     return format_range(snap, params.range) if snap else []
 
 
-def _plain(value: object) -> object:
-    """Custom requests' params as plain dicts (pygls hands them over as named tuples)."""
-    if hasattr(value, "_asdict"):
-        value = value._asdict()
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
-@server.feature("awl/graph")
-@_cancellable
-def on_graph(ls: AwlServer, params: object) -> dict | None:
-    """The flow graph of the document's newest version (`awl graph --format json`'s shape), with the
-    step under `position` (when given) named in `focus`, and the graph as Mermaid and DOT text."""
-    from awl_lsp.features.graph_render import graph_view
-
-    raw = _plain(params)
-    if not isinstance(raw, dict):
-        return None
-    doc = raw.get("textDocument")
-    uri = doc.get("uri") if isinstance(doc, dict) else None
-    snap = ls.snapshot(uri) if isinstance(uri, str) else None
-    if snap is None:
-        return None
-    position = raw.get("position")
-    line = position.get("line") if isinstance(position, dict) else None
-    return graph_view(snap, line if isinstance(line, int) else None)
-
-
-@server.feature("awl/syntaxTree")
-@_cancellable
-def on_syntax_tree(ls: AwlServer, params: object) -> dict | None:
-    """The server's current tree as an S-expression (a debugging view, and what tests compare)."""
-    doc = getattr(params, "textDocument", None) or getattr(params, "text_document", None)
-    uri = getattr(doc, "uri", None) if doc is not None else None
-    if uri is None and isinstance(params, dict):
-        uri = params.get("textDocument", {}).get("uri")
-    snap = ls.snapshot(uri) if uri else None
-    if snap is None:
-        return None
-    return {"tree": str(snap.doc.root), "text": snap.doc.text}
-
-
-@server.command("awl.guide")
-def on_guide(ls: AwlServer, *args: object) -> str | None:
-    """The full keyword entry a hover links to (`awl guide WORD`): returned and shown to the user."""
-    from awl_lsp.reference import UnknownKeywordError, render_guide
-
-    word = args[0] if args and isinstance(args[0], str) else None
-    try:
-        text = render_guide(word)
-    except UnknownKeywordError as exc:
-        text = str(exc)
-    ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info, message=text))
-    return text
+custom_requests.register(server)
 
 
 def run_stdio() -> int:
