@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 
 class Host(Protocol):
-    """What pulling needs of the server (`AwlServer`, which imports this module)."""
+    """What pulling needs of the server (`publishing.PublishingServer`, which imports this module)."""
 
     documents: dict[str, OpenDocument]
     session: WorkspaceSession
