@@ -163,11 +163,7 @@ async def on_definition(
     elsewhere = (
         workspace_nav.workflow_definitions(snap, params.position, uri, index, ls.encoding) if index else []
     )
-    if not elsewhere:
-        return here
-    # on a `detached`/`child` declaration: the workflow it names; on a hatch or call: both
-    at_declaration = here is not None and here.range.start.line == params.position.line
-    return elsewhere if at_declaration else [loc for loc in (here, *elsewhere) if loc is not None]
+    return workspace_nav.with_definitions_elsewhere(here, elsewhere, params.position)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
@@ -211,11 +207,7 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
     more = workspace_nav.workflow_rename_edits(
         snap, params.position, uri, index, ls.encoding, params.new_name
     )
-    if more:
-        changes = dict(edit.changes or {})
-        changes.update(more)
-        edit = lsp.WorkspaceEdit(changes=changes)
-    return edit
+    return workspace_nav.with_edits_elsewhere(edit, more)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)

@@ -136,6 +136,26 @@ def workflow_rename_edits(
     return changes
 
 
+def with_definitions_elsewhere(
+    here: lsp.Location | None, elsewhere: list[lsp.Location], position: lsp.Position
+) -> lsp.Location | list[lsp.Location] | None:
+    """A definition answer with the workspace's: on a `detached`/`child` declaration, the workflow
+    it names; on a hatch or call, both the declaration here and the workflow."""
+    if not elsewhere:
+        return here
+    at_declaration = here is not None and here.range.start.line == position.line
+    return elsewhere if at_declaration else [loc for loc in (here, *elsewhere) if loc is not None]
+
+
+def with_edits_elsewhere(edit: lsp.WorkspaceEdit, more: dict[str, list[lsp.TextEdit]]) -> lsp.WorkspaceEdit:
+    """A rename's edits in this document joined with those in the workflows' other documents."""
+    if not more:
+        return edit
+    changes = dict(edit.changes or {})
+    changes.update(more)
+    return lsp.WorkspaceEdit(changes=changes)
+
+
 def fuzzy_score(query: str, name: str) -> int | None:
     """A match score (higher is better) when the query's letters appear in order in the name, else None."""
     if not query:
