@@ -29,6 +29,10 @@ Range = tuple[int, int, int, int]
 
 _OPAQUE_START = re.compile(rb'"""|\b(?:json|schema)\s*\{')
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"?')
+_COMMENT = re.compile(rb"//[^\n]*")
+# every bracket as `(` or `)` (the line's depth counts them all alike), everything else but line breaks gone
+_AS_PARENS = bytes.maketrans(b"[]{}", b"()()")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}\n")
 # Nodes whose first line of content sits one level deeper than their own first line.
 _BLOCKS = frozenset({"header", "step_body", "block", "loop_body"})
 _BRACKETED = frozenset(
@@ -62,17 +66,25 @@ def _mask(text: bytes, offset: int, nodes: list[Node]) -> bytes:
 
 
 def _largest_at(root: Node, row: int, col: int) -> Node | None:
-    node = root.descendant_for_point_range((row, col), (row, col))
+    return _largest_with_parent(root, row, col)[0]
+
+
+def _largest_with_parent(within: Node, row: int, col: int) -> tuple[Node | None, Node | None]:
+    """The largest node starting at (row, col), and its parent. `within` is the root or a node
+    holding the position (searched from there: the same node, without the root's other children)."""
+    node = within.descendant_for_point_range((row, col), (row, col))
     if node is None:
-        return None
-    while node.parent is not None and node.parent.start_point == node.start_point:
-        node = node.parent
-    return node
+        return None, None
+    start = node.start_byte  # (the same start byte is the same start point)
+    parent = node.parent  # (each `parent` is a walk down from the root: asked once per node)
+    while parent is not None and parent.start_byte == start:
+        node = parent
+        parent = node.parent
+    return node, parent
 
 
-def _opens_here(node: Node) -> bool:
+def _opens_here(node: Node, parent: Node | None) -> bool:
     """Whether `node` is the first content line of a block its parent opened on an earlier line."""
-    parent = node.parent
     if parent is None:
         return False
     if node.type == "call_config":
@@ -153,7 +165,7 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
 def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tuple[Range, str, str]]:
     """The layout problems of one top-level declaration (rows are the document's)."""
     checks_nodes = root.has_error
-    first_row = item.start_point.row
+    first_row, first_col = item.start_point
     opaque = _multiline_opaque(root, source, begin, item.end_byte)
     free_rows: set[int] = set()
     for node in opaque:
@@ -166,6 +178,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if text.endswith(b"\n"):
         text = text[:-1]  # the item's range runs to the start of the next line
     lines = text.split(b"\n")
+    # (the usual item: no line leaves a bracket open, so no line's brackets need counting)
+    flat = _closed_per_line(text)
+    returns = b"\r" in text
 
     out: list[tuple[Range, str, str]] = []
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
@@ -174,13 +189,11 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     depth = 0  # open brackets at the start of the line
     open_indent = 0  # indentation of the line the outermost open bracket opened on
     for row, raw in enumerate(lines, start=first_row):
-        line = raw.rstrip(b"\r")
+        line = raw.rstrip(b"\r") if returns else raw
         body = line.lstrip(b" ")
         indent = len(line) - len(body)
-        code = _STRING.sub(b'""', body) if b'"' in body else body
-        if b"//" in code:
-            code = code.split(b"//", 1)[0]
-        if row in free_rows or not body or body.startswith((b"//", b"\t")):
+        code = body if flat else _code(body)
+        if not body or row in free_rows or body.startswith((b"//", b"\t")):
             pass
         else:
             if open_arm is not None and depth == 0 and indent <= open_arm[1]:
@@ -247,13 +260,19 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
                 )
             elif not continuation and indent == prev + 2:
-                first = _largest_at(root, row, indent)
+                # (a line of this item: searched from the item, unless it shares its first line)
+                inside = row > first_row or indent >= first_col
+                first, parent = _largest_with_parent(item if inside else root, row, indent)
                 # (a `join` line above: the `fork` over it may have no branches)
                 joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
                 fork = _fork_without_branches(root, prev_row, prev) if joins else None
                 if fork is not None:
                     out.append(fork)
-                elif first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
+                elif (
+                    first is not None
+                    and not (checks_nodes and _in_error(first))
+                    and not _opens_here(first, parent)
+                ):
                     out.append(
                         (
                             _span(row, indent, line),
@@ -263,10 +282,14 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                         )
                     )
             prev, prev_row = indent, row
+        if body.startswith(b"outcome ") and depth == 0 and row not in free_rows:
+            if flat:
+                code = _code(body)
+            if code.rstrip().endswith(b","):
+                open_arm = ((row, indent, row, indent + len(code.rstrip())), indent)
+        if flat:
+            continue  # (`depth` stays 0: see `_closed_per_line`)
         opens = code.count(b"(") + code.count(b"[") + code.count(b"{")
-        ends_arm = body.startswith(b"outcome ") and code.rstrip().endswith(b",")
-        if depth == 0 and ends_arm and row not in free_rows:
-            open_arm = ((row, indent, row, indent + len(code.rstrip())), indent)
         if opens or depth:
             if depth == 0:
                 open_indent = indent
@@ -274,6 +297,31 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _code(body: bytes) -> bytes:
+    """A line's code after its indentation: strings emptied, a trailing comment cut."""
+    code = _STRING.sub(b'""', body) if b'"' in body else body
+    if b"//" in code:
+        code = code.split(b"//", 1)[0]
+    return code
+
+
+def _closed_per_line(text: bytes) -> bool:
+    """Whether no line of `text` ends with more brackets opened than closed in its code (`_code`),
+    so that the bracket depth `_item_problems` counts stays 0 on every line. (Strings and comments
+    are dropped from the whole text at once, as `_code` drops them line by line: neither reaches
+    past a line break. What is left of the brackets, all as `(` and `)`, must pair up within each
+    line; a line with a `(` left over may leave a bracket open.)"""
+    code = text
+    if b'"' in code:
+        code = _STRING.sub(b'""', code)
+    if b"//" in code:
+        code = _COMMENT.sub(b"", code)
+    brackets = code.translate(_AS_PARENS, _NOT_BRACKETS)
+    while b"()" in brackets:
+        brackets = brackets.replace(b"()", b"")
+    return b"(" not in brackets
 
 
 def _span(row: int, indent: int, line: bytes) -> Range:
