@@ -28,7 +28,6 @@ _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 _FLOW_VALUE_KINDS = (Kind.INPUT, Kind.CARRY, Kind.CONST)
-_CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
 
 
 @dataclass
@@ -180,9 +179,7 @@ class SemanticModel(Resolution):
         """Resolve the item's references; the names consulted (also noted in `_readers`)."""
         self.resolved_items += 1
         deps: set[str] = set()
-        resolve = self._resolve
-        for ref in item.references:
-            ref.target = resolve(ref, deps)
+        self._resolve_all(item.references, deps)
         readers = self._readers
         for name in deps:
             found = readers.get(name)
@@ -288,12 +285,7 @@ class SemanticModel(Resolution):
         return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
 
     def callable(self, name: str) -> Symbol | None:
-        by_kind = self._by_kind
-        for kind in _CALLABLE_ORDER:
-            found = by_kind.get(kind, _NO_NAMES).get(name)
-            if found:
-                return found[0]
-        return None
+        return self._callable(name)
 
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
         parameter = Kind.PARAMETER

@@ -15,13 +15,16 @@ _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
 # the usual reference kinds, read once (an enum member's look-up on its class is not free)
-_VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL = (
+_VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL, _FIELD = (
     RefKind.VALUE,
     RefKind.COLLECT,
     RefKind.ARGUMENT,
     RefKind.TYPE,
     RefKind.CALL,
+    RefKind.FIELD,
 )
+_CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
+_PARAMETER = Kind.PARAMETER
 
 
 class Resolution:
@@ -43,6 +46,32 @@ class Resolution:
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:  # pragma: no cover
         raise NotImplementedError
 
+    def _resolve_all(self, refs: list[Reference], deps: set[str]) -> None:
+        """Point each reference at the declaration it names (`_resolve`, with the usual kinds' look-ups
+        done in line: this runs for every reference of a document it opens); every name consulted
+        goes into `deps`."""
+        add = deps.add
+        resolve = self._resolve
+        value_at = self.resolve_value
+        types = self._by_kind.get(Kind.TYPE, _NO_NAMES)
+        for ref in refs:
+            k = ref.kind
+            if k is _VALUE or k is _COLLECT:
+                name = ref.name
+                add(name)
+                r = ref._range  # type: ignore[attr-defined]  # (what `ref.range` gives, without the call)
+                ref.target = value_at(name, ref.scope, r[0] + ref._at.rows, r[1])  # type: ignore[attr-defined]
+            elif k is _TYPE:
+                name = ref.name
+                add(name)
+                found = types.get(name)
+                ref.target = found[0] if found else None
+            elif k is _FIELD:
+                add(ref.name)
+                ref.target = None
+            else:
+                ref.target = resolve(ref, deps)
+
     def _resolve(self, ref: Reference, deps: set[str]) -> Symbol | None:
         """The declaration `ref` names; every name consulted goes into `deps`."""
         k = ref.kind
@@ -56,7 +85,7 @@ class Resolution:
         if k is _TYPE:
             return self.first(Kind.TYPE, name)
         if k is _CALL:
-            return self.callable(name) or self.first(Kind.TYPE, name)
+            return self._callable(name) or self.first(Kind.TYPE, name)
         if k is RefKind.SIGNAL:
             return self.first(Kind.SIGNAL, name)
         if k is RefKind.HATCH:
@@ -88,13 +117,15 @@ class Resolution:
     def resolve_value(self, name: str, scope: str, row: int, col: int = 1 << 30) -> Symbol | None:
         scopes = self._values.get(name)
         if scopes:
-            for key in self._chain(scope):
+            chain = self._chains.get(scope)
+            for key in self._chain(scope) if chain is None else chain:
                 inner = scopes.get(key)
                 if inner:
                     # the innermost scope wins; within it the last definition above the use, else the first
                     for s in reversed(inner):
-                        sel = s.selection
-                        if sel[0] < row or (sel[0] == row and sel[1] < col):
+                        sel = s._selection  # type: ignore[attr-defined]  # (`s.selection`, in line)
+                        at = sel[0] + s._at.rows  # type: ignore[attr-defined]
+                        if at < row or (at == row and sel[1] < col):
                             return s
                     return inner[0]
         by_kind = self._by_kind
@@ -124,10 +155,25 @@ class Resolution:
         if how == "hatch":
             target = self.first(Kind.DETACHED, callee)
         else:
-            target = self.callable(callee)
+            target = self._callable(callee)
             if target is None:
                 return self._field_of(callee, ref.name, deps)
-        return next((p for p in self.parameters_of(target) if p.name == ref.name), None)
+        if target is None:
+            return None
+        name = ref.name
+        for p in target.children:  # (the first of `parameters_of(target)` with the name)
+            if p.kind is _PARAMETER and p.name == name:
+                return p
+        return None
+
+    def _callable(self, name: str) -> Symbol | None:
+        """`callable(name)`: the first action, child or subflow of that name."""
+        by_kind = self._by_kind
+        for kind in _CALLABLE_ORDER:
+            found = by_kind.get(kind, _NO_NAMES).get(name)
+            if found:
+                return found[0]
+        return None
 
 
 def scope_chain(scope: str) -> set[str]:
