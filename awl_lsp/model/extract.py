@@ -88,18 +88,20 @@ class _Extractor(BodyExtractor):
         self.facts.flat.append(sym)
         return sym
 
-    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
+    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> str | None:
+        """Note a reference to the name `node` holds; that name (the node's text)."""
         if node is None:
-            return
+            return None
         ref = _new(Reference)  # (as in `symbol`)
         ref.kind = kind
-        ref.name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        ref.name = name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
         ref._range = node.start_point + node.end_point  # type: ignore[attr-defined]
         ref.scope = scope
         ref.context = context
         ref.target = None
         ref._at = self.anchor  # type: ignore[attr-defined]
         self.facts.references.append(ref)
+        return name
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""
@@ -117,6 +119,16 @@ class _Extractor(BodyExtractor):
             return
         for child in node.named_children:
             self.type_refs(child)
+
+    def type_text(self, node: Node) -> str:
+        """`type_refs(node)`, and the type as written (`text(node)`: a plain type's name is its text)."""
+        if node.type == "type_identifier":
+            name = self.ref(RefKind.TYPE, node)
+            assert name is not None
+            return name
+        for child in node.named_children:
+            self.type_refs(child)
+        return self.text(node)
 
     # ------------------------------------------------------------------ items
     def item(self, node: Node) -> None:
@@ -148,8 +160,7 @@ class _Extractor(BodyExtractor):
         t = clause.type
         name = clause.child_by_field_id(F.NAME)
         type_node = clause.child_by_field_id(F.TYPE)
-        type_text = self.text(type_node) if type_node is not None else None
-        self.type_refs(type_node)
+        type_text = self.type_text(type_node) if type_node is not None else None
         kinds = {
             "input_clause": Kind.INPUT,
             "signal_clause": Kind.SIGNAL,
@@ -206,12 +217,11 @@ class _Extractor(BodyExtractor):
                 if f.type != "field_declaration":
                     continue
                 type_node = f.child_by_field_id(F.TYPE)
-                self.type_refs(type_node)
                 child = self.symbol(
                     Kind.FIELD,
                     f,
                     f.child_by_field_id(F.NAME),
-                    type=self.text(type_node),
+                    type=self.type_text(type_node) if type_node is not None else "",
                     container=sym.name,
                 )
                 if child is not None:
@@ -238,12 +248,11 @@ class _Extractor(BodyExtractor):
             if p.type != "parameter":
                 continue
             type_node = p.child_by_field_id(F.TYPE)
-            self.type_refs(type_node)
             sym = self.symbol(
                 Kind.PARAMETER,
                 p,
                 p.child_by_field_id(F.NAME),
-                type=self.text(type_node) or None,
+                type=(self.type_text(type_node) or None) if type_node is not None else None,
                 container=container,
                 scope=scope,
             )
@@ -259,8 +268,7 @@ class _Extractor(BodyExtractor):
         if sym is None:
             return None
         rt = node.child_by_field_id(F.RETURN_TYPE)
-        self.type_refs(rt)
-        sym.type = self.text(rt) if rt is not None else None
+        sym.type = self.type_text(rt) if rt is not None else None
         sym.children.extend(
             self._parameters(node.child_by_field_id(F.PARAMETERS), sym.name, f"params:{sym.name}")
         )
@@ -334,8 +342,10 @@ class _Extractor(BodyExtractor):
 def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     extractor = _Extractor(source, docs)
     facts = extractor.facts
-    facts.start_row, facts.end_row = node.start_point.row, node.end_point.row
-    facts.start_col = node.start_point.column
+    start = node.start_point
+    # (the anchor has not moved: the rows are stored as they are, see `facts._anchored_row`)
+    facts._start_row, facts._end_row = start.row, node.end_point.row  # type: ignore[attr-defined]
+    facts.start_col = start.column
     extractor.item(node)
     return facts  # (every symbol and reference was made on the facts' anchor)
 

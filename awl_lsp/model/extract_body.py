@@ -34,7 +34,7 @@ class BodyExtractor:
     ) -> Symbol | None:
         raise NotImplementedError  # pragma: no cover
 
-    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
+    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> str | None:
         raise NotImplementedError  # pragma: no cover
 
     def signature(self, node: Node) -> str:  # pragma: no cover
@@ -186,10 +186,10 @@ class BodyExtractor:
             kind = {"hatch_statement": RefKind.HATCH, "answer_statement": RefKind.ANSWER}.get(t, RefKind.CALL)
             if call is not None and call.type == "call_expression":
                 fn = call.child_by_field_id(F.FUNCTION)
-                self.ref(kind, fn, scope)
+                callee = self.ref(kind, fn, scope) or ""  # (the callee's text)
                 args = call.child_by_field_id(F.ARGUMENTS)
                 if args is not None:
-                    self.arguments(args, scope, f"{kind.value}:{self.text(fn)}")
+                    self.arguments(args, scope, f"{kind.value}:{callee}")
             else:
                 self.values(call, scope)
             self.values(st.child_by_field_id(F.KEY), scope)
@@ -217,10 +217,10 @@ class BodyExtractor:
             self.ref(RefKind.VALUE, node, scope)
         elif t == "call_expression":
             fn = node.child_by_field_id(F.FUNCTION)
-            self.ref(RefKind.CALL, fn, scope)
+            callee = self.ref(RefKind.CALL, fn, scope) or ""  # (the callee's text)
             args = node.child_by_field_id(F.ARGUMENTS)
             if args is not None:
-                self.arguments(args, scope, f"call:{self.text(fn)}")
+                self.arguments(args, scope, f"call:{callee}")
         elif t == "field_expression":
             self.values(node.child_by_field_id(F.VALUE), scope)
             self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, "")

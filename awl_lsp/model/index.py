@@ -284,9 +284,6 @@ class SemanticModel(Resolution):
         sym = self.type_symbol(type_name.rstrip("?"))
         return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
 
-    def callable(self, name: str) -> Symbol | None:
-        return self._callable(name)
-
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
         parameter = Kind.PARAMETER
         return [c for c in sym.children if c.kind is parameter] if sym else []

@@ -37,9 +37,6 @@ class Resolution:
     def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:  # pragma: no cover
         raise NotImplementedError
 
-    def callable(self, name: str) -> Symbol | None:  # pragma: no cover
-        raise NotImplementedError
-
     def fields_of(self, type_name: str | None) -> list[Symbol]:  # pragma: no cover
         raise NotImplementedError
 
@@ -85,7 +82,7 @@ class Resolution:
         if k is _TYPE:
             return self.first(Kind.TYPE, name)
         if k is _CALL:
-            return self._callable(name) or self.first(Kind.TYPE, name)
+            return self.callable(name) or self.first(Kind.TYPE, name)
         if k is RefKind.SIGNAL:
             return self.first(Kind.SIGNAL, name)
         if k is RefKind.HATCH:
@@ -155,7 +152,7 @@ class Resolution:
         if how == "hatch":
             target = self.first(Kind.DETACHED, callee)
         else:
-            target = self._callable(callee)
+            target = self.callable(callee)
             if target is None:
                 return self._field_of(callee, ref.name, deps)
         if target is None:
@@ -166,8 +163,8 @@ class Resolution:
                 return p
         return None
 
-    def _callable(self, name: str) -> Symbol | None:
-        """`callable(name)`: the first action, child or subflow of that name."""
+    def callable(self, name: str) -> Symbol | None:
+        """The first action, child or subflow of that name."""
         by_kind = self._by_kind
         for kind in _CALLABLE_ORDER:
             found = by_kind.get(kind, _NO_NAMES).get(name)
