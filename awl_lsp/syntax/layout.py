@@ -180,7 +180,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     lines = text.split(b"\n")
     # (the usual item: no line leaves a bracket open, so no line's brackets need counting)
     flat = _closed_per_line(text)
-    returns = b"\r" in text
+    returns = text.find(b"\r") != -1
 
     out: list[tuple[Range, str, str]] = []
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
@@ -301,10 +301,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
 
 def _code(body: bytes) -> bytes:
     """A line's code after its indentation: strings emptied, a trailing comment cut."""
-    code = _STRING.sub(b'""', body) if b'"' in body else body
-    if b"//" in code:
-        code = code.split(b"//", 1)[0]
-    return code
+    code = _STRING.sub(b'""', body) if body.find(b'"') != -1 else body
+    cut = code.find(b"//")
+    return code if cut == -1 else code[:cut]
 
 
 def _closed_per_line(text: bytes) -> bool:
@@ -313,15 +312,16 @@ def _closed_per_line(text: bytes) -> bool:
     are dropped from the whole text at once, as `_code` drops them line by line: neither reaches
     past a line break. What is left of the brackets, all as `(` and `)`, must pair up within each
     line; a line with a `(` left over may leave a bracket open.)"""
+    # (`find`, not `in`: `bytes in bytes` first tries the needle as a number, and fails)
     code = text
-    if b'"' in code:
+    if code.find(b'"') != -1:
         code = _STRING.sub(b'""', code)
-    if b"//" in code:
+    if code.find(b"//") != -1:
         code = _COMMENT.sub(b"", code)
     brackets = code.translate(_AS_PARENS, _NOT_BRACKETS)
-    while b"()" in brackets:
+    while brackets.find(b"()") != -1:
         brackets = brackets.replace(b"()", b"")
-    return b"(" not in brackets
+    return brackets.find(b"(") == -1
 
 
 def _span(row: int, indent: int, line: bytes) -> Range:
