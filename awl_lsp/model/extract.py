@@ -44,7 +44,7 @@ class _Extractor(BodyExtractor):
     def __init__(self, source: bytes, docs: dict[int, str]) -> None:
         self.source = source
         self.docs = docs  # row of a declaration -> its `///` text
-        self.facts = ItemFacts()
+        self.facts = ItemFacts.fresh()
         self.anchor = self.facts.anchor
 
     def text(self, node: Node | None) -> str:

@@ -102,7 +102,7 @@ class SemanticModel(Resolution):
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
         scoped: dict[str, dict[str, list[Symbol]]] = {}  # scope -> name -> the same (see `visible_values`)
-        value_kinds = _VALUE_KINDS
+        binding, parameter = _VALUE_KINDS
         for s in self.all_symbols:
             k = s.kind
             name = s.name
@@ -112,7 +112,7 @@ class SemanticModel(Resolution):
                 names[name] = [s]
             else:
                 same.append(s)
-            if k in value_kinds:
+            if k is binding or k is parameter:  # (`in _VALUE_KINDS`, without comparing strings)
                 scopes = values.get(name)
                 if scopes is None:
                     values[name] = {s.scope: [s]}
