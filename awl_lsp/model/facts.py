@@ -169,6 +169,16 @@ def _anchored_row(stored: str) -> property:
     def get(self: ItemFacts) -> int:
         return int(getattr(self, stored)) + self.anchor.rows
 
+    if stored == "_start_row":  # (the two read their attribute directly: asked of every item, often)
+
+        def get(self: ItemFacts) -> int:
+            return self._start_row + self.anchor.rows  # type: ignore[attr-defined]
+
+    elif stored == "_end_row":
+
+        def get(self: ItemFacts) -> int:
+            return self._end_row + self.anchor.rows  # type: ignore[attr-defined]
+
     def put(self: ItemFacts, row: int) -> None:
         setattr(self, stored, row - self.anchor.rows)
 

@@ -333,7 +333,11 @@ class SemanticModel(Resolution):
             if item.end_row >= row:
                 index = self._item_refs.get(j)
                 if index is None:
-                    index = {(ref.range, ref.kind): ref for ref in item.references}
+                    index = {}
+                    for ref in item.references:  # (`ref.range`, read without the property)
+                        at = ref._range  # type: ignore[attr-defined]
+                        d = ref._at.rows  # type: ignore[attr-defined]
+                        index[((at[0] + d, at[1], at[2] + d, at[3]) if d else at, ref.kind)] = ref
                     self._item_refs[j] = index
                 found = index.get((r, kind))
                 if found is not None:
