@@ -10,7 +10,7 @@ from sys import intern
 
 from tree_sitter import Node
 
-from awl_lsp.model.extract_body import BodyExtractor
+from awl_lsp.model.extract_body import BodyExtractor, kind_number
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.syntax import fields as F
@@ -31,6 +31,13 @@ ITEM_TYPES = frozenset(
         "retire_block",
     }
 )
+
+
+# node types by number (`node.kind_id`): no string made per node asked
+_TYPE_IDENTIFIER = kind_number("type_identifier")
+_FIELD_DECLARATION = kind_number("field_declaration")
+_PARAMETER = kind_number("parameter")
+_ACTION_DECLARATION = kind_number("action_declaration")
 
 
 def node_range(node: Node) -> Range:
@@ -114,7 +121,7 @@ class _Extractor(BodyExtractor):
     def type_refs(self, node: Node | None) -> None:
         if node is None:
             return
-        if node.type == "type_identifier":
+        if node.kind_id == _TYPE_IDENTIFIER:
             self.ref(RefKind.TYPE, node)
             return
         for child in node.named_children:
@@ -122,7 +129,7 @@ class _Extractor(BodyExtractor):
 
     def type_text(self, node: Node) -> str:
         """`type_refs(node)`, and the type as written (`text(node)`: a plain type's name is its text)."""
-        if node.type == "type_identifier":
+        if node.kind_id == _TYPE_IDENTIFIER:
             name = self.ref(RefKind.TYPE, node)
             assert name is not None
             return name
@@ -214,7 +221,7 @@ class _Extractor(BodyExtractor):
         sym.extra["form"] = body.type
         if body.type == "record_body":
             for f in body.named_children:
-                if f.type != "field_declaration":
+                if f.kind_id != _FIELD_DECLARATION:
                     continue
                 type_node = f.child_by_field_id(F.TYPE)
                 child = self.symbol(
@@ -245,7 +252,7 @@ class _Extractor(BodyExtractor):
         if params is None:
             return out
         for p in params.named_children:
-            if p.type != "parameter":
+            if p.kind_id != _PARAMETER:
                 continue
             type_node = p.child_by_field_id(F.TYPE)
             sym = self.symbol(
@@ -280,10 +287,10 @@ class _Extractor(BodyExtractor):
             return
         sym.detail = f"worker {sym.name}"
         self.facts.symbols.append(sym)
-        actions = [a for a in node.named_children if a.type == "action_declaration"]
+        actions = [a for a in node.named_children if a.kind_id == _ACTION_DECLARATION]
         while actions:  # an action indented under another (a syntax problem) is still the worker's
             a = actions.pop(0)
-            actions[:0] = [n for n in a.named_children if n.type == "action_declaration"]
+            actions[:0] = [n for n in a.named_children if n.kind_id == _ACTION_DECLARATION]
             child = self.callable(Kind.ACTION, a, container=sym.name)
             if child is not None:
                 sym.children.append(child)

@@ -15,7 +15,7 @@ from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.parser import LANGUAGE
 
 
-def _kind(name: str) -> int:
+def kind_number(name: str) -> int:
     """The grammar's number for the named node type `name` (`node.kind_id` of such a node: the
     grammar gives each type name one number)."""
     found = LANGUAGE.id_for_node_kind(name, True)
@@ -24,31 +24,32 @@ def _kind(name: str) -> int:
     return found
 
 
-_EXPRESSION_STATEMENT = _kind("expression_statement")
-_SLEEP_STATEMENT = _kind("sleep_statement")
-_STEP_DECLARATION = _kind("step_declaration")
-_STEP_OUTCOME = _kind("step_outcome")
-_FORK_STATEMENT = _kind("fork_statement")
-_LOOP_STATEMENT = _kind("loop_statement")
-_BLOCK = _kind("block")
-_ON_FAILURE = _kind("on_failure")
-_VISITS_BOUND = _kind("visits_bound")
-_DISTRIBUTE_STATEMENT = _kind("distribute_statement")
-_COLLECT_STATEMENT = _kind("collect_statement")
-_WAIT_STATEMENT = _kind("wait_statement")
-_ROUTE_STATEMENT = _kind("route_statement")
-_HATCH_STATEMENT = _kind("hatch_statement")
-_ANSWER_STATEMENT = _kind("answer_statement")
-_SPAWN_STATEMENT = _kind("spawn_statement")
-_IDENTIFIER = _kind("identifier")
-_CALL_EXPRESSION = _kind("call_expression")
-_FIELD_EXPRESSION = _kind("field_expression")
-_RELATIVE_FIELD = _kind("relative_field")
-_PIPE_EXPRESSION = _kind("pipe_expression")
-_SCHEMA_OF = _kind("schema_of")
+_EXPRESSION_STATEMENT = kind_number("expression_statement")
+_SLEEP_STATEMENT = kind_number("sleep_statement")
+_STEP_DECLARATION = kind_number("step_declaration")
+_STEP_OUTCOME = kind_number("step_outcome")
+_FORK_STATEMENT = kind_number("fork_statement")
+_LOOP_STATEMENT = kind_number("loop_statement")
+_BLOCK = kind_number("block")
+_ON_FAILURE = kind_number("on_failure")
+_VISITS_BOUND = kind_number("visits_bound")
+_DISTRIBUTE_STATEMENT = kind_number("distribute_statement")
+_COLLECT_STATEMENT = kind_number("collect_statement")
+_WAIT_STATEMENT = kind_number("wait_statement")
+_ROUTE_STATEMENT = kind_number("route_statement")
+_HATCH_STATEMENT = kind_number("hatch_statement")
+_ANSWER_STATEMENT = kind_number("answer_statement")
+_SPAWN_STATEMENT = kind_number("spawn_statement")
+_IDENTIFIER = kind_number("identifier")
+_CALL_EXPRESSION = kind_number("call_expression")
+_FIELD_EXPRESSION = kind_number("field_expression")
+_RELATIVE_FIELD = kind_number("relative_field")
+_PIPE_EXPRESSION = kind_number("pipe_expression")
+_SCHEMA_OF = kind_number("schema_of")
+_ARGUMENT = kind_number("argument")
 _LITERALS = frozenset(
     map(
-        _kind,
+        kind_number,
         (
             "workflow_builtin",
             "string",
@@ -256,7 +257,7 @@ class BodyExtractor:
     # ------------------------------------------------------------------ expressions
     def arguments(self, args: Node, scope: str, callee: str) -> None:
         for arg in args.named_children:
-            if arg.type != "argument":
+            if arg.kind_id != _ARGUMENT:
                 continue
             name = arg.child_by_field_id(F.NAME)
             if name is not None:
