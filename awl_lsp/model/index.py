@@ -174,14 +174,16 @@ class SemanticModel(Resolution):
 
     def _link_all(self) -> None:
         self.resolved_items = 0
+        calls: dict[str, Any] = {}  # (see `_resolve_all`: this pass's calls)
         for item in self.items:
-            self.item_deps.append(self._resolve_item(item))
+            self.item_deps.append(self._resolve_item(item, calls))
 
-    def _resolve_item(self, item: ItemFacts) -> frozenset[str]:
-        """Resolve the item's references; the names consulted (also noted in `_readers`)."""
+    def _resolve_item(self, item: ItemFacts, calls: dict[str, Any] | None = None) -> frozenset[str]:
+        """Resolve the item's references; the names consulted (also noted in `_readers`). `calls`:
+        see `_resolve_all` (shared by the items of one pass, while the declarations stay as they are)."""
         self.resolved_items += 1
         deps: set[str] = set()
-        self._resolve_all(item.references, deps)
+        self._resolve_all(item.references, deps, calls)
         readers = self._readers
         for name in deps:
             found = readers.get(name)

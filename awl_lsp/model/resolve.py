@@ -9,9 +9,12 @@ version of the document keep an unchanged item's resolutions.
 
 from __future__ import annotations
 
+from typing import Any
+
 from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
 
 _NO_NAMES: dict[str, list[Symbol]] = {}
+_UNSEEN: Any = object()
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
 # the usual reference kinds, read once (an enum member's look-up on its class is not free)
@@ -43,14 +46,19 @@ class Resolution:
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:  # pragma: no cover
         raise NotImplementedError
 
-    def _resolve_all(self, refs: list[Reference], deps: set[str]) -> None:
+    def _resolve_all(
+        self, refs: list[Reference], deps: set[str], calls: dict[str, Any] | None = None
+    ) -> None:
         """Point each reference at the declaration it names (`_resolve`, with the usual kinds' look-ups
         done in line: this runs for every reference of a document it opens); every name consulted
-        goes into `deps`."""
+        goes into `deps`. `calls` (one dict for a whole pass over the items) keeps, per argument
+        context, the callee a plain call names and its parameters by name."""
         add = deps.add
         resolve = self._resolve
         value_at = self.resolve_value
         types = self._by_kind.get(Kind.TYPE, _NO_NAMES)
+        if calls is None:
+            calls = {}
         for ref in refs:
             k = ref.kind
             if k is _VALUE or k is _COLLECT:
@@ -66,8 +74,35 @@ class Resolution:
             elif k is _FIELD:
                 add(ref.name)
                 ref.target = None
+            elif k is _ARGUMENT:
+                context = ref.context
+                call = calls.get(context, _UNSEEN)
+                if call is _UNSEEN:
+                    call = calls[context] = self._call_parameters(context)
+                if call is None:
+                    ref.target = resolve(ref, deps)
+                else:  # (what `_resolve_argument` gives for an argument of a call with a callee)
+                    name = ref.name
+                    add(name)
+                    add(call[0])
+                    ref.target = call[1].get(name)
             else:
                 ref.target = resolve(ref, deps)
+
+    def _call_parameters(self, context: str) -> tuple[str, dict[str, Symbol]] | None:
+        """For an argument's context naming a call (`call:f`) whose callee `f` is declared: `f`, and
+        the first of its parameters of each name. None for any other context."""
+        how, _, callee = context.partition(":")
+        if how in ("route", "answer", "hatch"):
+            return None
+        target = self.callable(callee)
+        if target is None:
+            return None
+        parameters: dict[str, Symbol] = {}
+        for p in target.children:
+            if p.kind is _PARAMETER and p.name not in parameters:
+                parameters[p.name] = p
+        return callee, parameters
 
     def _resolve(self, ref: Reference, deps: set[str]) -> Symbol | None:
         """The declaration `ref` names; every name consulted goes into `deps`."""
