@@ -104,9 +104,8 @@ def test_each_argument_points_at_the_parameter_or_field_it_fills() -> None:
 
 
 def test_an_argument_follows_its_callee_when_the_callee_changes() -> None:
-    text = DOC.replace(
-        "  action weigh(parcel: Parcel) -> Int", "  action weigh(item: Parcel, parcel: Parcel) -> Int"
-    )
+    weigh = "  action weigh(parcel: Parcel) -> Int"
+    text = DOC.replace(weigh, "  action weigh(item: Parcel, parcel: Parcel) -> Int")
     found = dict(((context, name), where) for context, name, where in _arguments(_model(text)))
     assert found[("call:weigh", "parcel")] == "parameter weigh.parcel"
     text = DOC.replace(weigh, "  action weigh(item: Parcel) -> Int")
