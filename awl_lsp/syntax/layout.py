@@ -123,6 +123,7 @@ def _in_error(node: Node) -> bool:
 
 
 _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
+_SLASH, _TAB, _BAR, _O = b"/\t|o"
 
 
 def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> list[tuple[Range, str, str]]:
@@ -193,7 +194,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
         body = line.lstrip(b" ")
         indent = len(line) - len(body)
         code = body if flat else _code(body)
-        if not body or row in free_rows or body.startswith((b"//", b"\t")):
+        # (a line's first byte, compared as a number, settles most of the checks below without a call)
+        lead = body[0] if body else -1
+        if lead == -1 or (lead == _SLASH and body.startswith(b"//")) or lead == _TAB or row in free_rows:
             pass
         else:
             if open_arm is not None and depth == 0 and indent <= open_arm[1]:
@@ -208,7 +211,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                 else:
                     opened = lines[opener - first_row].rstrip(b"\r")
                     open_indent = len(opened) - len(opened.lstrip(b" "))
-            continuation = depth > 0 or body.startswith(b"|")
+            continuation = depth > 0 or lead == _BAR
             if indent % 2:
                 spaces = f"{indent} space{'' if indent == 1 else 's'}"
                 message = f"indented {spaces}: indentation goes in levels of two spaces"
@@ -222,7 +225,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                         "indent-jump",
                     )
                 )
-            elif depth == 0 and body.startswith(b"|") and not body.startswith(b"|>"):
+            elif depth == 0 and lead == _BAR and not body.startswith(b"|>"):
                 out.append(
                     (
                         _span(row, indent, line),
@@ -282,7 +285,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                         )
                     )
             prev, prev_row = indent, row
-        if body.startswith(b"outcome ") and depth == 0 and row not in free_rows:
+        if lead == _O and body.startswith(b"outcome ") and depth == 0 and row not in free_rows:
             if flat:
                 code = _code(body)
             if code.rstrip().endswith(b","):
