@@ -85,7 +85,8 @@ class _Extractor(BodyExtractor):
         sym._range = s + node.end_point  # type: ignore[attr-defined]
         sym._selection = name_node.start_point + name_node.end_point  # type: ignore[attr-defined]
         sym.detail = detail
-        sym.doc = self.docs.get(s.row, "")
+        docs = self.docs
+        sym.doc = docs.get(s[0], "") if docs else ""  # (most items have no doc line: no look-up)
         sym.type = type
         sym.container = container
         sym.scope = scope
