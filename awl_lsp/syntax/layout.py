@@ -22,6 +22,7 @@ free. Lines with a tab in their indentation are left to the tab rule (`errors.py
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from tree_sitter import Node, Tree
 
@@ -31,6 +32,7 @@ from awl_lsp.syntax.layout_nodes import (
     in_error,
     largest_at,
     largest_with_parent,
+    line_start,
     mask,
     multiline_opaque,
     opens_here,
@@ -101,7 +103,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     lines = text.split(b"\n")
     returns = text.find(b"\r") != -1
     if _closed_per_line(text):  # (the usual item: no line leaves a bracket open)
-        return _flat_lines(root, item, lines, free_rows, returns)
+        return _flat_lines(root, item, lines, begin, free_rows, returns)
 
     out: list[tuple[Range, str, str]] = []
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
@@ -185,7 +187,7 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
 
 
 def _flat_lines(
-    root: Node, item: Node, lines: list[bytes], free_rows: set[int], returns: bool
+    root: Node, item: Node, lines: list[bytes], begin: int, free_rows: set[int], returns: bool
 ) -> list[tuple[Range, str, str]]:
     """`_item_problems` for an item none of whose lines leaves a bracket open (`_closed_per_line`):
     the same rules, with the bracket depth 0 on every line (no continuation, no field block)."""
@@ -193,7 +195,9 @@ def _flat_lines(
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
     prev = 0  # indentation of the code line above (the first code line sits at the left margin)
     prev_row = -1
-    for row, raw in enumerate(lines, start=item.start_point.row):
+    first_row = item.start_point.row
+    starts: list[int] | None = None
+    for row, raw in enumerate(lines, start=first_row):
         line = raw.rstrip(b"\r") if returns else raw
         body = line.lstrip(b" ")
         if not body:
@@ -214,7 +218,10 @@ def _flat_lines(
             if not body.startswith(b"|>"):
                 out.append((_span(row, indent, line), _ENUM_LINE, "enum-line"))
         elif indent == prev + 2:
-            found = _deeper(root, item, lines, row, indent, line, prev, prev_row)
+            if starts is None:  # (each line's first byte in the item's text, once a line needs it)
+                starts = list(accumulate(map(len, lines), initial=0))
+            at = begin + starts[row - first_row] + row - first_row + indent  # (+1 per line break)
+            found = _deeper(root, item, lines, row, indent, line, prev, prev_row, at)
             if found is not None:
                 out.append(found)
         prev, prev_row = indent, row
@@ -249,14 +256,24 @@ _ENUM_LINE = "enum variants go on the `type` line (`type Name = A | B | C`), not
 
 
 def _deeper(
-    root: Node, item: Node, lines: list[bytes], row: int, indent: int, line: bytes, prev: int, prev_row: int
+    root: Node,
+    item: Node,
+    lines: list[bytes],
+    row: int,
+    indent: int,
+    line: bytes,
+    prev: int,
+    prev_row: int,
+    byte: int = -1,
 ) -> tuple[Range, str, str] | None:
     """The problem of a code line one level deeper than the code line above it (not a continuation):
-    a `fork` above a `join` with no branches, or a line under one that opens no block."""
+    a `fork` above a `join` with no branches, or a line under one that opens no block. `byte`, when
+    known, is where the line's code starts in the source."""
     first_row, first_col = item.start_point
     # (a line of this item: searched from the item, unless it shares its first line)
     inside = row > first_row or indent >= first_col
-    first, parent = largest_with_parent(item if inside else root, row, indent)
+    found = line_start(item, byte) if inside and byte >= 0 and not root.has_error else None
+    first, parent = found if found is not None else largest_with_parent(item if inside else root, row, indent)
     # (a `join` line above: the `fork` over it may have no branches)
     joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
     fork = _fork_without_branches(root, prev_row, prev) if joins else None

@@ -61,6 +61,26 @@ def largest_with_parent(within: Node, row: int, col: int) -> tuple[Node | None, 
     return node, parent
 
 
+def line_start(item: Node, byte: int) -> tuple[Node, Node] | None:
+    """`largest_with_parent(item, row, col)` for the first character of a line of `item` (at `byte`,
+    past the item's own start) in a tree without errors, found walking down from the item: the
+    first node on the way that starts there, and the node above it (`Node.parent` walks down from
+    the root each time). None when no node starts there (then ask `largest_with_parent`)."""
+    if byte <= item.start_byte:
+        return None  # (the item itself, or what holds it, is the largest node there)
+    node = item
+    while True:
+        child = node.first_child_for_byte(byte)  # (the first child reaching past `byte`)
+        if child is None:
+            return None
+        start = child.start_byte
+        if start == byte:
+            return child, node
+        if start > byte:
+            return None
+        node = child
+
+
 def opens_here(node: Node, parent: Node | None) -> bool:
     """Whether `node` is the first content line of a block its parent opened on an earlier line."""
     if parent is None:
@@ -71,9 +91,18 @@ def opens_here(node: Node, parent: Node | None) -> bool:
         return node.start_point.row > parent.start_point.row
     if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
         return False
-    before = node.prev_named_sibling
-    while before is not None and before.type in TRIVIA:
-        before = before.prev_named_sibling
+    # (`node.prev_named_sibling`, skipping trivia, read from the parent's children: asking the node
+    # walks down from the root again)
+    before = None
+    for sibling in parent.children:
+        if sibling == node:
+            break
+        if sibling.is_named and sibling.type not in TRIVIA:
+            before = sibling
+    else:  # (not among them: never seen; asked the long way)
+        before = node.prev_named_sibling
+        while before is not None and before.type in TRIVIA:
+            before = before.prev_named_sibling
     if parent.type in _BLOCKS:
         return before is None
     # worker, subflow, invariant: the lines under the declaration's own line
@@ -127,6 +156,7 @@ __all__ = [
     "in_error",
     "largest_at",
     "largest_with_parent",
+    "line_start",
     "mask",
     "multiline_opaque",
     "opens_here",
