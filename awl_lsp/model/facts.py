@@ -104,6 +104,9 @@ class ItemFacts:
                 else:
                     found.append(r)
             self._kinds = by_kind
+        if len(kinds) == 1:  # (the usual question: one kind)
+            found = by_kind.get(kinds[0])
+            return [] if found is None else found
         present = [k for k in kinds if k in by_kind]
         if not present:
             return []

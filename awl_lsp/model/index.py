@@ -174,16 +174,22 @@ class SemanticModel(Resolution):
 
     def _link_all(self) -> None:
         self.resolved_items = 0
-        calls: dict[str, Any] = {}  # (see `_resolve_all`: this pass's calls)
+        calls: dict[str, Any] = {}  # (see `_resolve_all`: this pass's calls and flow values)
+        flows: dict[str, Symbol | None] = {}
         for item in self.items:
-            self.item_deps.append(self._resolve_item(item, calls))
+            self.item_deps.append(self._resolve_item(item, calls, flows))
 
-    def _resolve_item(self, item: ItemFacts, calls: dict[str, Any] | None = None) -> frozenset[str]:
-        """Resolve the item's references; the names consulted (also noted in `_readers`). `calls`:
-        see `_resolve_all` (shared by the items of one pass, while the declarations stay as they are)."""
+    def _resolve_item(
+        self,
+        item: ItemFacts,
+        calls: dict[str, Any] | None = None,
+        flows: dict[str, Symbol | None] | None = None,
+    ) -> frozenset[str]:
+        """Resolve the item's references; the names consulted (also noted in `_readers`). `calls`,
+        `flows`: see `_resolve_all` (shared by the items of one pass)."""
         self.resolved_items += 1
         deps: set[str] = set()
-        self._resolve_all(item.references, deps, calls)
+        self._resolve_all(item.references, deps, calls, flows)
         readers = self._readers
         for name in deps:
             found = readers.get(name)

@@ -47,25 +47,40 @@ class Resolution:
         raise NotImplementedError
 
     def _resolve_all(
-        self, refs: list[Reference], deps: set[str], calls: dict[str, Any] | None = None
+        self,
+        refs: list[Reference],
+        deps: set[str],
+        calls: dict[str, Any] | None = None,
+        flows: dict[str, Symbol | None] | None = None,
     ) -> None:
         """Point each reference at the declaration it names (`_resolve`, with the usual kinds' look-ups
         done in line: this runs for every reference of a document it opens); every name consulted
-        goes into `deps`. `calls` (one dict for a whole pass over the items) keeps, per argument
-        context, the callee a plain call names and its parameters by name."""
+        goes into `deps`. `calls` and `flows` (dicts for a whole pass over the items, while the
+        declarations stay as they are) keep, per argument context, the callee a plain call names
+        and its parameters by name, and per name no binding or parameter has, the flow value
+        (input, carry, const or variant) it names."""
         add = deps.add
         resolve = self._resolve
         value_at = self.resolve_value
+        values = self._values
         types = self._by_kind.get(Kind.TYPE, _NO_NAMES)
         if calls is None:
             calls = {}
+        if flows is None:
+            flows = {}
         for ref in refs:
             k = ref.kind
             if k is _VALUE or k is _COLLECT:
                 name = ref.name
                 add(name)
-                r = ref._range  # type: ignore[attr-defined]  # (what `ref.range` gives, without the call)
-                ref.target = value_at(name, ref.scope, r[0] + ref._at.rows, r[1])  # type: ignore[attr-defined]
+                if values.get(name):
+                    r = ref._range  # type: ignore[attr-defined]  # (what `ref.range` gives, without the call)
+                    ref.target = value_at(name, ref.scope, r[0] + ref._at.rows, r[1])  # type: ignore[attr-defined]
+                else:  # (what `resolve_value` gives a name no binding or parameter has)
+                    target = flows.get(name, _UNSEEN)
+                    if target is _UNSEEN:
+                        target = flows[name] = self._flow_value(name)
+                    ref.target = target
             elif k is _TYPE:
                 name = ref.name
                 add(name)
@@ -160,6 +175,10 @@ class Resolution:
                         if at < row or (at == row and sel[1] < col):
                             return s
                     return inner[0]
+        return self._flow_value(name)
+
+    def _flow_value(self, name: str) -> Symbol | None:
+        """The first input, carry, const or enum variant of that name."""
         by_kind = self._by_kind
         for kind in _VALUE_DECLS:
             found = by_kind.get(kind, _NO_NAMES).get(name)

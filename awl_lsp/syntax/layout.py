@@ -73,13 +73,21 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
             if found is None:
                 found = cache.get(key)
         if found is None:
-            found = [
-                ((r0 - base, c0, r1 - base, c1), message, code)
-                for (r0, c0, r1, c1), message, code in _item_problems(root, item, source, begin)
-            ]
+            problems = _item_problems(root, item, source, begin)
+            found = (
+                [
+                    ((r0 - base, c0, r1 - base, c1), message, code)
+                    for (r0, c0, r1, c1), message, code in problems
+                ]
+                if problems
+                else []
+            )
         if not item.has_error:
             kept[key] = found
-        out += [((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found]
+        if found:  # (most items have none)
+            out += [
+                ((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found
+            ]
     if cache is not None:
         cache.clear()
         cache.update(kept)
@@ -98,9 +106,9 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if record is not None and record.type == "record_body" and record.end_point.row > record.start_point.row:
         record_rows.update(range(record.start_point.row + 1, record.end_point.row + 1))
     text = mask(source[begin : item.end_byte], begin, opaque)
-    if text.endswith(b"\n"):
-        text = text[:-1]  # the item's range runs to the start of the next line
     lines = text.split(b"\n")
+    if text.endswith(b"\n"):
+        lines.pop()  # the item's range runs to the start of the next line
     returns = text.find(b"\r") != -1
     if _closed_per_line(text):  # (the usual item: no line leaves a bracket open)
         return _flat_lines(root, item, lines, begin, free_rows, returns)
