@@ -53,6 +53,7 @@ class _Extractor(BodyExtractor):
         self.docs = docs  # row of a declaration -> its `///` text
         self.facts = ItemFacts.fresh()
         self.anchor = self.facts.anchor
+        self.by_kind: dict[RefKind, list[Reference]] = {}  # the references filed by kind, as read
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -109,6 +110,11 @@ class _Extractor(BodyExtractor):
         ref.target = None
         ref._at = self.anchor  # type: ignore[attr-defined]
         self.facts.references.append(ref)
+        same = self.by_kind.get(kind)  # (what `ItemFacts.references_of` would file, filed as it is read)
+        if same is None:
+            self.by_kind[kind] = [ref]
+        else:
+            same.append(ref)
         return name
 
     def signature(self, node: Node) -> str:
@@ -355,6 +361,7 @@ def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     facts._start_row, facts._end_row = start.row, node.end_point.row  # type: ignore[attr-defined]
     facts.start_col = start.column
     extractor.item(node)
+    facts._kinds = extractor.by_kind
     return facts  # (every symbol and reference was made on the facts' anchor)
 
 
