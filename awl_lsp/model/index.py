@@ -115,12 +115,25 @@ class SemanticModel(Resolution):
             else:
                 same.append(s)
             if k is binding or k is parameter:  # (`in _VALUE_KINDS`, without comparing strings)
+                scope = s.scope
                 scopes = values.get(name)
                 if scopes is None:
-                    values[name] = {s.scope: [s]}
+                    values[name] = {scope: [s]}
                 else:
-                    scopes.setdefault(s.scope, []).append(s)
-                scoped.setdefault(s.scope, {}).setdefault(name, []).append(s)
+                    same = scopes.get(scope)
+                    if same is None:
+                        scopes[scope] = [s]
+                    else:
+                        same.append(s)
+                in_scope = scoped.get(scope)
+                if in_scope is None:
+                    scoped[scope] = {name: [s]}
+                else:
+                    same = in_scope.get(name)
+                    if same is None:
+                        in_scope[name] = [s]
+                    else:
+                        same.append(s)
         self._by_kind = by_kind
         self._values = values
         self._scoped = scoped
