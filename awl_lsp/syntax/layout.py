@@ -60,20 +60,23 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
     root = tree.root_node
     out: list[tuple[Range, str, str]] = []
     kept: dict[bytes, list[tuple[Range, str, str]]] = {}
+    # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
+    broken = b"\0E" if root.has_error else b""
     for item in root.children:
-        if item.type in TRIVIA or item.end_byte <= item.start_byte:
+        start, end = item.start_byte, item.end_byte
+        if end <= start or item.type in TRIVIA:
             continue
-        begin = source.rfind(b"\n", 0, item.start_byte) + 1
+        begin = source.rfind(b"\n", 0, start) + 1
         base = item.start_point.row
-        # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
-        key = source[begin : item.end_byte] + (b"\0E" if root.has_error else b"")
+        text = source[begin:end]
+        key = text + broken
         found = None
         if not item.has_error and cache is not None:
             found = kept.get(key)
             if found is None:
                 found = cache.get(key)
         if found is None:
-            problems = _item_problems(root, item, source, begin)
+            problems = _item_problems(root, item, source, begin, text)
             found = (
                 [
                     ((r0 - base, c0, r1 - base, c1), message, code)
@@ -94,24 +97,33 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
     return out
 
 
-def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tuple[Range, str, str]]:
-    """The layout problems of one top-level declaration (rows are the document's)."""
+def _item_problems(
+    root: Node, item: Node, source: bytes, begin: int, text: bytes | None = None
+) -> list[tuple[Range, str, str]]:
+    """The layout problems of one top-level declaration (rows are the document's). `text`, when
+    given, is `source[begin : item.end_byte]`."""
     first_row = item.start_point.row
+    if text is None:
+        text = source[begin : item.end_byte]
     opaque = multiline_opaque(root, source, begin, item.end_byte)
     free_rows: set[int] = set()
     for node in opaque:
         free_rows.update(range(node.start_point.row + 1, node.end_point.row + 1))
+    if opaque:
+        text = mask(text, begin, opaque)
+    if _closed_per_line(text):  # (the usual item: no line leaves a bracket open)
+        lines = text.split(b"\n")
+        if text.endswith(b"\n"):
+            lines.pop()  # the item's range runs to the start of the next line
+        return _flat_lines(root, item, lines, begin, free_rows, text.find(b"\r") != -1)
     record_rows: set[int] = set()
     record = item.child_by_field_name("body") if item.type == "type_declaration" else None
     if record is not None and record.type == "record_body" and record.end_point.row > record.start_point.row:
         record_rows.update(range(record.start_point.row + 1, record.end_point.row + 1))
-    text = mask(source[begin : item.end_byte], begin, opaque)
     lines = text.split(b"\n")
     if text.endswith(b"\n"):
-        lines.pop()  # the item's range runs to the start of the next line
+        lines.pop()
     returns = text.find(b"\r") != -1
-    if _closed_per_line(text):  # (the usual item: no line leaves a bracket open)
-        return _flat_lines(root, item, lines, begin, free_rows, returns)
 
     out: list[tuple[Range, str, str]] = []
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
