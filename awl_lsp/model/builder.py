@@ -54,21 +54,31 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _doc_map(root: Node, source: bytes, start: int, end: int) -> dict[int, str]:
-    """Map a declaration's row to the `///` lines right above it, for docs in [start, end)."""
+def _doc_map(
+    root: Node, source: bytes, start: int, end: int, above: list[Node] | None = None, at: int = -1
+) -> dict[int, str]:
+    """Map a declaration's row to the `///` lines right above it, for docs in [start, end).
+
+    `above`, when given, are the top-level doc lines between `start` and `at`, where the item
+    starts: when no other `///` is near, they are all there is, and the tree is not searched."""
     # Most items have no doc line at all: then no query runs. (A doc line the query could return
     # lies within [start, end), or ends where it starts, so it begins at most a line above.)
     nl = source.rfind(b"\n", 0, start)
     lo = 0 if nl <= 0 else source.rfind(b"\n", 0, nl) + 1
-    if source.find(b"///", lo, end + 2) == -1:
+    first = source.find(b"///", lo, end + 2)
+    if first == -1:
         return {}
-    cursor = QueryCursor(_DOC_QUERY)
-    cursor.set_byte_range(start, end)
+    docs: list[Node]
+    if above is not None and start <= first and source.find(b"///", at, end + 2) == -1:
+        docs = above  # (every `///` near lies between the items, where only top-level lines can be)
+    else:
+        cursor = QueryCursor(_DOC_QUERY)
+        cursor.set_byte_range(start, end)
+        docs = [node for _, captures in cursor.matches(root) for node in captures.get("doc", [])]
     lines: dict[int, str] = {}
-    for _, captures in cursor.matches(root):
-        for node in captures.get("doc", []):
-            text = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
-            lines[node.start_point.row] = text.rstrip("\r\n")[3:].strip()
+    for node in docs:
+        text = source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        lines[node.start_point.row] = text.rstrip("\r\n")[3:].strip()
     out: dict[int, str] = {}
     for row in sorted(lines):
         if row + 1 in lines:
@@ -221,7 +231,17 @@ class ModelBuilder:
 
     def _build(self, tree: Tree, source: bytes, reuse: bool = True) -> SemanticModel:
         root = tree.root_node
-        nodes = [n for n in root.named_children if n.type not in NOT_ITEMS]
+        nodes: list[Node] = []
+        docs: list[list[Node]] = []  # each item's top-level doc lines since the item before
+        above: list[Node] = []
+        for child in root.named_children:
+            t = child.type
+            if t not in NOT_ITEMS:
+                nodes.append(child)
+                docs.append(above)
+                above = []
+            elif t == "doc_comment":
+                above.append(child)
         keys = item_keys(source, nodes)
         prev = self._model if reuse else None
         n = len(nodes)
@@ -239,7 +259,7 @@ class ModelBuilder:
                 facts.shift(row - facts.start_row)
                 reused += 1
             else:
-                facts, copied = self._read(root, source, node, key, prev_end)
+                facts, copied = self._read(root, source, node, key, prev_end, docs[i])
                 reused += copied
                 extracted += not copied
             cache[key] = facts
@@ -252,14 +272,21 @@ class ModelBuilder:
         return self._finish(items, keys, prev, p, s, reused, extracted)
 
     def _read(
-        self, root: Node, source: bytes, node: Node, key: bytes, prev_end: int
+        self,
+        root: Node,
+        source: bytes,
+        node: Node,
+        key: bytes,
+        prev_end: int,
+        above: list[Node] | None = None,
     ) -> tuple[ItemFacts, bool]:
         """The facts of a new or changed item, and whether they are a copy of an item with the same
-        key (then resolved afresh) rather than read from the tree."""
+        key (then resolved afresh) rather than read from the tree. `above`: see `_doc_map`."""
         hit = self._cache.get(key)
         if hit is not None:  # the same text elsewhere before: a copy
             return hit.copied(node.start_point.row - hit.start_row), True
-        return extract_item(node, source, _doc_map(root, source, prev_end, node.end_byte)), False
+        docs = _doc_map(root, source, prev_end, node.end_byte, above, node.start_byte)
+        return extract_item(node, source, docs), False
 
     def _build_window(self, tree: Tree, source: bytes, changes: tuple[int, int, int]) -> SemanticModel | None:
         prev = self._model

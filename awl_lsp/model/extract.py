@@ -10,7 +10,7 @@ from sys import intern
 
 from tree_sitter import Node
 
-from awl_lsp.model.extract_body import BodyExtractor
+from awl_lsp.model.extract_body import BodyExtractor, kind_number
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.syntax import fields as F
@@ -33,6 +33,13 @@ ITEM_TYPES = frozenset(
 )
 
 
+# node types by number (`node.kind_id`): no string made per node asked
+_TYPE_IDENTIFIER = kind_number("type_identifier")
+_FIELD_DECLARATION = kind_number("field_declaration")
+_PARAMETER = kind_number("parameter")
+_ACTION_DECLARATION = kind_number("action_declaration")
+
+
 def node_range(node: Node) -> Range:
     return node.start_point + node.end_point  # (two `Point` tuples make the plain 4-tuple)
 
@@ -44,8 +51,9 @@ class _Extractor(BodyExtractor):
     def __init__(self, source: bytes, docs: dict[int, str]) -> None:
         self.source = source
         self.docs = docs  # row of a declaration -> its `///` text
-        self.facts = ItemFacts()
+        self.facts = ItemFacts.fresh()
         self.anchor = self.facts.anchor
+        self.by_kind: dict[RefKind, list[Reference]] = {}  # the references filed by kind, as read
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -78,7 +86,8 @@ class _Extractor(BodyExtractor):
         sym._range = s + node.end_point  # type: ignore[attr-defined]
         sym._selection = name_node.start_point + name_node.end_point  # type: ignore[attr-defined]
         sym.detail = detail
-        sym.doc = self.docs.get(s.row, "")
+        docs = self.docs
+        sym.doc = docs.get(s[0], "") if docs else ""  # (most items have no doc line: no look-up)
         sym.type = type
         sym.container = container
         sym.scope = scope
@@ -88,18 +97,25 @@ class _Extractor(BodyExtractor):
         self.facts.flat.append(sym)
         return sym
 
-    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
+    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> str | None:
+        """Note a reference to the name `node` holds; that name (the node's text)."""
         if node is None:
-            return
+            return None
         ref = _new(Reference)  # (as in `symbol`)
         ref.kind = kind
-        ref.name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        ref.name = name = intern(self.source[node.start_byte : node.end_byte].decode("utf-8", "replace"))
         ref._range = node.start_point + node.end_point  # type: ignore[attr-defined]
         ref.scope = scope
         ref.context = context
         ref.target = None
         ref._at = self.anchor  # type: ignore[attr-defined]
         self.facts.references.append(ref)
+        same = self.by_kind.get(kind)  # (what `ItemFacts.references_of` would file, filed as it is read)
+        if same is None:
+            self.by_kind[kind] = [ref]
+        else:
+            same.append(ref)
+        return name
 
     def signature(self, node: Node) -> str:
         """The declaration's first line as written (without its indented config)."""
@@ -112,11 +128,21 @@ class _Extractor(BodyExtractor):
     def type_refs(self, node: Node | None) -> None:
         if node is None:
             return
-        if node.type == "type_identifier":
+        if node.kind_id == _TYPE_IDENTIFIER:
             self.ref(RefKind.TYPE, node)
             return
         for child in node.named_children:
             self.type_refs(child)
+
+    def type_text(self, node: Node) -> str:
+        """`type_refs(node)`, and the type as written (`text(node)`: a plain type's name is its text)."""
+        if node.kind_id == _TYPE_IDENTIFIER:
+            name = self.ref(RefKind.TYPE, node)
+            assert name is not None
+            return name
+        for child in node.named_children:
+            self.type_refs(child)
+        return self.text(node)
 
     # ------------------------------------------------------------------ items
     def item(self, node: Node) -> None:
@@ -148,8 +174,7 @@ class _Extractor(BodyExtractor):
         t = clause.type
         name = clause.child_by_field_id(F.NAME)
         type_node = clause.child_by_field_id(F.TYPE)
-        type_text = self.text(type_node) if type_node is not None else None
-        self.type_refs(type_node)
+        type_text = self.type_text(type_node) if type_node is not None else None
         kinds = {
             "input_clause": Kind.INPUT,
             "signal_clause": Kind.SIGNAL,
@@ -203,15 +228,14 @@ class _Extractor(BodyExtractor):
         sym.extra["form"] = body.type
         if body.type == "record_body":
             for f in body.named_children:
-                if f.type != "field_declaration":
+                if f.kind_id != _FIELD_DECLARATION:
                     continue
                 type_node = f.child_by_field_id(F.TYPE)
-                self.type_refs(type_node)
                 child = self.symbol(
                     Kind.FIELD,
                     f,
                     f.child_by_field_id(F.NAME),
-                    type=self.text(type_node),
+                    type=self.type_text(type_node) if type_node is not None else "",
                     container=sym.name,
                 )
                 if child is not None:
@@ -235,15 +259,14 @@ class _Extractor(BodyExtractor):
         if params is None:
             return out
         for p in params.named_children:
-            if p.type != "parameter":
+            if p.kind_id != _PARAMETER:
                 continue
             type_node = p.child_by_field_id(F.TYPE)
-            self.type_refs(type_node)
             sym = self.symbol(
                 Kind.PARAMETER,
                 p,
                 p.child_by_field_id(F.NAME),
-                type=self.text(type_node) or None,
+                type=(self.type_text(type_node) or None) if type_node is not None else None,
                 container=container,
                 scope=scope,
             )
@@ -259,8 +282,7 @@ class _Extractor(BodyExtractor):
         if sym is None:
             return None
         rt = node.child_by_field_id(F.RETURN_TYPE)
-        self.type_refs(rt)
-        sym.type = self.text(rt) if rt is not None else None
+        sym.type = self.type_text(rt) if rt is not None else None
         sym.children.extend(
             self._parameters(node.child_by_field_id(F.PARAMETERS), sym.name, f"params:{sym.name}")
         )
@@ -272,10 +294,10 @@ class _Extractor(BodyExtractor):
             return
         sym.detail = f"worker {sym.name}"
         self.facts.symbols.append(sym)
-        actions = [a for a in node.named_children if a.type == "action_declaration"]
+        actions = [a for a in node.named_children if a.kind_id == _ACTION_DECLARATION]
         while actions:  # an action indented under another (a syntax problem) is still the worker's
             a = actions.pop(0)
-            actions[:0] = [n for n in a.named_children if n.type == "action_declaration"]
+            actions[:0] = [n for n in a.named_children if n.kind_id == _ACTION_DECLARATION]
             child = self.callable(Kind.ACTION, a, container=sym.name)
             if child is not None:
                 sym.children.append(child)
@@ -334,9 +356,12 @@ class _Extractor(BodyExtractor):
 def extract_item(node: Node, source: bytes, docs: dict[int, str]) -> ItemFacts:
     extractor = _Extractor(source, docs)
     facts = extractor.facts
-    facts.start_row, facts.end_row = node.start_point.row, node.end_point.row
-    facts.start_col = node.start_point.column
+    start = node.start_point
+    # (the anchor has not moved: the rows are stored as they are, see `facts._anchored_row`)
+    facts._start_row, facts._end_row = start.row, node.end_point.row  # type: ignore[attr-defined]
+    facts.start_col = start.column
     extractor.item(node)
+    facts._kinds = extractor.by_kind
     return facts  # (every symbol and reference was made on the facts' anchor)
 
 

@@ -12,6 +12,56 @@ from tree_sitter import Node
 from awl_lsp.model.facts import ItemFacts, fork_scope
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.syntax import fields as F
+from awl_lsp.syntax.parser import LANGUAGE
+
+
+def kind_number(name: str) -> int:
+    """The grammar's number for the named node type `name` (`node.kind_id` of such a node: the
+    grammar gives each type name one number)."""
+    found = LANGUAGE.id_for_node_kind(name, True)
+    if not found:
+        raise KeyError(f"the AWL grammar has no node type `{name}`")
+    return found
+
+
+_EXPRESSION_STATEMENT = kind_number("expression_statement")
+_SLEEP_STATEMENT = kind_number("sleep_statement")
+_STEP_DECLARATION = kind_number("step_declaration")
+_STEP_OUTCOME = kind_number("step_outcome")
+_FORK_STATEMENT = kind_number("fork_statement")
+_LOOP_STATEMENT = kind_number("loop_statement")
+_BLOCK = kind_number("block")
+_ON_FAILURE = kind_number("on_failure")
+_VISITS_BOUND = kind_number("visits_bound")
+_DISTRIBUTE_STATEMENT = kind_number("distribute_statement")
+_COLLECT_STATEMENT = kind_number("collect_statement")
+_WAIT_STATEMENT = kind_number("wait_statement")
+_ROUTE_STATEMENT = kind_number("route_statement")
+_HATCH_STATEMENT = kind_number("hatch_statement")
+_ANSWER_STATEMENT = kind_number("answer_statement")
+_SPAWN_STATEMENT = kind_number("spawn_statement")
+_IDENTIFIER = kind_number("identifier")
+_CALL_EXPRESSION = kind_number("call_expression")
+_FIELD_EXPRESSION = kind_number("field_expression")
+_RELATIVE_FIELD = kind_number("relative_field")
+_PIPE_EXPRESSION = kind_number("pipe_expression")
+_SCHEMA_OF = kind_number("schema_of")
+_ARGUMENT = kind_number("argument")
+_LITERALS = frozenset(
+    map(
+        kind_number,
+        (
+            "workflow_builtin",
+            "string",
+            "raw_string",
+            "integer",
+            "float",
+            "duration",
+            "boolean",
+            "json_literal",
+        ),
+    )
+)
 
 
 class BodyExtractor:
@@ -34,7 +84,7 @@ class BodyExtractor:
     ) -> Symbol | None:
         raise NotImplementedError  # pragma: no cover
 
-    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> None:
+    def ref(self, kind: RefKind, node: Node | None, scope: str = "", context: str = "") -> str | None:
         raise NotImplementedError  # pragma: no cover
 
     def signature(self, node: Node) -> str:  # pragma: no cover
@@ -81,20 +131,20 @@ class BodyExtractor:
             sym.extra["how"] = how
 
     def statement(self, st: Node, scope: str, owner: Symbol) -> None:
-        t = st.type
-        if t in ("expression_statement", "sleep_statement"):  # (the usual statement: asked first)
+        t = st.kind_id  # (the node's type by its number: no string made and compared per statement)
+        if t == _EXPRESSION_STATEMENT or t == _SLEEP_STATEMENT:  # (the usual statement: asked first)
             value = st.child_by_field_id(F.VALUE) or st.child_by_field_id(F.DURATION)
             self.values(value, scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
                 self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "binding")
             return
-        if t == "step_declaration":
+        if t == _STEP_DECLARATION:
             sub = self.step(st, scope, owner.name)
             if sub is not None:
                 owner.children.append(sub)
             return
-        if t == "step_outcome":
+        if t == _STEP_OUTCOME:
             name = st.child_by_field_id(F.NAME)
             sym = self.symbol(Kind.STEP_OUTCOME, st, name, container=owner.name, scope=scope)
             if sym is not None:
@@ -107,7 +157,7 @@ class BodyExtractor:
             if route is not None:
                 self.statement(route, scope, owner)
             return
-        if t == "fork_statement":
+        if t == _FORK_STATEMENT:
             item = st.child_by_field_id(F.ITEM)
             inner = scope
             if item is not None:
@@ -123,7 +173,7 @@ class BodyExtractor:
                 if b is not None:
                     self.bind(b.child_by_field_id(F.NAME), scope, owner, join, "join")
             return
-        if t == "loop_statement":
+        if t == _LOOP_STATEMENT:
             self.values(st.child_by_field_id(F.SEED), scope)
             self.bind(st.child_by_field_id(F.BINDING), scope, owner, st, "loop")
             counter = st.child_by_field_id(F.COUNTER)
@@ -137,15 +187,15 @@ class BodyExtractor:
                     else:
                         self.statement(child, scope, owner)
             return
-        if t in ("block", "on_failure"):
-            body = st if t == "block" else st.child_by_field_id(F.BODY)
+        if t == _BLOCK or t == _ON_FAILURE:
+            body = st if t == _BLOCK else st.child_by_field_id(F.BODY)
             if body is not None:
                 self.statements(body, scope, owner)
             return
-        if t == "visits_bound":
+        if t == _VISITS_BOUND:
             self.values(st.child_by_field_id(F.LIMIT), scope)
             return
-        if t == "distribute_statement":
+        if t == _DISTRIBUTE_STATEMENT:
             self.values(st.child_by_field_id(F.COLLECTION), scope)
             self.bind(
                 st.child_by_field_id(F.ITEM),
@@ -155,20 +205,20 @@ class BodyExtractor:
                 mode.type if (mode := st.child_by_field_id(F.MODE)) is not None else "distribute",
             )
             return
-        if t == "collect_statement":
+        if t == _COLLECT_STATEMENT:
             self.ref(RefKind.COLLECT, st.child_by_field_id(F.VALUE), scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
                 self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "collect")
             return
-        if t == "wait_statement":
+        if t == _WAIT_STATEMENT:
             self.ref(RefKind.SIGNAL, st.child_by_field_id(F.SIGNAL), scope)
             self.values(st.child_by_field_id(F.TIMEOUT), scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
                 self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "wait")
             return
-        if t == "route_statement":
+        if t == _ROUTE_STATEMENT:
             self.values(st.child_by_field_id(F.INPUT), scope)
             target = st.child_by_field_id(F.TARGET)
             payload = st.child_by_field_id(F.PAYLOAD)
@@ -181,27 +231,33 @@ class BodyExtractor:
             if payload is not None:
                 self.arguments(payload, scope, f"route:{tname}")
             return
-        if t in ("hatch_statement", "answer_statement", "spawn_statement"):
+        if t == _HATCH_STATEMENT or t == _ANSWER_STATEMENT or t == _SPAWN_STATEMENT:
             call = st.child_by_field_id(F.CALL)
-            kind = {"hatch_statement": RefKind.HATCH, "answer_statement": RefKind.ANSWER}.get(t, RefKind.CALL)
+            kind = (
+                RefKind.HATCH
+                if t == _HATCH_STATEMENT
+                else RefKind.ANSWER
+                if t == _ANSWER_STATEMENT
+                else RefKind.CALL
+            )
             if call is not None and call.type == "call_expression":
                 fn = call.child_by_field_id(F.FUNCTION)
-                self.ref(kind, fn, scope)
+                callee = self.ref(kind, fn, scope) or ""  # (the callee's text)
                 args = call.child_by_field_id(F.ARGUMENTS)
                 if args is not None:
-                    self.arguments(args, scope, f"{kind.value}:{self.text(fn)}")
+                    self.arguments(args, scope, f"{kind.value}:{callee}")
             else:
                 self.values(call, scope)
             self.values(st.child_by_field_id(F.KEY), scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
-                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, t.split("_")[0])
+                self.bind(b.child_by_field_id(F.NAME), scope, owner, st, st.type.split("_")[0])
             return
 
     # ------------------------------------------------------------------ expressions
     def arguments(self, args: Node, scope: str, callee: str) -> None:
         for arg in args.named_children:
-            if arg.type != "argument":
+            if arg.kind_id != _ARGUMENT:
                 continue
             name = arg.child_by_field_id(F.NAME)
             if name is not None:
@@ -212,21 +268,21 @@ class BodyExtractor:
         """References inside an expression: names, calls, fields, types."""
         if node is None:
             return
-        t = node.type
-        if t == "identifier":
+        t = node.kind_id  # (as in `statement`)
+        if t == _IDENTIFIER:
             self.ref(RefKind.VALUE, node, scope)
-        elif t == "call_expression":
+        elif t == _CALL_EXPRESSION:
             fn = node.child_by_field_id(F.FUNCTION)
-            self.ref(RefKind.CALL, fn, scope)
+            callee = self.ref(RefKind.CALL, fn, scope) or ""  # (the callee's text)
             args = node.child_by_field_id(F.ARGUMENTS)
             if args is not None:
-                self.arguments(args, scope, f"call:{self.text(fn)}")
-        elif t == "field_expression":
+                self.arguments(args, scope, f"call:{callee}")
+        elif t == _FIELD_EXPRESSION:
             self.values(node.child_by_field_id(F.VALUE), scope)
             self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, "")
-        elif t == "relative_field":
+        elif t == _RELATIVE_FIELD:
             self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, ".")
-        elif t == "pipe_expression":
+        elif t == _PIPE_EXPRESSION:
             self.values(node.child_by_field_id(F.INPUT), scope)
             stage = node.child_by_field_id(F.STAGE)
             if stage is not None:
@@ -236,18 +292,9 @@ class BodyExtractor:
                     self.values(stage.child_by_field_id(F.ARGUMENT), scope)
                 else:
                     self.values(stage, scope)
-        elif t in ("schema_of",):
+        elif t == _SCHEMA_OF:
             self.type_refs(node.child_by_field_id(F.TYPE))
-        elif t in (
-            "workflow_builtin",
-            "string",
-            "raw_string",
-            "integer",
-            "float",
-            "duration",
-            "boolean",
-            "json_literal",
-        ):
+        elif t in _LITERALS:
             return
         else:
             for child in node.named_children:

@@ -15,6 +15,7 @@ from awl_lsp.model.symbols import Anchor, Reference, RefKind, Symbol, shift_rang
 
 _FORK_SCOPE = re.compile(r"fork@(\d+)\.(\d+)")
 _uids = itertools.count()
+_new = object.__new__
 
 
 def fork_scope(outer: str, row: int, facts: ItemFacts) -> str:
@@ -76,6 +77,20 @@ class ItemFacts:
     _named: dict[str, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
     _kinds: dict[RefKind, list[Reference]] | None = field(default=None, init=False, repr=False, compare=False)
 
+    @classmethod
+    def fresh(cls) -> ItemFacts:
+        """`ItemFacts()`, made as its constructor makes it (the same attributes in the same order),
+        without the constructor's default factories and row setters: one is made per item read."""
+        facts = _new(cls)
+        facts.anchor = Anchor()
+        facts.symbols = []
+        facts.flat = []
+        facts.references = []
+        facts._start_row = facts._end_row = 0  # type: ignore[attr-defined]  # (see `_anchored_row`)
+        facts.start_col = 0
+        facts.uid = next(_uids)
+        return facts
+
     def references_of(self, *kinds: RefKind) -> list[Reference]:
         """The references of these kinds, in document order (filed by kind once: several item rules
         each read one or two kinds of every item)."""
@@ -89,6 +104,9 @@ class ItemFacts:
                 else:
                     found.append(r)
             self._kinds = by_kind
+        if len(kinds) == 1:  # (the usual question: one kind)
+            found = by_kind.get(kinds[0])
+            return [] if found is None else found
         present = [k for k in kinds if k in by_kind]
         if not present:
             return []
@@ -131,7 +149,7 @@ class ItemFacts:
     def copied(self, rows: int = 0, moved: dict[int, Symbol] | None = None) -> ItemFacts:
         """New symbols and references for the same facts, moved `rows` lines down."""
         mapping = moved if moved is not None else {}
-        copy = ItemFacts()
+        copy = ItemFacts.fresh()
         uid, anchor, same = copy.uid, copy.anchor, self.anchor
         anchor.rows = same.rows + rows  # (so the stored ranges can be shared)
         copy.start_row, copy.end_row = self.start_row + rows, self.end_row + rows
@@ -153,6 +171,16 @@ def _anchored_row(stored: str) -> property:
 
     def get(self: ItemFacts) -> int:
         return int(getattr(self, stored)) + self.anchor.rows
+
+    if stored == "_start_row":  # (the two read their attribute directly: asked of every item, often)
+
+        def get(self: ItemFacts) -> int:
+            return self._start_row + self.anchor.rows  # type: ignore[attr-defined]
+
+    elif stored == "_end_row":
+
+        def get(self: ItemFacts) -> int:
+            return self._end_row + self.anchor.rows  # type: ignore[attr-defined]
 
     def put(self: ItemFacts, row: int) -> None:
         setattr(self, stored, row - self.anchor.rows)

@@ -12,6 +12,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from heapq import merge
+from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,6 @@ _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 _FLOW_VALUE_KINDS = (Kind.INPUT, Kind.CARRY, Kind.CONST)
-_CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
 
 
 @dataclass
@@ -95,15 +95,16 @@ class SemanticModel(Resolution):
 
     def _index(self) -> None:
         items = self.items
-        self.symbols: list[Symbol] = [s for item in items for s in item.symbols]
-        self.all_symbols: list[Symbol] = [s for item in items for s in item.flat]
-        self.references: list[Reference] = [r for item in items for r in item.references]
+        # (each list joined and counted in C: a document's every symbol and reference passes here)
+        self.symbols: list[Symbol] = list(chain.from_iterable(map(_SYMBOLS, items)))
+        self.all_symbols: list[Symbol] = list(chain.from_iterable(map(_FLAT, items)))
+        self.references: list[Reference] = list(chain.from_iterable(map(_REFERENCES, items)))
         # how many of each list's entries each item has (where an item's run starts, in O(1) C calls)
-        self._sizes: dict[str, list[int]] = {attr: [len(part(it)) for it in items] for attr, part in _PARTS}
+        self._sizes: dict[str, list[int]] = {attr: list(map(len, map(part, items))) for attr, part in _PARTS}
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
         scoped: dict[str, dict[str, list[Symbol]]] = {}  # scope -> name -> the same (see `visible_values`)
-        value_kinds = _VALUE_KINDS
+        binding, parameter = _VALUE_KINDS
         for s in self.all_symbols:
             k = s.kind
             name = s.name
@@ -113,13 +114,26 @@ class SemanticModel(Resolution):
                 names[name] = [s]
             else:
                 same.append(s)
-            if k in value_kinds:
+            if k is binding or k is parameter:  # (`in _VALUE_KINDS`, without comparing strings)
+                scope = s.scope
                 scopes = values.get(name)
                 if scopes is None:
-                    values[name] = {s.scope: [s]}
+                    values[name] = {scope: [s]}
                 else:
-                    scopes.setdefault(s.scope, []).append(s)
-                scoped.setdefault(s.scope, {}).setdefault(name, []).append(s)
+                    same = scopes.get(scope)
+                    if same is None:
+                        scopes[scope] = [s]
+                    else:
+                        same.append(s)
+                in_scope = scoped.get(scope)
+                if in_scope is None:
+                    scoped[scope] = {name: [s]}
+                else:
+                    same = in_scope.get(name)
+                    if same is None:
+                        in_scope[name] = [s]
+                    else:
+                        same.append(s)
         self._by_kind = by_kind
         self._values = values
         self._scoped = scoped
@@ -173,16 +187,22 @@ class SemanticModel(Resolution):
 
     def _link_all(self) -> None:
         self.resolved_items = 0
+        calls: dict[str, Any] = {}  # (see `_resolve_all`: this pass's calls and flow values)
+        flows: dict[str, Symbol | None] = {}
         for item in self.items:
-            self.item_deps.append(self._resolve_item(item))
+            self.item_deps.append(self._resolve_item(item, calls, flows))
 
-    def _resolve_item(self, item: ItemFacts) -> frozenset[str]:
-        """Resolve the item's references; the names consulted (also noted in `_readers`)."""
+    def _resolve_item(
+        self,
+        item: ItemFacts,
+        calls: dict[str, Any] | None = None,
+        flows: dict[str, Symbol | None] | None = None,
+    ) -> frozenset[str]:
+        """Resolve the item's references; the names consulted (also noted in `_readers`). `calls`,
+        `flows`: see `_resolve_all` (shared by the items of one pass)."""
         self.resolved_items += 1
         deps: set[str] = set()
-        resolve = self._resolve
-        for ref in item.references:
-            ref.target = resolve(ref, deps)
+        self._resolve_all(item.references, deps, calls, flows)
         readers = self._readers
         for name in deps:
             found = readers.get(name)
@@ -287,14 +307,6 @@ class SemanticModel(Resolution):
         sym = self.type_symbol(type_name.rstrip("?"))
         return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
 
-    def callable(self, name: str) -> Symbol | None:
-        by_kind = self._by_kind
-        for kind in _CALLABLE_ORDER:
-            found = by_kind.get(kind, _NO_NAMES).get(name)
-            if found:
-                return found[0]
-        return None
-
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
         parameter = Kind.PARAMETER
         return [c for c in sym.children if c.kind is parameter] if sym else []
@@ -342,7 +354,11 @@ class SemanticModel(Resolution):
             if item.end_row >= row:
                 index = self._item_refs.get(j)
                 if index is None:
-                    index = {(ref.range, ref.kind): ref for ref in item.references}
+                    index = {}
+                    for ref in item.references:  # (`ref.range`, read without the property)
+                        at = ref._range  # type: ignore[attr-defined]
+                        d = ref._at.rows  # type: ignore[attr-defined]
+                        index[((at[0] + d, at[1], at[2] + d, at[3]) if d else at, ref.kind)] = ref
                     self._item_refs[j] = index
                 found = index.get((r, kind))
                 if found is not None:
@@ -425,10 +441,11 @@ def _order(s: Symbol) -> tuple[int, int, int, int]:
     return r[0], r[1], n[0], n[1]
 
 
+_SYMBOLS, _FLAT, _REFERENCES = attrgetter("symbols"), attrgetter("flat"), attrgetter("references")
 _PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
-    ("symbols", attrgetter("symbols")),
-    ("all_symbols", attrgetter("flat")),
-    ("references", attrgetter("references")),
+    ("symbols", _SYMBOLS),
+    ("all_symbols", _FLAT),
+    ("references", _REFERENCES),
 ]
 
 

@@ -9,19 +9,25 @@ version of the document keep an unchanged item's resolutions.
 
 from __future__ import annotations
 
+from typing import Any
+
 from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
 
 _NO_NAMES: dict[str, list[Symbol]] = {}
+_UNSEEN: Any = object()
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
 # the usual reference kinds, read once (an enum member's look-up on its class is not free)
-_VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL = (
+_VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL, _FIELD = (
     RefKind.VALUE,
     RefKind.COLLECT,
     RefKind.ARGUMENT,
     RefKind.TYPE,
     RefKind.CALL,
+    RefKind.FIELD,
 )
+_CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
+_PARAMETER = Kind.PARAMETER
 
 
 class Resolution:
@@ -34,14 +40,84 @@ class Resolution:
     def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:  # pragma: no cover
         raise NotImplementedError
 
-    def callable(self, name: str) -> Symbol | None:  # pragma: no cover
-        raise NotImplementedError
-
     def fields_of(self, type_name: str | None) -> list[Symbol]:  # pragma: no cover
         raise NotImplementedError
 
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:  # pragma: no cover
         raise NotImplementedError
+
+    def _resolve_all(
+        self,
+        refs: list[Reference],
+        deps: set[str],
+        calls: dict[str, Any] | None = None,
+        flows: dict[str, Symbol | None] | None = None,
+    ) -> None:
+        """Point each reference at the declaration it names (`_resolve`, with the usual kinds' look-ups
+        done in line: this runs for every reference of a document it opens); every name consulted
+        goes into `deps`. `calls` and `flows` (dicts for a whole pass over the items, while the
+        declarations stay as they are) keep, per argument context, the callee a plain call names
+        and its parameters by name, and per name no binding or parameter has, the flow value
+        (input, carry, const or variant) it names."""
+        add = deps.add
+        resolve = self._resolve
+        value_at = self.resolve_value
+        values = self._values
+        types = self._by_kind.get(Kind.TYPE, _NO_NAMES)
+        if calls is None:
+            calls = {}
+        if flows is None:
+            flows = {}
+        for ref in refs:
+            k = ref.kind
+            if k is _VALUE or k is _COLLECT:
+                name = ref.name
+                add(name)
+                if values.get(name):
+                    r = ref._range  # type: ignore[attr-defined]  # (what `ref.range` gives, without the call)
+                    ref.target = value_at(name, ref.scope, r[0] + ref._at.rows, r[1])  # type: ignore[attr-defined]
+                else:  # (what `resolve_value` gives a name no binding or parameter has)
+                    target = flows.get(name, _UNSEEN)
+                    if target is _UNSEEN:
+                        target = flows[name] = self._flow_value(name)
+                    ref.target = target
+            elif k is _TYPE:
+                name = ref.name
+                add(name)
+                found = types.get(name)
+                ref.target = found[0] if found else None
+            elif k is _FIELD:
+                add(ref.name)
+                ref.target = None
+            elif k is _ARGUMENT:
+                context = ref.context
+                call = calls.get(context, _UNSEEN)
+                if call is _UNSEEN:
+                    call = calls[context] = self._call_parameters(context)
+                if call is None:
+                    ref.target = resolve(ref, deps)
+                else:  # (what `_resolve_argument` gives for an argument of a call with a callee)
+                    name = ref.name
+                    add(name)
+                    add(call[0])
+                    ref.target = call[1].get(name)
+            else:
+                ref.target = resolve(ref, deps)
+
+    def _call_parameters(self, context: str) -> tuple[str, dict[str, Symbol]] | None:
+        """For an argument's context naming a call (`call:f`) whose callee `f` is declared: `f`, and
+        the first of its parameters of each name. None for any other context."""
+        how, _, callee = context.partition(":")
+        if how in ("route", "answer", "hatch"):
+            return None
+        target = self.callable(callee)
+        if target is None:
+            return None
+        parameters: dict[str, Symbol] = {}
+        for p in target.children:
+            if p.kind is _PARAMETER and p.name not in parameters:
+                parameters[p.name] = p
+        return callee, parameters
 
     def _resolve(self, ref: Reference, deps: set[str]) -> Symbol | None:
         """The declaration `ref` names; every name consulted goes into `deps`."""
@@ -88,15 +164,21 @@ class Resolution:
     def resolve_value(self, name: str, scope: str, row: int, col: int = 1 << 30) -> Symbol | None:
         scopes = self._values.get(name)
         if scopes:
-            for key in self._chain(scope):
+            chain = self._chains.get(scope)
+            for key in self._chain(scope) if chain is None else chain:
                 inner = scopes.get(key)
                 if inner:
                     # the innermost scope wins; within it the last definition above the use, else the first
                     for s in reversed(inner):
-                        sel = s.selection
-                        if sel[0] < row or (sel[0] == row and sel[1] < col):
+                        sel = s._selection  # type: ignore[attr-defined]  # (`s.selection`, in line)
+                        at = sel[0] + s._at.rows  # type: ignore[attr-defined]
+                        if at < row or (at == row and sel[1] < col):
                             return s
                     return inner[0]
+        return self._flow_value(name)
+
+    def _flow_value(self, name: str) -> Symbol | None:
+        """The first input, carry, const or enum variant of that name."""
         by_kind = self._by_kind
         for kind in _VALUE_DECLS:
             found = by_kind.get(kind, _NO_NAMES).get(name)
@@ -127,7 +209,22 @@ class Resolution:
             target = self.callable(callee)
             if target is None:
                 return self._field_of(callee, ref.name, deps)
-        return next((p for p in self.parameters_of(target) if p.name == ref.name), None)
+        if target is None:
+            return None
+        name = ref.name
+        for p in target.children:  # (the first of `parameters_of(target)` with the name)
+            if p.kind is _PARAMETER and p.name == name:
+                return p
+        return None
+
+    def callable(self, name: str) -> Symbol | None:
+        """The first action, child or subflow of that name."""
+        by_kind = self._by_kind
+        for kind in _CALLABLE_ORDER:
+            found = by_kind.get(kind, _NO_NAMES).get(name)
+            if found:
+                return found[0]
+        return None
 
 
 def scope_chain(scope: str) -> set[str]:

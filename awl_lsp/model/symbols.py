@@ -46,6 +46,20 @@ def _positioned(stored: str) -> property:
         d = self._at.rows
         setattr(self, stored, (r[0] - d, r[1], r[2] - d, r[3]) if d else r)
 
+    if stored == "_range":  # (the usual two read their attribute directly: features ask all the time)
+
+        def get(self: Any) -> Range:
+            d = self._at.rows
+            r = self._range
+            return (r[0] + d, r[1], r[2] + d, r[3]) if d else r
+
+    elif stored == "_selection":
+
+        def get(self: Any) -> Range:
+            d = self._at.rows
+            r = self._selection
+            return (r[0] + d, r[1], r[2] + d, r[3]) if d else r
+
     return property(get, put)
 
 

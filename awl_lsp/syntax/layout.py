@@ -22,95 +22,31 @@ free. Lines with a tab in their indentation are left to the tab rule (`errors.py
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.syntax.layout_nodes import (
+    TRIVIA,
+    bracket_opener,
+    in_error,
+    largest_at,
+    largest_with_parent,
+    line_start,
+    mask,
+    multiline_opaque,
+    opens_here,
+)
+
 Range = tuple[int, int, int, int]
 
-_OPAQUE_START = re.compile(rb'"""|\b(?:json|schema)\s*\{')
+_SLASH, _TAB, _BAR, _O = b"/\t|o"  # (a line's first byte, as a number)
+
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"?')
-# Nodes whose first line of content sits one level deeper than their own first line.
-_BLOCKS = frozenset({"header", "step_body", "block", "loop_body"})
-_BRACKETED = frozenset(
-    {
-        "arguments",
-        "parameters",
-        "list",
-        "record_body",
-        "list_type",
-        "index_expression",
-        "schema_import",
-        "parenthesized_expression",
-        "combinator",
-    }
-)
-_INDENTED_PARTS = frozenset(
-    {"worker_declaration", "subflow_declaration", "invariant_clause", "unknown_clause", "unknown_declaration"}
-)
-
-
-def _mask(text: bytes, offset: int, nodes: list[Node]) -> bytes:
-    """`text` (which starts at byte `offset`) with the given nodes' text blanked out, line breaks kept."""
-    if not nodes:
-        return text
-    out = bytearray(text)
-    for node in nodes:
-        for i in range(max(node.start_byte - offset, 0), min(node.end_byte - offset, len(out))):
-            if out[i] != 0x0A:
-                out[i] = 0x20
-    return bytes(out)
-
-
-def _largest_at(root: Node, row: int, col: int) -> Node | None:
-    node = root.descendant_for_point_range((row, col), (row, col))
-    if node is None:
-        return None
-    while node.parent is not None and node.parent.start_point == node.start_point:
-        node = node.parent
-    return node
-
-
-def _opens_here(node: Node) -> bool:
-    """Whether `node` is the first content line of a block its parent opened on an earlier line."""
-    parent = node.parent
-    if parent is None:
-        return False
-    if node.type == "call_config":
-        return True
-    if parent.type == "step_outcome":
-        return node.start_point.row > parent.start_point.row
-    if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
-        return False
-    before = node.prev_named_sibling
-    while before is not None and before.type in _TRIVIA:
-        before = before.prev_named_sibling
-    if parent.type in _BLOCKS:
-        return before is None
-    # worker, subflow, invariant: the lines under the declaration's own line
-    return before is None or before.start_point.row == parent.start_point.row
-
-
-def _bracket_opener(root: Node, row: int, col: int) -> int | None:
-    """The row of the outermost bracket, opened on an earlier row, that holds (row, col)."""
-    node = root.descendant_for_point_range((row, col), (row, col))
-    found: int | None = None
-    while node is not None:
-        if node.type in _BRACKETED and node.start_point.row < row:
-            found = node.start_point.row
-        node = node.parent
-    return found
-
-
-def _in_error(node: Node) -> bool:
-    cur: Node | None = node
-    while cur is not None:
-        if cur.is_error or cur.type == "unexpected_block":
-            return True
-        cur = cur.parent
-    return False
-
-
-_TRIVIA = frozenset({"comment", "doc_comment", "narration"})
+_COMMENT = re.compile(rb"//[^\n]*")
+# every bracket as `(` or `)` (the line's depth counts them all alike), everything else but line breaks gone
+_AS_PARENS = bytes.maketrans(b"[]{}", b"()()")
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}\n")
 
 
 def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> list[tuple[Range, str, str]]:
@@ -124,48 +60,70 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
     root = tree.root_node
     out: list[tuple[Range, str, str]] = []
     kept: dict[bytes, list[tuple[Range, str, str]]] = {}
+    # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
+    broken = b"\0E" if root.has_error else b""
     for item in root.children:
-        if item.type in _TRIVIA or item.end_byte <= item.start_byte:
+        start, end = item.start_byte, item.end_byte
+        if end <= start or item.type in TRIVIA:
             continue
-        begin = source.rfind(b"\n", 0, item.start_byte) + 1
+        begin = source.rfind(b"\n", 0, start) + 1
         base = item.start_point.row
-        # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
-        key = source[begin : item.end_byte] + (b"\0E" if root.has_error else b"")
+        text = source[begin:end]
+        key = text + broken
         found = None
         if not item.has_error and cache is not None:
             found = kept.get(key)
             if found is None:
                 found = cache.get(key)
         if found is None:
-            found = [
-                ((r0 - base, c0, r1 - base, c1), message, code)
-                for (r0, c0, r1, c1), message, code in _item_problems(root, item, source, begin)
-            ]
+            problems = _item_problems(root, item, source, begin, text)
+            found = (
+                [
+                    ((r0 - base, c0, r1 - base, c1), message, code)
+                    for (r0, c0, r1, c1), message, code in problems
+                ]
+                if problems
+                else []
+            )
         if not item.has_error:
             kept[key] = found
-        out += [((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found]
+        if found:  # (most items have none)
+            out += [
+                ((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found
+            ]
     if cache is not None:
         cache.clear()
         cache.update(kept)
     return out
 
 
-def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tuple[Range, str, str]]:
-    """The layout problems of one top-level declaration (rows are the document's)."""
-    checks_nodes = root.has_error
+def _item_problems(
+    root: Node, item: Node, source: bytes, begin: int, text: bytes | None = None
+) -> list[tuple[Range, str, str]]:
+    """The layout problems of one top-level declaration (rows are the document's). `text`, when
+    given, is `source[begin : item.end_byte]`."""
     first_row = item.start_point.row
-    opaque = _multiline_opaque(root, source, begin, item.end_byte)
+    if text is None:
+        text = source[begin : item.end_byte]
+    opaque = multiline_opaque(root, source, begin, item.end_byte)
     free_rows: set[int] = set()
     for node in opaque:
         free_rows.update(range(node.start_point.row + 1, node.end_point.row + 1))
+    if opaque:
+        text = mask(text, begin, opaque)
+    if _closed_per_line(text):  # (the usual item: no line leaves a bracket open)
+        lines = text.split(b"\n")
+        if text.endswith(b"\n"):
+            lines.pop()  # the item's range runs to the start of the next line
+        return _flat_lines(root, item, lines, begin, free_rows, text.find(b"\r") != -1)
     record_rows: set[int] = set()
     record = item.child_by_field_name("body") if item.type == "type_declaration" else None
     if record is not None and record.type == "record_body" and record.end_point.row > record.start_point.row:
         record_rows.update(range(record.start_point.row + 1, record.end_point.row + 1))
-    text = _mask(source[begin : item.end_byte], begin, opaque)
-    if text.endswith(b"\n"):
-        text = text[:-1]  # the item's range runs to the start of the next line
     lines = text.split(b"\n")
+    if text.endswith(b"\n"):
+        lines.pop()
+    returns = text.find(b"\r") != -1
 
     out: list[tuple[Range, str, str]] = []
     open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
@@ -174,13 +132,13 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     depth = 0  # open brackets at the start of the line
     open_indent = 0  # indentation of the line the outermost open bracket opened on
     for row, raw in enumerate(lines, start=first_row):
-        line = raw.rstrip(b"\r")
+        line = raw.rstrip(b"\r") if returns else raw
         body = line.lstrip(b" ")
         indent = len(line) - len(body)
-        code = _STRING.sub(b'""', body) if b'"' in body else body
-        if b"//" in code:
-            code = code.split(b"//", 1)[0]
-        if row in free_rows or not body or body.startswith((b"//", b"\t")):
+        code = _code(body)
+        # (a line's first byte, compared as a number, settles most of the checks below without a call)
+        lead = body[0] if body else -1
+        if lead == -1 or (lead == _SLASH and body.startswith(b"//")) or lead == _TAB or row in free_rows:
             pass
         else:
             if open_arm is not None and depth == 0 and indent <= open_arm[1]:
@@ -189,35 +147,19 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
             if depth > 0:
                 # the text says "inside brackets"; the tree decides (a bracket a syntax error left
                 # open closes where the parser closed it)
-                opener = _bracket_opener(root, row, indent)
+                opener = bracket_opener(root, row, indent)
                 if opener is None or opener < first_row:
                     depth = 0
                 else:
                     opened = lines[opener - first_row].rstrip(b"\r")
                     open_indent = len(opened) - len(opened.lstrip(b" "))
-            continuation = depth > 0 or body.startswith(b"|")
+            continuation = depth > 0 or lead == _BAR
             if indent % 2:
-                spaces = f"{indent} space{'' if indent == 1 else 's'}"
-                message = f"indented {spaces}: indentation goes in levels of two spaces"
-                out.append((_span(row, indent, line), message, "odd-indent"))
+                out.append(_odd_indent(row, indent, line))
             elif indent > prev + 2:
-                out.append(
-                    (
-                        _span(row, indent, line),
-                        f"indented {(indent - prev) // 2} levels deeper than the line above: a line may sit "
-                        "at most one level (two spaces) deeper than the one before it",
-                        "indent-jump",
-                    )
-                )
-            elif depth == 0 and body.startswith(b"|") and not body.startswith(b"|>"):
-                out.append(
-                    (
-                        _span(row, indent, line),
-                        "enum variants go on the `type` line (`type Name = A | B | C`), not on lines of "
-                        "their own",
-                        "enum-line",
-                    )
-                )
+                out.append(_indent_jump(row, indent, line, prev))
+            elif depth == 0 and lead == _BAR and not body.startswith(b"|>"):
+                out.append((_span(row, indent, line), _ENUM_LINE, "enum-line"))
             elif depth > 0 and indent < open_indent:
                 out.append(
                     (
@@ -247,26 +189,14 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
                     )
                 )
             elif not continuation and indent == prev + 2:
-                first = _largest_at(root, row, indent)
-                # (a `join` line above: the `fork` over it may have no branches)
-                joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
-                fork = _fork_without_branches(root, prev_row, prev) if joins else None
-                if fork is not None:
-                    out.append(fork)
-                elif first is not None and not (checks_nodes and _in_error(first)) and not _opens_here(first):
-                    out.append(
-                        (
-                            _span(row, indent, line),
-                            "this line is indented one level deeper than the line above, which opens no "
-                            "block: indent it like the line above",
-                            "unexpected-indent",
-                        )
-                    )
+                found = _deeper(root, item, lines, row, indent, line, prev, prev_row)
+                if found is not None:
+                    out.append(found)
             prev, prev_row = indent, row
+        if depth == 0 and lead == _O and body.startswith(b"outcome ") and row not in free_rows:
+            if code.rstrip().endswith(b","):
+                open_arm = ((row, indent, row, indent + len(code.rstrip())), indent)
         opens = code.count(b"(") + code.count(b"[") + code.count(b"{")
-        ends_arm = body.startswith(b"outcome ") and code.rstrip().endswith(b",")
-        if depth == 0 and ends_arm and row not in free_rows:
-            open_arm = ((row, indent, row, indent + len(code.rstrip())), indent)
         if opens or depth:
             if depth == 0:
                 open_indent = indent
@@ -274,6 +204,134 @@ def _item_problems(root: Node, item: Node, source: bytes, begin: int) -> list[tu
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _flat_lines(
+    root: Node, item: Node, lines: list[bytes], begin: int, free_rows: set[int], returns: bool
+) -> list[tuple[Range, str, str]]:
+    """`_item_problems` for an item none of whose lines leaves a bracket open (`_closed_per_line`):
+    the same rules, with the bracket depth 0 on every line (no continuation, no field block)."""
+    out: list[tuple[Range, str, str]] = []
+    open_arm: tuple[Range, int] | None = None  # an `outcome …,` line still waiting for its route line
+    prev = 0  # indentation of the code line above (the first code line sits at the left margin)
+    prev_row = -1
+    first_row = item.start_point.row
+    starts: list[int] | None = None
+    for row, raw in enumerate(lines, start=first_row):
+        line = raw.rstrip(b"\r") if returns else raw
+        body = line.lstrip(b" ")
+        if not body:
+            continue
+        lead = body[0]
+        if (lead == _SLASH and body.startswith(b"//")) or lead == _TAB or row in free_rows:
+            continue
+        indent = len(line) - len(body)
+        if open_arm is not None:
+            if indent <= open_arm[1]:
+                out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
+            open_arm = None
+        if indent % 2:
+            out.append(_odd_indent(row, indent, line))
+        elif indent > prev + 2:
+            out.append(_indent_jump(row, indent, line, prev))
+        elif lead == _BAR:  # (a `|` line continues the line above: only a variant line is wrong)
+            if not body.startswith(b"|>"):
+                out.append((_span(row, indent, line), _ENUM_LINE, "enum-line"))
+        elif indent == prev + 2:
+            if starts is None:  # (each line's first byte in the item's text, once a line needs it)
+                starts = list(accumulate(map(len, lines), initial=0))
+            at = begin + starts[row - first_row] + row - first_row + indent  # (+1 per line break)
+            found = _deeper(root, item, lines, row, indent, line, prev, prev_row, at)
+            if found is not None:
+                out.append(found)
+        prev, prev_row = indent, row
+        if lead == _O and body.startswith(b"outcome "):
+            code = _code(body).rstrip()
+            if code.endswith(b","):
+                open_arm = ((row, indent, row, indent + len(code)), indent)
+    if open_arm is not None:
+        out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
+    return out
+
+
+def _odd_indent(row: int, indent: int, line: bytes) -> tuple[Range, str, str]:
+    spaces = f"{indent} space{'' if indent == 1 else 's'}"
+    return (
+        _span(row, indent, line),
+        f"indented {spaces}: indentation goes in levels of two spaces",
+        "odd-indent",
+    )
+
+
+def _indent_jump(row: int, indent: int, line: bytes, prev: int) -> tuple[Range, str, str]:
+    return (
+        _span(row, indent, line),
+        f"indented {(indent - prev) // 2} levels deeper than the line above: a line may sit "
+        "at most one level (two spaces) deeper than the one before it",
+        "indent-jump",
+    )
+
+
+_ENUM_LINE = "enum variants go on the `type` line (`type Name = A | B | C`), not on lines of their own"
+
+
+def _deeper(
+    root: Node,
+    item: Node,
+    lines: list[bytes],
+    row: int,
+    indent: int,
+    line: bytes,
+    prev: int,
+    prev_row: int,
+    byte: int = -1,
+) -> tuple[Range, str, str] | None:
+    """The problem of a code line one level deeper than the code line above it (not a continuation):
+    a `fork` above a `join` with no branches, or a line under one that opens no block. `byte`, when
+    known, is where the line's code starts in the source."""
+    first_row, first_col = item.start_point
+    # (a line of this item: searched from the item, unless it shares its first line)
+    inside = row > first_row or indent >= first_col
+    found = line_start(item, byte) if inside and byte >= 0 and not root.has_error else None
+    first, parent = found if found is not None else largest_with_parent(item if inside else root, row, indent)
+    # (a `join` line above: the `fork` over it may have no branches)
+    joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
+    fork = _fork_without_branches(root, prev_row, prev) if joins else None
+    if fork is not None:
+        return fork
+    if first is not None and not (root.has_error and in_error(first)) and not opens_here(first, parent):
+        return (
+            _span(row, indent, line),
+            "this line is indented one level deeper than the line above, which opens no "
+            "block: indent it like the line above",
+            "unexpected-indent",
+        )
+    return None
+
+
+def _code(body: bytes) -> bytes:
+    """A line's code after its indentation: strings emptied, a trailing comment cut."""
+    code = _STRING.sub(b'""', body) if body.find(b'"') != -1 else body
+    cut = code.find(b"//")
+    return code if cut == -1 else code[:cut]
+
+
+def _closed_per_line(text: bytes) -> bool:
+    """Whether no line of `text` ends with more brackets opened than closed in its code (`_code`),
+    so that the bracket depth `_item_problems` counts stays 0 on every line. (Strings and comments
+    are dropped from the whole text at once, as `_code` drops them line by line: neither reaches
+    past a line break. What is left of the brackets, all as `(` and `)`, must pair up within each
+    line; a line with a `(` left over may leave a bracket open.)"""
+    # (`find`, not `in`: `bytes in bytes` first tries the needle as a number, and fails)
+    code = text
+    if code.find(b'"') != -1:
+        code = _STRING.sub(b'""', code)
+    if code.find(b"//") != -1:
+        code = _COMMENT.sub(b"", code)
+    brackets = code.translate(_AS_PARENS, _NOT_BRACKETS)
+    while brackets.find(b"()") != -1:
+        brackets = brackets.replace(b"()", b"")
+    return brackets.find(b"(") == -1
 
 
 def _span(row: int, indent: int, line: bytes) -> Range:
@@ -318,7 +376,7 @@ def _field_not_indented(
 
 def _fork_without_branches(root: Node, row: int, col: int) -> tuple[Range, str, str] | None:
     """The `fork` line above a `join` that came before its branches (the engine names the fork)."""
-    above = _largest_at(root, row, col)
+    above = largest_at(root, row, col)
     fork = above.parent if above is not None and above.type == "join_clause" else None
     if fork is None or fork.type != "fork_statement" or fork.child_by_field_name("body") is not None:
         return None
@@ -335,24 +393,6 @@ _ARM_WITHOUT_ROUTE = (
     "this outcome line ends with `,` but no `route` follows: put `route <target>` after the comma or "
     "on the next line, indented one level"
 )
-
-
-def _multiline_opaque(root: Node, source: bytes, begin: int, end: int) -> list[Node]:
-    """The `json { … }` bodies and raw strings in `source[begin:end]` that span lines."""
-    found: list[Node] = []
-    if source.find(b'"""', begin, end) < 0 and source.find(b"json", begin, end) < 0:
-        if source.find(b"schema", begin, end) < 0:
-            return found  # (the usual item: three scans in C instead of the regex's)
-    seen: set[int] = set()
-    for match in _OPAQUE_START.finditer(source, begin, end):
-        start = match.start() if match.group().startswith(b'"') else match.end() - 1
-        node = root.descendant_for_byte_range(start, start + 1)
-        while node is not None and node.type not in ("json_body", "raw_string"):
-            node = node.parent
-        if node is not None and node.id not in seen and node.end_point.row > node.start_point.row:
-            seen.add(node.id)
-            found.append(node)
-    return found
 
 
 __all__ = ["layout_problems"]
