@@ -16,6 +16,8 @@ from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
+_BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
+
 _NOT_BINDINGS = frozenset({"visits", "null"})
 
 
@@ -38,7 +40,7 @@ def _read_before_bound(ctx: ItemContext) -> None:
     loops: list[tuple[int, int, int, int]] | None = None
     for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
         target = ctx.target(ref)
-        if getattr(target, "kind", None) is not Kind.BINDING:
+        if getattr(target, "kind", None) is not _BINDING:
             continue
         where = target.range  # type: ignore[union-attr]
         if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
@@ -190,7 +192,7 @@ def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     loc: Locator | None = None
     for k, sym in enumerate(it.facts.flat):
-        if sym.kind is not Kind.BINDING:
+        if sym.kind is not _BINDING:
             continue
         if scope is None:
             scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
@@ -342,7 +344,7 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
 
 
 def _unknown_names(ctx: ItemContext) -> None:
-    consts = [s.range for s in ctx.facts.flat if s.kind is Kind.CONST]
+    consts = [s.range for s in ctx.facts.flat if s.kind is _CONST]
     for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
         if ref.name in _NOT_BINDINGS or ctx.target(ref) is not None:
             continue
