@@ -31,14 +31,15 @@ def check(ctx: CheckContext) -> None:
 
 
 def check_item(ctx: ItemContext) -> None:
-    _unknown_names(ctx)
-    _read_before_bound(ctx)
+    reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for both)
+    _unknown_names(ctx, reads)
+    _read_before_bound(ctx, reads)
 
 
-def _read_before_bound(ctx: ItemContext) -> None:
+def _read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
     """A value read above the line of its step that binds it (the model resolved it forward)."""
     loops: list[tuple[int, int, int, int]] | None = None
-    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
+    for ref in reads:
         target = ctx.target(ref)
         if getattr(target, "kind", None) is not _BINDING:
             continue
@@ -343,9 +344,12 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
         )
 
 
-def _unknown_names(ctx: ItemContext) -> None:
+def _unknown_names(ctx: ItemContext, reads: list[Reference]) -> None:
+    """A value read that resolves to nothing (a signal read as a value says so)."""
+    if not reads:
+        return
     consts = [s.range for s in ctx.facts.flat if s.kind is _CONST]
-    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
+    for ref in reads:
         if ref.name in _NOT_BINDINGS or ctx.target(ref) is not None:
             continue
         if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():
