@@ -56,20 +56,6 @@ _KEY_OF = {
 }
 
 
-def duplicate_key(sym: object, private: str) -> str | None:
-    """The namespace key two declarations must not share (see rules_names), or None."""
-    space = _KEY_OF.get(sym.kind)  # type: ignore[attr-defined]
-    if space is None:
-        return None
-    key, by_container, by_scope = space
-    if by_container:
-        key += f"\x1f{sym.container!r}"  # type: ignore[attr-defined]
-    if by_scope:
-        scope = sym.scope  # type: ignore[attr-defined]
-        key += f"\x1f{scope}#{private}" if "@" in scope else f"\x1f{scope}"  # fork scopes: item-private
-    return f"{key}\x1f{sym.name}"  # type: ignore[attr-defined]
-
-
 def binding_key(sym: object, private: str) -> str:
     scope = sym.scope  # type: ignore[attr-defined]
     if "@" in scope:
@@ -106,7 +92,9 @@ def tally(facts: ItemFacts, private: str) -> Tally:
     key_of = _KEY_OF.get
     for s in facts.flat:
         kind = s.kind
-        space = key_of(kind)  # (`duplicate_key`, inline: a tally makes one for every symbol)
+        # the namespace key two declarations must not share (see rules_names), or None: the kind's
+        # prefix, then its container and scope as the kind asks (fork scopes: item-private), the name
+        space = key_of(kind)
         if space is None:
             dup.append(None)
         else:
