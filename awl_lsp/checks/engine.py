@@ -314,7 +314,7 @@ class CheckCache:
         facts = ctx.model.items[index]
         exported = exports(facts, key, env)  # the inference it needs is recorded in `deps` too
         start, end = node.start_point.row, node.end_point.row
-        return _Entry(
+        entry = _Entry(
             key=key,
             row=start,
             problems=ictx.problems,
@@ -332,6 +332,10 @@ class CheckCache:
             gap=_gap(ctx.source, nodes, index),
             span=end - start,
         )
+        resolutions = ctx.model.item_deps
+        if index < len(resolutions):  # the item as document-wide rules see it, while its facts are at hand
+            _item(entry, facts, resolutions[index])
+        return entry
 
 
 def _doc_facts(ctx: CheckContext, nodes: Sequence[Node]) -> DocFacts:
