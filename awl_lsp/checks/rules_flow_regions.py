@@ -191,6 +191,8 @@ def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
     the binding's index in `facts.flat`) — places are read from the facts when reported, so the
     partial holds as the item moves."""
     out: list[tuple[str, int, int]] = []
+    if not it.tally.rebinds and not it.tally.loop_keys:
+        return out  # the item binds nothing (its tally says so without a pass over its symbols)
     loc: Locator | None = None
     for k, sym in enumerate(it.facts.flat):
         if sym.kind is not _BINDING:
