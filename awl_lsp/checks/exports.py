@@ -9,12 +9,13 @@
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
 from awl_lsp.checks.base import kind_token
 from awl_lsp.model import Kind
-from awl_lsp.model.builder import export_key
+from awl_lsp.model.builder import LOCAL
 from awl_lsp.model.facts import ItemFacts, plain_scope
 from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import TypeEnv
@@ -74,19 +75,20 @@ _QUERY = Query(LANGUAGE, "\n".join(f"({t}) @{t}" for t in CAPTURED))
 _FORK_ROW = re.compile(r"fork@\d+")
 # kinds whose type inference reads their item's expressions (a carry only without a declared type)
 _TEXT_KINDS = frozenset({Kind.BINDING, Kind.CARRY, Kind.CONST})
+_BINDING, _CARRY = Kind.BINDING, Kind.CARRY  # (read once: an enum member is a class look-up)
 
 
 def item_nodes(item: Node) -> dict[str, list[Node]]:
     """The item's nodes by type (the item itself included), in document order."""
     found = QueryCursor(_QUERY).captures(item)
     for nodes in found.values():
-        if len(nodes) > 1:
-            nodes.sort(key=_document_order)
+        if len(nodes) > 1:  # by (start, -end), stably: two sorts by one attribute each, run in C
+            nodes.sort(key=_END, reverse=True)
+            nodes.sort(key=_START)
     return found
 
 
-def _document_order(n: Node) -> tuple[int, int]:
-    return (n.start_byte, -n.end_byte)
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
 
 
 def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[str, tuple]:
@@ -98,24 +100,27 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
     and untyped carries are digested with their item's text (their values are read elsewhere).
     """
     out: dict[str, list[tuple]] = {}
-    binding, carry = Kind.BINDING, Kind.CARRY
+    binding, carry, text_kinds = _BINDING, _CARRY, _TEXT_KINDS
     for s in facts.flat:
         kind, scope = s.kind, s.scope
         meaning: object = None
         if kind is binding:
             meaning = env.type_of_symbol(s) if env is not None else key
-        elif kind in _TEXT_KINDS and not (kind is carry and s.type):
-            meaning = key
+            name = LOCAL + s.name if "fork@" in scope else s.name  # (`export_key`, inline)
+        else:
+            if kind in text_kinds and not (kind is carry and s.type):
+                meaning = key
+            name = s.name
+        extra, children = s.extra, s.children
         d = (
             kind,
             _FORK_ROW.sub("fork@", plain_scope(scope)) if "@" in scope else scope,
             s.container,
             s.type,
-            tuple(sorted(s.extra.items())) if s.extra else (),
-            tuple([(c.kind, c.name, c.type) for c in s.children]) if s.children else (),
+            tuple(sorted(extra.items())) if extra else (),
+            tuple([(c.kind, c.name, c.type) for c in children]) if children else (),
             meaning,
         )
-        name = export_key(s)
         found = out.get(name)
         if found is None:
             out[name] = [(kind, hash(d))]  # kept per item: a hash is enough

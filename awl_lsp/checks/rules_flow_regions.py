@@ -16,6 +16,8 @@ from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
+_BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
+
 _NOT_BINDINGS = frozenset({"visits", "null"})
 
 
@@ -29,16 +31,17 @@ def check(ctx: CheckContext) -> None:
 
 
 def check_item(ctx: ItemContext) -> None:
-    _unknown_names(ctx)
-    _read_before_bound(ctx)
+    reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for both)
+    _unknown_names(ctx, reads)
+    _read_before_bound(ctx, reads)
 
 
-def _read_before_bound(ctx: ItemContext) -> None:
+def _read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
     """A value read above the line of its step that binds it (the model resolved it forward)."""
     loops: list[tuple[int, int, int, int]] | None = None
-    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
+    for ref in reads:
         target = ctx.target(ref)
-        if getattr(target, "kind", None) is not Kind.BINDING:
+        if getattr(target, "kind", None) is not _BINDING:
             continue
         where = target.range  # type: ignore[union-attr]
         if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
@@ -188,9 +191,11 @@ def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
     the binding's index in `facts.flat`) — places are read from the facts when reported, so the
     partial holds as the item moves."""
     out: list[tuple[str, int, int]] = []
+    if not it.tally.rebinds and not it.tally.loop_keys:
+        return out  # the item binds nothing (its tally says so without a pass over its symbols)
     loc: Locator | None = None
     for k, sym in enumerate(it.facts.flat):
-        if sym.kind is not Kind.BINDING:
+        if sym.kind is not _BINDING:
             continue
         if scope is None:
             scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
@@ -341,9 +346,12 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
         )
 
 
-def _unknown_names(ctx: ItemContext) -> None:
-    consts = [s.range for s in ctx.facts.flat if s.kind is Kind.CONST]
-    for ref in ctx.refs_of(RefKind.VALUE, RefKind.COLLECT):
+def _unknown_names(ctx: ItemContext, reads: list[Reference]) -> None:
+    """A value read that resolves to nothing (a signal read as a value says so)."""
+    if not reads:
+        return
+    consts = [s.range for s in ctx.facts.flat if s.kind is _CONST]
+    for ref in reads:
         if ref.name in _NOT_BINDINGS or ctx.target(ref) is not None:
             continue
         if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():

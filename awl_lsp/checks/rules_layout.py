@@ -79,13 +79,20 @@ def _guards(ctx: ItemContext) -> None:
 def _joined_lines(ctx: ItemContext) -> None:
     for binding in ctx.descendants("binding"):
         name = field(binding, "name")
-        arrow = binding.children[0] if binding.children else binding
-        if name is not None and name.start_point.row != arrow.start_point.row:
+        if name is None:
+            continue
+        arrow = binding.child(0) or binding
+        if name.start_point.row != arrow.start_point.row:
             ctx.error(arrow, "`->` must be followed by a binding name on the same line", "binding")
     for outcome in ctx.descendants("step_outcome"):
         route = field(outcome, "route")
-        broken = any(c.type == "ERROR" for c in outcome.children)
-        comma = next((c for c in outcome.children if c.type == ","), None)
+        broken, comma = False, None
+        for c in outcome.children:
+            kind = c.type
+            if kind == "ERROR":
+                broken = True
+            elif kind == "," and comma is None:
+                comma = c
         guard = field(outcome, "guard")
         if route is not None and guard is not None and route.start_point.row > guard.end_point.row:
             if comma is None or comma.start_point.row != guard.end_point.row:

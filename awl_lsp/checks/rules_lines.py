@@ -226,11 +226,12 @@ def _config_keys(ctx: ItemContext) -> None:
     for config in ctx.descendants("call_config"):
         owner = config.parent
         if owner is not None and owner.type in ("action_declaration", "expression_statement"):
-            want = owner.start_point.column + 2
-            if config.start_point.row > owner.start_point.row and config.start_point.column > want:
+            top, at = owner.start_point, config.start_point
+            want = top.column + 2
+            if at.row > top.row and at.column > want:
                 ctx.error(
                     config,
-                    f"this config line is indented {config.start_point.column - want + 2} spaces under its "
+                    f"this config line is indented {at.column - want + 2} spaces under its "
                     "line: a config line sits exactly one level (two spaces) deeper than the action or "
                     "call it sets",
                     "config-indent",
@@ -277,11 +278,14 @@ def _field_lines(ctx: ItemContext) -> None:
     last_row = node.start_point.row
     previous: Node | None = None
     for f in body.children:
-        if f.type == ",":
+        kind = f.type
+        if kind == ",":
             previous = None
-        if f.type != "field_declaration":
             continue
-        if previous is not None and previous.end_point.row == f.start_point.row:
+        if kind != "field_declaration":
+            continue
+        start = f.start_point
+        if previous is not None and previous.end_point.row == start.row:
             ctx.error(
                 f,
                 f"a comma must part field `{ctx.text(field(f, 'name'))}` from the field before it on "
@@ -290,14 +294,14 @@ def _field_lines(ctx: ItemContext) -> None:
             )
             return
         previous = f
-        if f.start_point.row == last_row:  # a second field on one line
+        if start.row == last_row:  # a second field on one line
             last_row = f.end_point.row
             continue
         last_row = f.end_point.row
         if column is None:
-            column = f.start_point.column
-        elif f.start_point.column != column:
-            how = "deeper than" if f.start_point.column > column else "to the left of"
+            column = start.column
+        elif start.column != column:
+            how = "deeper than" if start.column > column else "to the left of"
             ctx.error(
                 f,
                 f"field `{ctx.text(field(f, 'name'))}` is indented {how} the field lines above it: every "

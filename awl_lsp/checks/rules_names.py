@@ -59,6 +59,7 @@ _CONVENTION_ONLY = frozenset({Kind.STEP, Kind.STEP_OUTCOME, Kind.WORKER})
 _AT_FIRST_USE = frozenset({Kind.TYPE, Kind.FIELD, Kind.ACTION})
 _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE: "type name"}
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
+_BINDING, _RETIRE = Kind.BINDING, Kind.RETIRE  # (read once: an enum member is a class look-up)
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -155,7 +156,7 @@ def to_title(name: str) -> str:
 def _conventions(ctx: ItemContext) -> None:
     workflow = not ctx.model.is_workloop
     for sym in ctx.facts.flat:
-        if sym.kind is Kind.RETIRE:
+        if sym.kind is _RETIRE:
             continue
         name = sym.name
         reserved = RESERVED_NAMES
@@ -190,7 +191,7 @@ def _conventions(ctx: ItemContext) -> None:
 
 def _after_arrow(sym: Symbol) -> bool:
     """A value bound with `-> name` (or `counting name`); an item name (`fork x in …`) is not."""
-    return sym.kind is Kind.BINDING and sym.extra.get("how") not in (
+    return sym.kind is _BINDING and sym.extra.get("how") not in (
         "fork item",
         "loop",
         "distribute",

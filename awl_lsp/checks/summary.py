@@ -14,6 +14,9 @@ from tree_sitter import Node
 
 from awl_lsp.model import Kind, Range
 from awl_lsp.model.facts import ItemFacts
+from awl_lsp.syntax import fields as F
+
+_BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
 
 class Anchor:
@@ -142,13 +145,45 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     }
     infos: dict[int, StepInfo] = {}
     for step in reversed(steps):  # innermost first, so substeps exist when their parent is read
-        items = body_items(step)
-        name = step.child_by_field_name("name")
-        after = step.child_by_field_name("after")
+        body = step.child_by_field_id(F.BODY)
+        items = body.named_children if body is not None else []
+        # one pass over the body's lines (comments aside): what `StepInfo` says about them
+        lines = 0
+        dist = coll = first = None
+        falls, bounded, outcomes, tail = True, False, False, ""
+        arms: list[str] = []
+        substeps: list[StepInfo] = []
+        for i in items:
+            kind = i.type
+            if kind == "comment" or kind == "doc_comment":
+                continue
+            lines += 1
+            if first is None:
+                first = i
+            if kind == "step_outcome":
+                falls, outcomes = False, True
+                arms.append(_text(source, i.child_by_field_id(F.NAME)))
+                continue
+            if kind == "route_statement":
+                falls = False
+            elif kind == "distribute_statement":
+                if dist is None:
+                    dist = i
+            elif kind == "collect_statement":
+                if coll is None:
+                    coll = i
+            elif kind == "visits_bound" or (kind == "ERROR" and _bound_line(i, source)):
+                bounded = True
+            elif kind == "step_declaration":
+                sub = infos.get(i.id)
+                if sub is not None:
+                    substeps.append(sub)
+            if kind != "on_failure" and kind != "step_declaration" and kind != "visits_bound":
+                tail = kind
+        name = step.child_by_field_id(F.NAME)
+        after = step.child_by_field_id(F.AFTER)
         after_steps = after.children_by_field_name("step") if after is not None else []
-        dist = next((n for n in items if n.type == "distribute_statement"), None)
-        coll = next((n for n in items if n.type == "collect_statement"), None)
-        mode = _text(source, dist.child_by_field_name("mode")) if dist is not None else ""
+        mode = _text(source, dist.child_by_field_id(F.MODE)) if dist is not None else ""
         infos[step.id] = StepInfo(
             anchor=anchor,
             name=_text(source, name),
@@ -160,18 +195,18 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 (route_target_name(source, r), _rel(r, base))
                 for r in sorted(routes.get(step.id, []), key=lambda r: r.start_byte)
             ],
-            falls=not any(i.type in ("step_outcome", "route_statement") for i in items),
-            bounded=any(_bound_line(i, source) for i in items),
+            falls=falls,
+            bounded=bounded,
             has_loop=step.id in loops,
-            arms=[_text(source, a.child_by_field_name("name")) for a in items if a.type == "step_outcome"],
-            several=len(items) > 1,
+            arms=arms,
+            several=lines > 1,
             dist=(mode or "distribute", _rel(dist, base)) if dist is not None else None,
-            coll=(items[0].id == coll.id, _rel(coll, base)) if coll is not None else None,
+            coll=(first.id == coll.id, _rel(coll, base)) if coll is not None and first is not None else None,
             failures=[_rel(f, base) for f in failures.get(step.id, [])],
-            substeps=[infos[c.id] for c in items if c.type == "step_declaration" and c.id in infos],
-            open_end=_open_end(items),
-            collected=_text(source, coll.child_by_field_name("value")) if coll is not None else "",
-            distributed=_text(source, dist.child_by_field_name("item")) if dist is not None else "",
+            substeps=substeps,
+            open_end=not outcomes and tail != "route_statement",
+            collected=_text(source, coll.child_by_field_id(F.VALUE)) if coll is not None else "",
+            distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
             broken=step.id in broken or step.has_error,
         )
     if item.type == "step_declaration":
@@ -191,24 +226,18 @@ def _bound_line(item: Node, source: bytes) -> bool:
     return item.type == "ERROR" and source[item.start_byte : item.start_byte + 4] == b"max "
 
 
-def _open_end(items: list[Node]) -> bool:
-    """No outcome arms, and the last statement (past `on failure` blocks and substeps) is not a route."""
-    if any(i.type == "step_outcome" for i in items):
-        return False
-    tail = [i for i in items if i.type not in ("on_failure", "step_declaration", "visits_bound")]
-    return not tail or tail[-1].type != "route_statement"
-
-
 def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
     """Each top-level step's `bound`: the names bound in it, outside its `on failure` blocks."""
     if not steps:
         return
     starts = [(s.step_rel[0], s.step_rel[1]) for s in steps]
     bound: list[set[str]] = [set() for _ in steps]
+    binding = _BINDING
     for b in facts.flat:
-        if b.kind is not Kind.BINDING:
+        if b.kind is not binding:
             continue
-        r = (b.range[0] - base, b.range[1], b.range[2] - base, b.range[3])
+        at = b.range
+        r = (at[0] - base, at[1], at[2] - base, at[3])
         i = bisect_right(starts, (r[0], r[1])) - 1
         if i < 0 or not within(r, steps[i].step_rel):
             continue

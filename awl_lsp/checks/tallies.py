@@ -26,6 +26,15 @@ def _frozen(items: Iterable[str]) -> frozenset[str]:
 
 
 _LOOP_HOWS = ("loop", "loop counter")
+# (enum members read once: `Kind.BINDING` is an attribute look-up on the enum class each time)
+_BINDING, _DETACHED, _TYPE, _VARIANT = Kind.BINDING, Kind.DETACHED, Kind.TYPE, Kind.VARIANT
+_VALUE, _COLLECT, _TYPE_REF, _CALL, _HATCH = (
+    RefKind.VALUE,
+    RefKind.COLLECT,
+    RefKind.TYPE,
+    RefKind.CALL,
+    RefKind.HATCH,
+)
 
 
 # namespace of each kind's duplicates: category (see rules_names) and what the key is made of
@@ -45,20 +54,6 @@ _KEY_OF = {
     kind: (f"{category}\x1f{word}", "container" in parts, "scope" in parts)
     for kind, (category, word, parts) in _NAMESPACE.items()
 }
-
-
-def duplicate_key(sym: object, private: str) -> str | None:
-    """The namespace key two declarations must not share (see rules_names), or None."""
-    space = _KEY_OF.get(sym.kind)  # type: ignore[attr-defined]
-    if space is None:
-        return None
-    key, by_container, by_scope = space
-    if by_container:
-        key += f"\x1f{sym.container!r}"  # type: ignore[attr-defined]
-    if by_scope:
-        scope = sym.scope  # type: ignore[attr-defined]
-        key += f"\x1f{scope}#{private}" if "@" in scope else f"\x1f{scope}"  # fork scopes: item-private
-    return f"{key}\x1f{sym.name}"  # type: ignore[attr-defined]
 
 
 def binding_key(sym: object, private: str) -> str:
@@ -86,46 +81,65 @@ class Tally:
 
 
 def tally(facts: ItemFacts, private: str) -> Tally:
-    dup: list[str | None] = []
-    rebind: list[str | None] = []
+    dup: list[str | None] = []  # per symbol
+    rebind: list[str | None] = []  # per symbol
+    dups: list[str] = []  # the keys of both, without the Nones
+    rebinds: list[str] = []
     loops: set[str] = set()
     detached: set[str] = set()
     types: set[str] = set()
     should_read: set[str] = set()
+    key_of = _KEY_OF.get
     for s in facts.flat:
-        dup.append(duplicate_key(s, private))
-        key = None
-        if s.kind is Kind.BINDING:
+        kind = s.kind
+        # the namespace key two declarations must not share (see rules_names), or None: the kind's
+        # prefix, then its container and scope as the kind asks (fork scopes: item-private), the name
+        space = key_of(kind)
+        if space is None:
+            dup.append(None)
+        else:
+            key, by_container, by_scope = space
+            if by_container:
+                key += f"\x1f{s.container!r}"
+            if by_scope:
+                scope = s.scope
+                key += f"\x1f{scope}#{private}" if "@" in scope else f"\x1f{scope}"
+            key = f"{key}\x1f{s.name}"
+            dup.append(key)
+            dups.append(key)
+        if kind is _BINDING:
             how = s.extra.get("how")
             if how in _LOOP_HOWS:
                 loops.add(binding_key(s, private))
+                rebind.append(None)
             else:
                 key = binding_key(s, private)
+                rebind.append(key)
+                rebinds.append(key)
             if how in BINDING_HOWS:
                 should_read.add(s.name)
-        elif s.kind is Kind.DETACHED:
+            continue
+        if kind is _DETACHED:
             detached.add(s.name)
-        elif s.kind is Kind.TYPE:
+        elif kind is _TYPE:
             types.add(s.name)
-        rebind.append(key)
+        rebind.append(None)
     reads: set[str] = set()
     type_uses: set[str] = set()
     hatched: set[str] = set()
+    into_of = {_VALUE: reads, _COLLECT: reads, _TYPE_REF: type_uses, _CALL: type_uses, _HATCH: hatched}.get
     for r in facts.references:
-        k = r.kind
-        if k is RefKind.VALUE or k is RefKind.COLLECT:
-            reads.add(r.name)
-        elif k is RefKind.TYPE or k is RefKind.CALL:
-            type_uses.add(r.name)
-        elif k is RefKind.HATCH:
-            hatched.add(r.name)
+        into = into_of(r.kind)
+        if into is not None:
+            into.add(r.name)
+    duplicates, rebound = _frozen(dups), _frozen(rebinds)
     return Tally(
         tuple(dup),
-        _frozen(d for d in dup if d is not None),
-        _twice(dup),
+        duplicates,
+        _twice(dups) if len(duplicates) != len(dups) else _NONE,
         tuple(rebind),
-        _frozen(r for r in rebind if r is not None),
-        _twice(rebind),
+        rebound,
+        _twice(rebinds) if len(rebound) != len(rebinds) else _NONE,
         _frozen(loops),
         _frozen(reads),
         _frozen(type_uses),
@@ -136,14 +150,13 @@ def tally(facts: ItemFacts, private: str) -> Tally:
     )
 
 
-def _twice(keys: list[str | None]) -> frozenset[str]:
+def _twice(keys: list[str]) -> frozenset[str]:
     seen: set[str] = set()
     twice: set[str] = set()
     for k in keys:
-        if k is not None:
-            if k in seen:
-                twice.add(k)
-            seen.add(k)
+        if k in seen:
+            twice.add(k)
+        seen.add(k)
     return _frozen(twice)
 
 
@@ -162,17 +175,18 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
         t = r.target
         if t is None:
             continue
-        if t.kind is Kind.VARIANT:
+        kind = t.kind
+        if kind is _VARIANT:
             variants.add(t.container)  # type: ignore[arg-type]
-        elif t.kind is Kind.BINDING and (r.kind is RefKind.VALUE or r.kind is RefKind.COLLECT):
+        elif kind is _BINDING and (r.kind is _VALUE or r.kind is _COLLECT):
             if step_starts is None:
                 if own is None:
-                    own = {id(s) for s in facts.flat}
+                    own = set(map(id, facts.flat))
                 if id(t) not in own:
                     reads.append(k)
             elif _step(step_starts, r.range) != _step(step_starts, t.range):
                 reads.append(k)
-    return Resolved(_frozen(variants), tuple(reads))
+    return Resolved(_frozen(variants), tuple(reads) if reads else ())
 
 
 def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:
