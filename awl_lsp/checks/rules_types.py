@@ -9,6 +9,8 @@ reports. What operators accept lives in `operators`, where bare enum variants ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
@@ -89,10 +91,10 @@ class ExprChecker:
     def __init__(self, ctx: ItemContext) -> None:
         self.ctx = ctx
         self.env = env_for(ctx)
+        self.env.focus(ctx.node, ctx.facts)
         self.table = self.env.table
-
-    def known(self, t: AwlType) -> bool:
-        return self.table.known(t)
+        # is a type known (declared, not UNKNOWN)? The table's own method: asked at almost every check
+        self.known: Callable[[AwlType], bool] = self.table.known
 
     def show(self, node: Node | None) -> str:
         text = " ".join(self.env.text(node).split())
@@ -100,8 +102,7 @@ class ExprChecker:
 
     # ---- optionals
     def unguarded(self, node: Node, t: AwlType, facts: Facts, why: str) -> None:
-        text = self.env.text(node)
-        if t.is_optional and text not in facts and self.known(t):
+        if t.is_optional and self.env.text(node) not in facts and self.known(t):
             self.ctx.error(
                 node,
                 f"`{self.show(node)}` is optional ({t}) and may be absent here: {why} only under a "
@@ -154,7 +155,7 @@ class ExprChecker:
     def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
         """An optional value fits a plain slot only as a name its outcome guard proved present
         (`when x is present, route done(x)`); a path like `c.note` never does."""
-        if node.type == "identifier" and self.env.text(node) in facts:
+        if facts and node.type == "identifier" and self.env.text(node) in facts:
             return
         if t.is_optional and self.known(t):
             self.ctx.error(

@@ -234,8 +234,7 @@ def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
     node = target.named_children[0] if target is not None and target.named_children else None
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
-    s, e = node.start_point, node.end_point
-    ref = ec.env.model.reference_with((s.row, s.column, e.row, e.column), RefKind.ROUTE)  # (the item's own)
+    ref = ec.env.reference(node, RefKind.ROUTE)  # (the item's own)
     return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tree_sitter import Node
@@ -12,11 +12,24 @@ from awl_lsp.model.index import BUILTIN_TYPES
 
 @dataclass(frozen=True)
 class AwlType:
-    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional."""
+    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional.
+
+    `unknown`, `is_list` and `is_optional` are plain attributes, set once when the type is made:
+    inference reads them at every step (a property would be a call each time)."""
 
     kind: str
     name: str = ""
     element: AwlType | None = None
+    unknown: bool = field(init=False, compare=False, repr=False)
+    is_list: bool = field(init=False, compare=False, repr=False)
+    is_optional: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        derived = self.__dict__
+        derived["unknown"] = kind == "unknown"
+        derived["is_list"] = kind == "list"
+        derived["is_optional"] = kind == "optional"
 
     def __str__(self) -> str:
         if self.kind == "list":
@@ -28,18 +41,6 @@ class AwlType:
         if self.kind == "unknown":
             return "unknown"
         return self.name
-
-    @property
-    def unknown(self) -> bool:
-        return self.kind == "unknown"
-
-    @property
-    def is_list(self) -> bool:
-        return self.kind == "list"
-
-    @property
-    def is_optional(self) -> bool:
-        return self.kind == "optional"
 
     def strip(self) -> AwlType:
         """The type without its outer `?`."""

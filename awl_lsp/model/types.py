@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.index import SemanticModel
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
@@ -80,6 +81,10 @@ class TypeEnv:
         self.deps: set[str] | None = None  # when a set: every name looked up goes in (the check cache)
         self._memo: dict[tuple[int, str], AwlType] = {}
         self._sym_memo: dict[int, AwlType] = {}
+        self._focus: tuple[int, int] | None = None  # the bytes of the item being checked (see `focus`)
+        self._focus_node: Node | None = None
+        self._focus_facts: ItemFacts | None = None
+        self._focus_refs: dict[RefKind, dict[Range, Reference]] = {}
 
     def reset(self, deps: set[str] | None = None) -> None:
         """Forget memoised results and record look-ups into `deps` from now on (one item's check)."""
@@ -88,8 +93,39 @@ class TypeEnv:
         self.deps = deps
         self.table.deps = deps
 
+    def focus(self, item: Node, facts: ItemFacts) -> None:
+        """Look references inside `item` (a top-level item, `facts` its facts) up in its own facts,
+        filed by range once per kind asked — instead of the model's index of every reference of
+        every item. Nodes outside it are still looked up in the model."""
+        self._focus = (item.start_byte, item.end_byte)
+        self._focus_node = item
+        self._focus_facts = facts
+        self._focus_refs = {}
+
+    def _under(self, r: Range) -> Node:
+        """Where to look for the node of the range `r`: the focused item when it holds `r` (the
+        same node is found from there, without passing every item above), else the root."""
+        item = self._focus_node
+        if item is not None:
+            start, end = (r[0], r[1]), (r[2], r[3])
+            if item.start_point <= start and end <= item.end_point and start < item.end_point:
+                return item
+        return self.root
+
+    def reference(self, node: Node, kind: RefKind) -> Reference | None:
+        """The reference of `kind` at exactly `node` (None when there is none)."""
+        focus = self._focus
+        if focus is not None and focus[0] <= node.start_byte and node.end_byte <= focus[1]:
+            index = self._focus_refs.get(kind)
+            if index is None:  # (the last of equal ranges wins, as in the model's index)
+                facts = self._focus_facts
+                refs = facts.references_of(kind) if facts is not None else []
+                index = self._focus_refs[kind] = {r.range: r for r in refs}
+            return index.get(node.start_point + node.end_point)
+        return self.model.reference_with(node.start_point + node.end_point, kind)
+
     def _ref(self, node: Node, kind: RefKind) -> Reference | None:
-        ref = self.model.reference_with(node.start_point + node.end_point, kind)
+        ref = self.reference(node, kind)
         if ref is None:
             return None
         if self.deps is not None:
@@ -140,12 +176,12 @@ class TypeEnv:
         if k is Kind.CARRY:
             if sym.type:
                 return parse_type_text(sym.type)
-            node = node_at(self.root, sym.range, ("carry_clause",))
+            node = node_at(self._under(sym.range), sym.range, ("carry_clause",))
             return self.infer(node.child_by_field_id(F.DEFAULT)) if node is not None else UNKNOWN
         if k is Kind.VARIANT:
             return named(sym.container or "")
         if k is Kind.CONST:
-            node = node_at(self.root, sym.range, ("const_declaration",))
+            node = node_at(self._under(sym.range), sym.range, ("const_declaration",))
             return self.infer(node.child_by_field_id(F.VALUE)) if node is not None else UNKNOWN
         if k is Kind.BINDING:
             return self._binding_type(sym)
@@ -156,7 +192,7 @@ class TypeEnv:
         if how == "loop counter":
             return INT
         node = node_at(
-            self.root,
+            self._under(sym.range),
             sym.range,
             (
                 "expression_statement",
