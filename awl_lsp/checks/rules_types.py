@@ -14,6 +14,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
@@ -145,6 +146,8 @@ class ExprChecker:
             variant_value(self, node, variant, expected, what)
             return
         t = self.env.infer(node)
+        if t is expected or t == expected:
+            return  # (it fits, and is optional only where the slot is: nothing to report)
         if not assignable(t, expected, self.table):
             self.ctx.error(
                 node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
@@ -296,33 +299,30 @@ class ExprChecker:
             )
 
     def call(self, node: Node, facts: Facts) -> None:
-        fn = self.env.text(node.child_by_field_id(F.FUNCTION))
-        args = node.child_by_field_id(F.ARGUMENTS)
-        sym = self.ctx.model.callable(fn)
-        params: dict[str, AwlType] = {}
+        c = call_of(self.ctx, node)  # (resolved once per item, shared with the reference rules)
+        fn, sym = c.name, c.callee
+        params: dict[str, AwlType]
         if sym is not None:
-            params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
+            params = self.env.parameter_types(sym)
         else:
-            params = dict(self.table.record_fields(fn) or {})
-            if params and args is not None:
-                self.record_fields(fn, params, args)
-        for arg in args.named_children if args is not None else []:
-            if arg.type != "argument":
-                continue
-            value = arg.child_by_field_id(F.VALUE)
+            params = self.table.record_fields(fn) or {}
+            if params and c.args is not None:
+                self.record_fields(fn, params, c.args)
+        for arg in arguments(self.ctx, c.args):
+            value = arg.value
             self.walk(value, facts)
-            name = self.env.text(arg.child_by_field_id(F.NAME))
+            name = arg.name
             if name in params:
                 self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
 
     def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
         given: set[str] = set()
-        for arg in args.named_children:
-            name_node = arg.child_by_field_id(F.NAME) if arg.type == "argument" else None
+        for arg in arguments(self.ctx, args):
+            name_node = arg.name_node
             if name_node is None:
                 continue  # positional arguments are reported with every argument list
-            name = self.env.text(name_node)
+            name = arg.name
             given.add(name)
             if name not in fields:
                 self.ctx.error(

@@ -79,8 +79,10 @@ class TypeEnv:
         self.path = path
         self.table = table if table is not None else TypeTable.build(self.root, source, path, workspace)
         self.deps: set[str] | None = None  # when a set: every name looked up goes in (the check cache)
-        self._memo: dict[tuple[int, str], AwlType] = {}
+        self._memo: dict[int, AwlType] = {}  # node id -> its type
+        self._item_memo: dict[tuple[int, str], AwlType] = {}  # (node id, item type) -> the type
         self._sym_memo: dict[int, AwlType] = {}
+        self._param_memo: dict[int, tuple[Symbol, dict[str, AwlType]]] = {}  # by callable: its parameters
         self._focus: tuple[int, int] | None = None  # the bytes of the item being checked (see `focus`)
         self._focus_node: Node | None = None
         self._focus_facts: ItemFacts | None = None
@@ -89,6 +91,7 @@ class TypeEnv:
     def reset(self, deps: set[str] | None = None) -> None:
         """Forget memoised results and record look-ups into `deps` from now on (one item's check)."""
         self._memo.clear()
+        self._item_memo.clear()
         self._sym_memo.clear()
         self.deps = deps
         self.table.deps = deps
@@ -159,6 +162,17 @@ class TypeEnv:
         if self.table.record_fields(name) is not None:
             return named(name)
         return None
+
+    def parameter_types(self, sym: Symbol) -> dict[str, AwlType]:
+        """Parameter name -> declared type, of a callable (read from its symbol once per env: no
+        look-up of other names, so nothing to record; the result is shared, not to be changed)."""
+        found = self._param_memo.get(id(sym))
+        if found is None or found[0] is not sym:
+            found = self._param_memo[id(sym)] = (
+                sym,
+                {p.name: parse_type_text(p.type) for p in self.model.parameters_of(sym)},
+            )
+        return found[1]
 
     def type_of_symbol(self, sym: Symbol) -> AwlType:
         key = id(sym)
@@ -254,23 +268,32 @@ class TypeEnv:
     def infer(self, node: Node | None, item: AwlType | None = None) -> AwlType:
         if node is None:
             return UNKNOWN
-        key = (node.id, str(item) if item is not None else "")
-        memo = self._memo
-        found = memo.get(key)
+        if item is None:  # (the usual question: keyed by the node alone)
+            memo = self._memo
+            key = node.id
+            found = memo.get(key)
+            if found is None:
+                memo[key] = UNKNOWN  # (a recursion guard)
+                found = memo[key] = self._infer(node, None)
+            return found
+        item_memo = self._item_memo
+        item_key = (node.id, str(item))
+        found = item_memo.get(item_key)
         if found is None:
-            memo[key] = UNKNOWN  # (a recursion guard)
-            found = memo[key] = self._infer(node, item)
+            item_memo[item_key] = UNKNOWN
+            found = item_memo[item_key] = self._infer(node, item)
         return found
 
     def _infer(self, node: Node, item: AwlType | None) -> AwlType:
         t = node.type
-        if t in _LITERALS:
-            return _LITERALS[t]
         if t == "identifier":
             sym = self.symbol_of(node)
             if sym is not None:
                 return self.type_of_symbol(sym)
             return INT if self.text(node) == "visits" else UNKNOWN
+        literal = _LITERALS.get(t)
+        if literal is not None:
+            return literal
         if t == "parenthesized_expression":
             return self.infer(node.named_children[0], item) if node.named_children else UNKNOWN
         if t == "field_expression":
@@ -334,7 +357,11 @@ class TypeEnv:
 
 def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
     """Can a value of `src` go where `dst` is expected? Optionality is checked separately (guards)."""
+    if src is dst:  # (the usual answer, whatever the table knows)
+        return True
     src, dst = src.strip(), dst.strip()
+    if src == dst:
+        return True
     if not table.known(src) or not table.known(dst):
         return True
     if dst.is_list or src.is_list:
