@@ -129,19 +129,19 @@ class ExprChecker:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
         if node is None:
             return
-        if (
-            node.type == "identifier"
-            and node.end_byte - node.start_byte == 4  # (no decoding for the usual name)
-            and self.env.text(node) == "null"
-            and self.env.symbol_of(node) is None
-        ):
-            self.ctx.error(
-                node,
-                f"`null` does not exist in AWL: leave {what} out to make an optional absent",
-                "null-value",
-            )
-            return
-        variant = bare_variant(self, node)
+        if node.type == "identifier":
+            start, end = node.start_byte, node.end_byte
+            if end - start == 4 and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
+                self.ctx.error(
+                    node,
+                    f"`null` does not exist in AWL: leave {what} out to make an optional absent",
+                    "null-value",
+                )
+                return
+            first = self.env.source[start] if end > start else 0  # (a variant is TitleCase: see `variants`)
+            variant = bare_variant(self, node) if first >= 0x80 or 0x41 <= first <= 0x5A else None
+        else:
+            variant = bare_variant(self, node)
         if variant is not None:
             variant_value(self, node, variant, expected, what)
             return
@@ -175,7 +175,10 @@ class ExprChecker:
         t = node.type
         env = self.env
         if t == "identifier":  # (the usual expressions first)
-            loose_variant(self, node)
+            start = node.start_byte
+            first = env.source[start] if node.end_byte > start else 0  # (a variant is TitleCase)
+            if first >= 0x80 or 0x41 <= first <= 0x5A:
+                loose_variant(self, node)
             return
         if t == "call_expression":
             self.call(node, facts)

@@ -18,6 +18,10 @@ from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
 from awl_lsp.syntax import fields as F
 
+# (kinds as module constants: an Enum member read through its class is a Python-level call on 3.11)
+_REPORT, _DETACHED, _CARRY, _OUTCOME = Kind.REPORT, Kind.DETACHED, Kind.CARRY, Kind.OUTCOME
+_ROUTE_REF = RefKind.ROUTE
+
 # The type rules' entry point: one walk per item, over the expression walker of `rules_types`.
 # `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
 # reference rules, so they are not repeated here.
@@ -175,7 +179,7 @@ def _answer(ec: ExprChecker, st: Node) -> None:
         ec.walk(call)
         return
     name = ec.env.text(call.child_by_field_id(F.FUNCTION))
-    report = ec.ctx.model.first(Kind.REPORT, name)
+    report = ec.ctx.model.first(_REPORT, name)
     fields = ec.table.fields(parse_type_text(report.type)) if report is not None and report.type else None
     for a in arguments(ec.ctx, call.child_by_field_id(F.ARGUMENTS)):
         value = a.value
@@ -192,7 +196,7 @@ def _hatch(ec: ExprChecker, st: Node) -> None:
         ec.walk(call)
         return
     name = ec.env.text(call.child_by_field_id(F.FUNCTION))
-    target = ec.ctx.model.first(Kind.DETACHED, name)
+    target = ec.ctx.model.first(_DETACHED, name)
     params = ec.env.parameter_types(target) if target is not None else {}
     for a in arguments(ec.ctx, call.child_by_field_id(F.ARGUMENTS)):
         value = a.value
@@ -208,7 +212,7 @@ def _start_payload(ec: ExprChecker, args: list[Argument], facts: Facts) -> None:
         if a.name_node is None:
             continue
         name = a.name
-        carry = ec.ctx.model.first(Kind.CARRY, name)
+        carry = ec.ctx.model.first(_CARRY, name)
         if carry is None:
             continue  # unknown carries are reported by the workloop rules
         expected = ec.env.type_of_symbol(carry)
@@ -228,7 +232,7 @@ def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
     node = target.named_children[0] if target is not None and target.named_children else None
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
-    ref = ec.env.reference(node, RefKind.ROUTE)  # (the item's own)
+    ref = ec.env.reference(node, _ROUTE_REF)  # (the item's own)
     return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 
@@ -244,7 +248,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     if name == "start" and target is None:
         _start_payload(ec, args, facts)
         return
-    if target is None or target.kind is not Kind.OUTCOME or not target.type:
+    if target is None or target.kind is not _OUTCOME or not target.type:
         return
     out_t = parse_type_text(target.type)
     what = f"outcome `{name}`"

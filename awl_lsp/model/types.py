@@ -9,6 +9,7 @@ everywhere — checks never report on it.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from pathlib import Path
 
 from tree_sitter import Node, Tree
@@ -35,6 +36,21 @@ from awl_lsp.model.type_base import (
     parse_type_text,
 )
 from awl_lsp.syntax import fields as F
+
+# Kinds as module constants: on this Python (3.11) reading an Enum member through its class is a
+# Python-level descriptor call, and inference asks about a kind at every name.
+_DECLARED = (
+    Kind.INPUT,
+    Kind.FIELD,
+    Kind.PARAMETER,
+    Kind.SIGNAL,
+    Kind.OUTCOME,
+    Kind.REPORT,
+)  # typed as written
+_CARRY, _VARIANT, _CONST, _BINDING = Kind.CARRY, Kind.VARIANT, Kind.CONST, Kind.BINDING
+_SUBFLOW, _OUTCOME, _SIGNAL = Kind.SUBFLOW, Kind.OUTCOME, Kind.SIGNAL
+_VALUE_REF, _COLLECT_REF = RefKind.VALUE, RefKind.COLLECT
+_RANGE = attrgetter("range")
 
 
 # ---------------------------------------------------------------------- inference
@@ -123,7 +139,7 @@ class TypeEnv:
             if index is None:  # (the last of equal ranges wins, as in the model's index)
                 facts = self._focus_facts
                 refs = facts.references_of(kind) if facts is not None else []
-                index = self._focus_refs[kind] = {r.range: r for r in refs}
+                index = self._focus_refs[kind] = dict(zip(map(_RANGE, refs), refs, strict=True))
             return index.get(node.start_point + node.end_point)
         return self.model.reference_with(node.start_point + node.end_point, kind)
 
@@ -141,12 +157,15 @@ class TypeEnv:
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
         """What an identifier in an expression resolves to (via the model's references)."""
-        ref = self._ref(ident, RefKind.VALUE)
+        ref = self.reference(ident, _VALUE_REF)
+        deps = self.deps
         if ref is not None:
+            if deps is not None:
+                deps.add(ref.name)
             return ref.target
         name = self.text(ident)
-        if self.deps is not None:
-            self.deps.add(name)
+        if deps is not None:
+            deps.add(name)
         return self.model.resolve_value(name, "", ident.start_point.row)
 
     def callable_type(self, name: str) -> AwlType | None:
@@ -155,8 +174,8 @@ class TypeEnv:
             self.deps.add(name)
         sym = self.model.callable(name)
         if sym is not None:
-            if sym.kind is Kind.SUBFLOW:
-                outs = [c for c in sym.children if c.kind is Kind.OUTCOME]
+            if sym.kind is _SUBFLOW:
+                outs = [c for c in sym.children if c.kind is _OUTCOME]
                 return parse_type_text(outs[0].type) if len(outs) == 1 else UNKNOWN
             return parse_type_text(sym.type) if sym.type else UNKNOWN
         if self.table.record_fields(name) is not None:
@@ -185,19 +204,19 @@ class TypeEnv:
 
     def _symbol_type(self, sym: Symbol) -> AwlType:
         k = sym.kind
-        if k in (Kind.INPUT, Kind.FIELD, Kind.PARAMETER, Kind.SIGNAL, Kind.OUTCOME, Kind.REPORT):
+        if k in _DECLARED:
             return parse_type_text(sym.type)
-        if k is Kind.CARRY:
+        if k is _CARRY:
             if sym.type:
                 return parse_type_text(sym.type)
             node = node_at(self._under(sym.range), sym.range, ("carry_clause",))
             return self.infer(node.child_by_field_id(F.DEFAULT)) if node is not None else UNKNOWN
-        if k is Kind.VARIANT:
+        if k is _VARIANT:
             return named(sym.container or "")
-        if k is Kind.CONST:
+        if k is _CONST:
             node = node_at(self._under(sym.range), sym.range, ("const_declaration",))
             return self.infer(node.child_by_field_id(F.VALUE)) if node is not None else UNKNOWN
-        if k is Kind.BINDING:
+        if k is _BINDING:
             return self._binding_type(sym)
         return UNKNOWN
 
@@ -245,14 +264,14 @@ class TypeEnv:
             signal = self.text(node.child_by_field_id(F.SIGNAL))
             if self.deps is not None:
                 self.deps.add(signal)
-            sig = self.model.first(Kind.SIGNAL, signal)
+            sig = self.model.first(_SIGNAL, signal)
             t = parse_type_text(sig.type) if sig is not None else UNKNOWN
             return optional_of(t) if node.child_by_field_id(F.TIMEOUT) is not None else t
         if how == "collect":
             value = node.child_by_field_id(F.VALUE)
             if value is None:
                 return UNKNOWN
-            ref = self._ref(value, RefKind.COLLECT)
+            ref = self._ref(value, _COLLECT_REF)
             t = self.type_of_symbol(ref.target) if ref is not None and ref.target is not None else UNKNOWN
             return list_of(optional_of(t) if node.child_by_field_id(F.TOLERANT) is not None else t)
         return UNKNOWN
@@ -289,7 +308,8 @@ class TypeEnv:
         if t == "identifier":
             sym = self.symbol_of(node)
             if sym is not None:
-                return self.type_of_symbol(sym)
+                typed = self._sym_memo.get(id(sym))  # (`type_of_symbol`'s memo, asked here first)
+                return typed if typed is not None else self.type_of_symbol(sym)
             return INT if self.text(node) == "visits" else UNKNOWN
         literal = _LITERALS.get(t)
         if literal is not None:
