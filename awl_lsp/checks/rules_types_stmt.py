@@ -229,7 +229,7 @@ def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
 
 def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
     target = route.child_by_field_id(F.TARGET)
-    node = target.named_children[0] if target is not None and target.named_children else None
+    node = target.named_child(0) if target is not None and target.named_child_count else None
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
     ref = ec.env.reference(node, _ROUTE_REF)  # (the item's own)

@@ -66,7 +66,8 @@ class TypeTable:
         return kind != "unknown"
 
     def fields(self, t: AwlType) -> dict[str, AwlType] | None:
-        t = t.strip()
+        if t.is_optional and t.element is not None:  # (`t.strip()`, inline)
+            t = t.element
         if t.kind != "named":
             return None
         if self.deps is not None:

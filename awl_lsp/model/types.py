@@ -48,7 +48,7 @@ _DECLARED = (
     Kind.REPORT,
 )  # typed as written
 _CARRY, _VARIANT, _CONST, _BINDING = Kind.CARRY, Kind.VARIANT, Kind.CONST, Kind.BINDING
-_SUBFLOW, _OUTCOME, _SIGNAL = Kind.SUBFLOW, Kind.OUTCOME, Kind.SIGNAL
+_SUBFLOW, _OUTCOME, _SIGNAL, _PARAMETER = Kind.SUBFLOW, Kind.OUTCOME, Kind.SIGNAL, Kind.PARAMETER
 _VALUE_REF, _COLLECT_REF = RefKind.VALUE, RefKind.COLLECT
 _RANGE = attrgetter("range")
 
@@ -101,6 +101,7 @@ class TypeEnv:
         self._param_memo: dict[int, tuple[Symbol, dict[str, AwlType]]] = {}  # by callable: its parameters
         self._focus: tuple[int, int] | None = None  # the bytes of the item being checked (see `focus`)
         self._focus_node: Node | None = None
+        self._focus_points: tuple[tuple[int, int], tuple[int, int]] | None = None
         self._focus_facts: ItemFacts | None = None
         self._focus_refs: dict[RefKind, dict[Range, Reference]] = {}
 
@@ -118,18 +119,22 @@ class TypeEnv:
         every item. Nodes outside it are still looked up in the model."""
         self._focus = (item.start_byte, item.end_byte)
         self._focus_node = item
+        s, e = item.start_point, item.end_point
+        self._focus_points = ((s.row, s.column), (e.row, e.column))
         self._focus_facts = facts
         self._focus_refs = {}
 
-    def _under(self, r: Range) -> Node:
-        """Where to look for the node of the range `r`: the focused item when it holds `r` (the
-        same node is found from there, without passing every item above), else the root."""
-        item = self._focus_node
-        if item is not None:
+    def _node_of(self, sym: Symbol, types: tuple[str, ...]) -> Node | None:
+        """The node of one of `types` that declares `sym` (see `node_at`), looked for from the
+        focused item when it holds the symbol (the same node is found from there, without passing
+        every item above), else from the root."""
+        r = sym.range
+        within = self._focus_points
+        if within is not None:
             start, end = (r[0], r[1]), (r[2], r[3])
-            if item.start_point <= start and end <= item.end_point and start < item.end_point:
-                return item
-        return self.root
+            if within[0] <= start and end <= within[1] and start < within[1]:
+                return node_at(self._focus_node, r, types)  # type: ignore[arg-type]
+        return node_at(self.root, r, types)
 
     def reference(self, node: Node, kind: RefKind) -> Reference | None:
         """The reference of `kind` at exactly `node` (None when there is none)."""
@@ -187,10 +192,8 @@ class TypeEnv:
         look-up of other names, so nothing to record; the result is shared, not to be changed)."""
         found = self._param_memo.get(id(sym))
         if found is None or found[0] is not sym:
-            found = self._param_memo[id(sym)] = (
-                sym,
-                {p.name: parse_type_text(p.type) for p in self.model.parameters_of(sym)},
-            )
+            params = {c.name: parse_type_text(c.type) for c in sym.children if c.kind is _PARAMETER}
+            found = self._param_memo[id(sym)] = (sym, params)  # (`model.parameters_of`, without a call)
         return found[1]
 
     def type_of_symbol(self, sym: Symbol) -> AwlType:
@@ -209,12 +212,12 @@ class TypeEnv:
         if k is _CARRY:
             if sym.type:
                 return parse_type_text(sym.type)
-            node = node_at(self._under(sym.range), sym.range, ("carry_clause",))
+            node = self._node_of(sym, ("carry_clause",))
             return self.infer(node.child_by_field_id(F.DEFAULT)) if node is not None else UNKNOWN
         if k is _VARIANT:
             return named(sym.container or "")
         if k is _CONST:
-            node = node_at(self._under(sym.range), sym.range, ("const_declaration",))
+            node = self._node_of(sym, ("const_declaration",))
             return self.infer(node.child_by_field_id(F.VALUE)) if node is not None else UNKNOWN
         if k is _BINDING:
             return self._binding_type(sym)
@@ -224,9 +227,8 @@ class TypeEnv:
         how = sym.extra.get("how", "")
         if how == "loop counter":
             return INT
-        node = node_at(
-            self._under(sym.range),
-            sym.range,
+        node = self._node_of(
+            sym,
             (
                 "expression_statement",
                 "fork_statement",
