@@ -54,16 +54,27 @@ BOOL, INT, FLOAT, STRING, NIL, DIR = (
 )
 
 
+_BUILTINS = {t.name: t for t in (BOOL, INT, FLOAT, STRING, NIL, DIR)}
+
+# The makers below hand out one object per type (up to their caches' sizes), so that equal types
+# are usually the same object: the checks compare types at every value, and `is` answers first.
+
+
+@lru_cache(maxsize=4096)
 def list_of(t: AwlType) -> AwlType:
     return AwlType("list", element=t)
 
 
+@lru_cache(maxsize=4096)
 def optional_of(t: AwlType) -> AwlType:
     return t if t.is_optional or t.unknown else AwlType("optional", element=t)
 
 
+@lru_cache(maxsize=4096)
 def named(name: str) -> AwlType:
-    return AwlType("builtin", name) if name in BUILTIN_TYPES else AwlType("named", name)
+    if name in BUILTIN_TYPES:
+        return _BUILTINS.get(name) or AwlType("builtin", name)
+    return AwlType("named", name)
 
 
 @lru_cache(maxsize=4096)
