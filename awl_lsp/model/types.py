@@ -112,11 +112,15 @@ class TypeEnv:
         self._sym_memo.clear()
         self.deps = deps
         self.table.deps = deps
+        self._focus = self._focus_node = self._focus_points = self._focus_facts = None  # (see `focus`)
 
-    def focus(self, item: Node, facts: ItemFacts) -> None:
+    def focus(self, item: Node | None, facts: ItemFacts | None) -> None:
         """Look references inside `item` (a top-level item, `facts` its facts) up in its own facts,
         filed by range once per kind asked — instead of the model's index of every reference of
-        every item. Nodes outside it are still looked up in the model."""
+        every item. Nodes outside it are still looked up in the model. (Until the next `reset`.)"""
+        if item is None or facts is None:
+            self._focus = self._focus_node = self._focus_points = self._focus_facts = None
+            return
         self._focus = (item.start_byte, item.end_byte)
         self._focus_node = item
         s, e = item.start_point, item.end_point
