@@ -9,13 +9,13 @@ everywhere — checks never report on it.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from pathlib import Path
 
 from tree_sitter import Node, Tree
 
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.index import SemanticModel
+from awl_lsp.model.item_focus import ItemFocus
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.model.type_base import (
@@ -50,7 +50,6 @@ _DECLARED = (
 _CARRY, _VARIANT, _CONST, _BINDING = Kind.CARRY, Kind.VARIANT, Kind.CONST, Kind.BINDING
 _SUBFLOW, _OUTCOME, _SIGNAL, _PARAMETER = Kind.SUBFLOW, Kind.OUTCOME, Kind.SIGNAL, Kind.PARAMETER
 _VALUE_REF, _COLLECT_REF = RefKind.VALUE, RefKind.COLLECT
-_RANGE = attrgetter("range")
 
 
 # ---------------------------------------------------------------------- inference
@@ -99,11 +98,7 @@ class TypeEnv:
         self._item_memo: dict[tuple[int, str], AwlType] = {}  # (node id, item type) -> the type
         self._sym_memo: dict[int, AwlType] = {}
         self._param_memo: dict[int, tuple[Symbol, dict[str, AwlType]]] = {}  # by callable: its parameters
-        self._focus: tuple[int, int] | None = None  # the bytes of the item being checked (see `focus`)
-        self._focus_node: Node | None = None
-        self._focus_points: tuple[tuple[int, int], tuple[int, int]] | None = None
-        self._focus_facts: ItemFacts | None = None
-        self._focus_refs: dict[RefKind, dict[Range, Reference]] = {}
+        self._focus: ItemFocus | None = None  # the item being checked (see `focus`)
 
     def reset(self, deps: set[str] | None = None) -> None:
         """Forget memoised results and record look-ups into `deps` from now on (one item's check)."""
@@ -112,44 +107,25 @@ class TypeEnv:
         self._sym_memo.clear()
         self.deps = deps
         self.table.deps = deps
-        self._focus = self._focus_node = self._focus_points = self._focus_facts = None  # (see `focus`)
+        self._focus = None  # (see `focus`)
 
     def focus(self, item: Node | None, facts: ItemFacts | None) -> None:
-        """Look references inside `item` (a top-level item, `facts` its facts) up in its own facts,
-        filed by range once per kind asked — instead of the model's index of every reference of
-        every item. Nodes outside it are still looked up in the model. (Until the next `reset`.)"""
-        if item is None or facts is None:
-            self._focus = self._focus_node = self._focus_points = self._focus_facts = None
-            return
-        self._focus = (item.start_byte, item.end_byte)
-        self._focus_node = item
-        s, e = item.start_point, item.end_point
-        self._focus_points = ((s.row, s.column), (e.row, e.column))
-        self._focus_facts = facts
-        self._focus_refs = {}
+        """Look references and declaring nodes inside `item` (the top-level item being checked,
+        `facts` its facts) up in the item itself (see `ItemFocus`), until the next `reset`."""
+        self._focus = ItemFocus(item, facts) if item is not None and facts is not None else None
 
     def _node_of(self, sym: Symbol, types: tuple[str, ...]) -> Node | None:
-        """The node of one of `types` that declares `sym` (see `node_at`), looked for from the
-        focused item when it holds the symbol (the same node is found from there, without passing
-        every item above), else from the root."""
+        """The node of one of `types` that declares `sym` (see `node_at`): searched from the
+        focused item when it holds the symbol, else from the root."""
         r = sym.range
-        within = self._focus_points
-        if within is not None:
-            start, end = (r[0], r[1]), (r[2], r[3])
-            if within[0] <= start and end <= within[1] and start < within[1]:
-                return node_at(self._focus_node, r, types)  # type: ignore[arg-type]
-        return node_at(self.root, r, types)
+        focus = self._focus
+        return node_at(focus.node if focus is not None and focus.holds(r) else self.root, r, types)
 
     def reference(self, node: Node, kind: RefKind) -> Reference | None:
         """The reference of `kind` at exactly `node` (None when there is none)."""
         focus = self._focus
-        if focus is not None and focus[0] <= node.start_byte and node.end_byte <= focus[1]:
-            index = self._focus_refs.get(kind)
-            if index is None:  # (the last of equal ranges wins, as in the model's index)
-                facts = self._focus_facts
-                refs = facts.references_of(kind) if facts is not None else []
-                index = self._focus_refs[kind] = dict(zip(map(_RANGE, refs), refs, strict=True))
-            return index.get(node.start_point + node.end_point)
+        if focus is not None and focus.start_byte <= node.start_byte and node.end_byte <= focus.end_byte:
+            return focus.reference(node, kind)
         return self.model.reference_with(node.start_point + node.end_point, kind)
 
     def _ref(self, node: Node, kind: RefKind) -> Reference | None:
