@@ -27,9 +27,22 @@ _ROUTE_REF = RefKind.ROUTE
 # reference rules, so they are not repeated here.
 
 
+_WALKED = frozenset(
+    {
+        "const_declaration",
+        "step_declaration",
+        "subflow_declaration",
+        "retire_block",
+        "workflow_declaration",
+        "workloop_declaration",
+    }
+)  # the items `walk_statements` reads (type, worker, child … declarations hold no expressions)
+
+
 def check_item(ctx: ItemContext) -> None:
     """Every type rule over one top-level item."""
-    walk_statements(ExprChecker(ctx), ctx.node)
+    if ctx.node.type in _WALKED:
+        walk_statements(ExprChecker(ctx), ctx.node)
 
 
 def walk_statements(ec: ExprChecker, item: Node) -> None:
