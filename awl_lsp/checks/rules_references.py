@@ -42,8 +42,11 @@ def check(ctx: CheckContext) -> None:
     _rebinding(ctx)
 
 
+_KIND_WORDS = {kind: kind.value for kind in Kind}  # (`kind.value` is a Python-level property on 3.11)
+
+
 def _callee_label(sym: Symbol) -> str:
-    return f"{sym.kind.value} `{sym.name}`"
+    return f"{_KIND_WORDS[sym.kind]} `{sym.name}`"
 
 
 def _unknown_callee(name: str) -> str:
