@@ -16,6 +16,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, ItemContext, Related
+from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.rules_support import (
     FLOW_TYPES,
     field,
@@ -26,7 +27,6 @@ from awl_lsp.checks.rules_support import (
 )
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import contains
-from awl_lsp.syntax.fields import NAME
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -42,8 +42,11 @@ def check(ctx: CheckContext) -> None:
     _rebinding(ctx)
 
 
+_KIND_WORDS = {kind: kind.value for kind in Kind}  # (`kind.value` is a Python-level property on 3.11)
+
+
 def _callee_label(sym: Symbol) -> str:
-    return f"{sym.kind.value} `{sym.name}`"
+    return f"{_KIND_WORDS[sym.kind]} `{sym.name}`"
 
 
 def _unknown_callee(name: str) -> str:
@@ -122,20 +125,19 @@ def _calls(ctx: ItemContext, spawned: set[int]) -> None:
         for c in st.named_children
         if c.type == "call_expression"
     }
-    for call in ctx.descendants("call_expression"):
-        if call.start_byte in spawned or call.id in owned:
+    for node in ctx.descendants("call_expression"):
+        if node.start_byte in spawned or node.id in owned:
             continue
-        fn = field(call, "function")
+        call = call_of(ctx, node)  # (resolved once per item, shared with the type rules)
+        fn, name, target = call.fn, call.name, call.callee
         if fn is None:
             continue
-        name = ctx.text(fn)
-        target = ctx.model.callable(name)
         if target is None:
             if ctx.model.type_symbol(name) is None:
                 ctx.error(fn, _unknown_callee(name), "unknown-call")
             continue
         expected = [p.name for p in ctx.model.parameters_of(target)]
-        match_arguments(ctx, field(call, "arguments"), expected, _callee_label(target), fn, "arguments")
+        match_arguments(ctx, call.args, expected, _callee_label(target), fn, "arguments")
 
 
 def _pipe_stages(ctx: ItemContext) -> None:
@@ -171,21 +173,19 @@ def _argument_lists(ctx: ItemContext) -> None:
     for args in ctx.descendants("arguments"):
         seen: dict[str, Node] = {}
         positional_ok = to_outcome.get(args.id, False)
-        for arg in args.named_children:
-            if arg.type != "argument":
-                continue
-            name = arg.child_by_field_id(NAME)
+        for arg in arguments(ctx, args):  # (read once per item, shared with the type rules)
+            name = arg.name_node
             if name is None:
                 if positional_ok:
                     continue
-                value = ctx.text(field(arg, "value")) or ctx.text(arg)
+                value = ctx.text(arg.value) or ctx.text(arg.node)
                 ctx.error(
-                    arg,
+                    arg.node,
                     f"positional argument `{value}`: AWL calls take named arguments only (`name: {value}`)",
                     "named-arguments",
                 )
                 continue
-            n = ctx.text(name)
+            n = arg.name
             if n in seen:
                 first_at = seen[n]
                 ctx.error(

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext
+from awl_lsp.checks.calls import arguments
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model import BUILTIN_TYPES
 from awl_lsp.syntax.fields import IDS as FIELD_IDS
-from awl_lsp.syntax.fields import NAME as _NAME
 
 SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 TITLE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -145,17 +145,7 @@ def listing(words: list[str]) -> str:
 
 def named_arguments(ctx: CheckContext, args: Node | None) -> list[tuple[str, Node]]:
     """`(name, name_node)` of each named argument of an `arguments` node (positional ones skipped)."""
-    out: list[tuple[str, Node]] = []
-    if args is None:
-        return out
-    source = ctx.source
-    for arg in args.named_children:
-        if arg.type != "argument":
-            continue
-        name = arg.child_by_field_id(_NAME)
-        if name is not None:
-            out.append((source[name.start_byte : name.end_byte].decode("utf-8", "replace"), name))
-    return out
+    return [(a.name, a.name_node) for a in arguments(ctx, args) if a.name_node is not None]
 
 
 def match_arguments(
@@ -173,7 +163,8 @@ def match_arguments(
     argument is reported (the callee's name). Positional and duplicate arguments are reported by
     `rules_names` for every argument list, so they are not repeated here.
     """
-    given = named_arguments(ctx, args)
+    listed = arguments(ctx, args)  # (read once per check, shared with the type rules)
+    given = [(a.name, a.name_node) for a in listed if a.name_node is not None]
     names = {n for n, _ in given}
     free = [e for e in expected if e not in names]  # parameters no argument names yet
     meant: set[str] = set()  # missing parameters a misspelt argument stands for
@@ -187,9 +178,7 @@ def match_arguments(
                 hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
             data = {"name": name, "candidates": close}
             ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code, data)
-    if args is not None and any(
-        a.type == "argument" and a.child_by_field_id(_NAME) is None for a in args.named_children
-    ):
+    if len(given) < len(listed):
         return  # positional arguments: the named-only message says enough
     missing = [e for e in expected if e not in names and e not in optional and e not in meant]
     if missing:

@@ -9,9 +9,12 @@ reports. What operators accept lives in `operators`, where bare enum variants ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
@@ -89,10 +92,10 @@ class ExprChecker:
     def __init__(self, ctx: ItemContext) -> None:
         self.ctx = ctx
         self.env = env_for(ctx)
+        self.env.focus(ctx.node, ctx.facts)
         self.table = self.env.table
-
-    def known(self, t: AwlType) -> bool:
-        return self.table.known(t)
+        # is a type known (declared, not UNKNOWN)? The table's own method: asked at almost every check
+        self.known: Callable[[AwlType], bool] = self.table.known
 
     def show(self, node: Node | None) -> str:
         text = " ".join(self.env.text(node).split())
@@ -100,8 +103,7 @@ class ExprChecker:
 
     # ---- optionals
     def unguarded(self, node: Node, t: AwlType, facts: Facts, why: str) -> None:
-        text = self.env.text(node)
-        if t.is_optional and text not in facts and self.known(t):
+        if t.is_optional and self.env.text(node) not in facts and self.known(t):
             self.ctx.error(
                 node,
                 f"`{self.show(node)}` is optional ({t}) and may be absent here: {why} only under a "
@@ -127,23 +129,25 @@ class ExprChecker:
         """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
         if node is None:
             return
-        if (
-            node.type == "identifier"
-            and node.end_byte - node.start_byte == 4  # (no decoding for the usual name)
-            and self.env.text(node) == "null"
-            and self.env.symbol_of(node) is None
-        ):
-            self.ctx.error(
-                node,
-                f"`null` does not exist in AWL: leave {what} out to make an optional absent",
-                "null-value",
-            )
-            return
-        variant = bare_variant(self, node)
+        if node.type == "identifier":
+            start, end = node.start_byte, node.end_byte
+            if end - start == 4 and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
+                self.ctx.error(
+                    node,
+                    f"`null` does not exist in AWL: leave {what} out to make an optional absent",
+                    "null-value",
+                )
+                return
+            first = self.env.source[start] if end > start else 0  # (a variant is TitleCase: see `variants`)
+            variant = bare_variant(self, node) if first >= 0x80 or 0x41 <= first <= 0x5A else None
+        else:
+            variant = bare_variant(self, node)
         if variant is not None:
             variant_value(self, node, variant, expected, what)
             return
         t = self.env.infer(node)
+        if t is expected or t == expected:
+            return  # (it fits, and is optional only where the slot is: nothing to report)
         if not assignable(t, expected, self.table):
             self.ctx.error(
                 node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
@@ -154,7 +158,7 @@ class ExprChecker:
     def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
         """An optional value fits a plain slot only as a name its outcome guard proved present
         (`when x is present, route done(x)`); a path like `c.note` never does."""
-        if node.type == "identifier" and self.env.text(node) in facts:
+        if facts and node.type == "identifier" and self.env.text(node) in facts:
             return
         if t.is_optional and self.known(t):
             self.ctx.error(
@@ -171,7 +175,10 @@ class ExprChecker:
         t = node.type
         env = self.env
         if t == "identifier":  # (the usual expressions first)
-            loose_variant(self, node)
+            start = node.start_byte
+            first = env.source[start] if node.end_byte > start else 0  # (a variant is TitleCase)
+            if first >= 0x80 or 0x41 <= first <= 0x5A:
+                loose_variant(self, node)
             return
         if t == "call_expression":
             self.call(node, facts)
@@ -295,33 +302,30 @@ class ExprChecker:
             )
 
     def call(self, node: Node, facts: Facts) -> None:
-        fn = self.env.text(node.child_by_field_id(F.FUNCTION))
-        args = node.child_by_field_id(F.ARGUMENTS)
-        sym = self.ctx.model.callable(fn)
-        params: dict[str, AwlType] = {}
+        c = call_of(self.ctx, node)  # (resolved once per item, shared with the reference rules)
+        fn, sym = c.name, c.callee
+        params: dict[str, AwlType]
         if sym is not None:
-            params = {p.name: parse_type_text(p.type) for p in self.ctx.model.parameters_of(sym)}
+            params = self.env.parameter_types(sym)
         else:
-            params = dict(self.table.record_fields(fn) or {})
-            if params and args is not None:
-                self.record_fields(fn, params, args)
-        for arg in args.named_children if args is not None else []:
-            if arg.type != "argument":
-                continue
-            value = arg.child_by_field_id(F.VALUE)
+            params = self.table.record_fields(fn) or {}
+            if params and c.args is not None:
+                self.record_fields(fn, params, c.args)
+        for arg in arguments(self.ctx, c.args):
+            value = arg.value
             self.walk(value, facts)
-            name = self.env.text(arg.child_by_field_id(F.NAME))
+            name = arg.name
             if name in params:
                 self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
 
     def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
         given: set[str] = set()
-        for arg in args.named_children:
-            name_node = arg.child_by_field_id(F.NAME) if arg.type == "argument" else None
+        for arg in arguments(self.ctx, args):
+            name_node = arg.name_node
             if name_node is None:
                 continue  # positional arguments are reported with every argument list
-            name = self.env.text(name_node)
+            name = arg.name
             given.add(name)
             if name not in fields:
                 self.ctx.error(

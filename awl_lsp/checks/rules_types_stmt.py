@@ -11,20 +11,38 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.calls import Argument, arguments
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
 from awl_lsp.syntax import fields as F
 
+# (kinds as module constants: an Enum member read through its class is a Python-level call on 3.11)
+_REPORT, _DETACHED, _CARRY, _OUTCOME = Kind.REPORT, Kind.DETACHED, Kind.CARRY, Kind.OUTCOME
+_ROUTE_REF = RefKind.ROUTE
+
 # The type rules' entry point: one walk per item, over the expression walker of `rules_types`.
 # `[T?]`, pipe-stage arity and `sleep`/`wait … timeout` durations are reported by the declaration and
 # reference rules, so they are not repeated here.
 
 
+_WALKED = frozenset(
+    {
+        "const_declaration",
+        "step_declaration",
+        "subflow_declaration",
+        "retire_block",
+        "workflow_declaration",
+        "workloop_declaration",
+    }
+)  # the items `walk_statements` reads (type, worker, child … declarations hold no expressions)
+
+
 def check_item(ctx: ItemContext) -> None:
     """Every type rule over one top-level item."""
-    walk_statements(ExprChecker(ctx), ctx.node)
+    if ctx.node.type in _WALKED:
+        walk_statements(ExprChecker(ctx), ctx.node)
 
 
 def walk_statements(ec: ExprChecker, item: Node) -> None:
@@ -174,15 +192,12 @@ def _answer(ec: ExprChecker, st: Node) -> None:
         ec.walk(call)
         return
     name = ec.env.text(call.child_by_field_id(F.FUNCTION))
-    report = ec.ctx.model.first(Kind.REPORT, name)
+    report = ec.ctx.model.first(_REPORT, name)
     fields = ec.table.fields(parse_type_text(report.type)) if report is not None and report.type else None
-    args = call.child_by_field_id(F.ARGUMENTS)
-    for a in args.named_children if args is not None else []:
-        if a.type != "argument":
-            continue
-        value = a.child_by_field_id(F.VALUE)
+    for a in arguments(ec.ctx, call.child_by_field_id(F.ARGUMENTS)):
+        value = a.value
         ec.walk(value)
-        fname = ec.env.text(a.child_by_field_id(F.NAME))
+        fname = a.name
         if fields is not None and fname in fields:
             ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
 
@@ -194,31 +209,27 @@ def _hatch(ec: ExprChecker, st: Node) -> None:
         ec.walk(call)
         return
     name = ec.env.text(call.child_by_field_id(F.FUNCTION))
-    target = ec.ctx.model.first(Kind.DETACHED, name)
-    params = {p.name: parse_type_text(p.type) for p in ec.ctx.model.parameters_of(target)}
-    args = call.child_by_field_id(F.ARGUMENTS)
-    for a in args.named_children if args is not None else []:
-        if a.type != "argument":
-            continue
-        value = a.child_by_field_id(F.VALUE)
+    target = ec.ctx.model.first(_DETACHED, name)
+    params = ec.env.parameter_types(target) if target is not None else {}
+    for a in arguments(ec.ctx, call.child_by_field_id(F.ARGUMENTS)):
+        value = a.value
         ec.walk(value)
-        pname = ec.env.text(a.child_by_field_id(F.NAME))
+        pname = a.name
         if pname in params:
             ec.check_value(value, params[pname], frozenset(), f"`{pname}` of detached `{name}`")
 
 
-def _start_payload(ec: ExprChecker, args: list[Node], facts: Facts) -> None:
+def _start_payload(ec: ExprChecker, args: list[Argument], facts: Facts) -> None:
     """`route start(carry: value, …)`: each value fits the declared type of the carry it rebinds."""
     for a in args:
-        name_node = a.child_by_field_id(F.NAME)
-        if name_node is None:
+        if a.name_node is None:
             continue
-        name = ec.env.text(name_node)
-        carry = ec.ctx.model.first(Kind.CARRY, name)
+        name = a.name
+        carry = ec.ctx.model.first(_CARRY, name)
         if carry is None:
             continue  # unknown carries are reported by the workloop rules
         expected = ec.env.type_of_symbol(carry)
-        ec.check_value(a.child_by_field_id(F.VALUE), expected, facts, f"carry `{name}`")
+        ec.check_value(a.value, expected, facts, f"carry `{name}`")
 
 
 def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
@@ -231,11 +242,10 @@ def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
 
 def route_target(ec: ExprChecker, route: Node) -> tuple[str, Symbol | None]:
     target = route.child_by_field_id(F.TARGET)
-    node = target.named_children[0] if target is not None and target.named_children else None
+    node = target.named_child(0) if target is not None and target.named_child_count else None
     if node is None or node.type != "identifier":
         return ("start" if node is not None else "", None)
-    s, e = node.start_point, node.end_point
-    ref = ec.env.model.reference_with((s.row, s.column, e.row, e.column), RefKind.ROUTE)  # (the item's own)
+    ref = ec.env.reference(node, _ROUTE_REF)  # (the item's own)
     return ec.env.text(node), ec.ctx.target(ref) if ref is not None else None
 
 
@@ -244,14 +254,14 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     input_node = route.child_by_field_id(F.INPUT)
     ec.walk(input_node, facts)
     payload = route.child_by_field_id(F.PAYLOAD)
-    args = [a for a in (payload.named_children if payload is not None else []) if a.type == "argument"]
+    args = arguments(ec.ctx, payload)
     for a in args:
-        ec.walk(a.child_by_field_id(F.VALUE), facts)
+        ec.walk(a.value, facts)
     name, target = route_target(ec, route)
     if name == "start" and target is None:
         _start_payload(ec, args, facts)
         return
-    if target is None or target.kind is not Kind.OUTCOME or not target.type:
+    if target is None or target.kind is not _OUTCOME or not target.type:
         return
     out_t = parse_type_text(target.type)
     what = f"outcome `{name}`"
@@ -265,8 +275,8 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     if payload is None:
         _bare_route(ec, route, name, out_t, facts)
         return
-    if len(args) == 1 and args[0].child_by_field_id(F.NAME) is None:
-        ec.check_value(args[0].child_by_field_id(F.VALUE), out_t, facts, f"the payload of {what}")
+    if len(args) == 1 and args[0].name_node is None:
+        ec.check_value(args[0].value, out_t, facts, f"the payload of {what}")
         return
     fields = ec.table.fields(out_t)
     if fields is None or out_t.is_optional:
@@ -282,13 +292,13 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
                 "route-not-record",
             )
         return
-    given = {env.text(a.child_by_field_id(F.NAME)) for a in args}
+    given = {a.name for a in args}
     meant: set[str] = set()  # missing fields a misspelt one stands for: one error, not two
     for a in args:
-        name_node = a.child_by_field_id(F.NAME)
-        fname = env.text(name_node)
+        name_node = a.name_node
+        fname = a.name
         if fname in fields:
-            ec.check_value(a.child_by_field_id(F.VALUE), fields[fname], facts, f"field `{fname}` of {out_t}")
+            ec.check_value(a.value, fields[fname], facts, f"field `{fname}` of {out_t}")
         elif name_node is not None:
             close = close_names(fname, [f for f in fields if f not in given and f not in meant])
             meant.update(close[:1])

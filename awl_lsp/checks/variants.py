@@ -32,6 +32,7 @@ class ExprChecker(Protocol):
     def show(self, node: Node) -> str: ...
 
 
+_VARIANT = Kind.VARIANT  # (a module constant: an Enum member read through its class is a call on 3.11)
 _LOOSE_PARENTS = frozenset({"list", "not_expression", "pipe_expression"})
 
 
@@ -47,7 +48,7 @@ def bare_variant(ec: ExprChecker, node: Node | None) -> str | None:
     if not text[:1].isupper():
         return None
     sym = ec.env.symbol_of(node)
-    if sym is not None and sym.kind is not Kind.VARIANT:
+    if sym is not None and sym.kind is not _VARIANT:
         return None
     return text
 

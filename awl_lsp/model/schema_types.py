@@ -54,19 +54,20 @@ class TypeTable:
 
     def known(self, t: AwlType) -> bool:
         """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
-        t = t.strip()
-        if t.unknown:
-            return False
-        if t.is_list:
-            return t.element is not None and (t.element.unknown or self.known(t.element))
-        if t.kind == "named":
+        if t.is_optional and t.element is not None:  # (`t.strip()`, inline: asked at every check)
+            t = t.element
+        kind = t.kind
+        if kind == "named":
             if self.deps is not None:
                 self.deps.add(t.name)
             return t.name in self.records or t.name in self.enums
-        return True
+        if kind == "list":
+            return t.element is not None and (t.element.unknown or self.known(t.element))
+        return kind != "unknown"
 
     def fields(self, t: AwlType) -> dict[str, AwlType] | None:
-        t = t.strip()
+        if t.is_optional and t.element is not None:  # (`t.strip()`, inline)
+            t = t.element
         if t.kind != "named":
             return None
         if self.deps is not None:

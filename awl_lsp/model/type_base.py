@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from tree_sitter import Node
@@ -12,11 +12,24 @@ from awl_lsp.model.index import BUILTIN_TYPES
 
 @dataclass(frozen=True)
 class AwlType:
-    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional."""
+    """`kind` is builtin | named | list | optional | duration | unknown; `element` for list/optional.
+
+    `unknown`, `is_list` and `is_optional` are plain attributes, set once when the type is made:
+    inference reads them at every step (a property would be a call each time)."""
 
     kind: str
     name: str = ""
     element: AwlType | None = None
+    unknown: bool = field(init=False, compare=False, repr=False)
+    is_list: bool = field(init=False, compare=False, repr=False)
+    is_optional: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        derived = self.__dict__
+        derived["unknown"] = kind == "unknown"
+        derived["is_list"] = kind == "list"
+        derived["is_optional"] = kind == "optional"
 
     def __str__(self) -> str:
         if self.kind == "list":
@@ -28,18 +41,6 @@ class AwlType:
         if self.kind == "unknown":
             return "unknown"
         return self.name
-
-    @property
-    def unknown(self) -> bool:
-        return self.kind == "unknown"
-
-    @property
-    def is_list(self) -> bool:
-        return self.kind == "list"
-
-    @property
-    def is_optional(self) -> bool:
-        return self.kind == "optional"
 
     def strip(self) -> AwlType:
         """The type without its outer `?`."""
@@ -53,16 +54,27 @@ BOOL, INT, FLOAT, STRING, NIL, DIR = (
 )
 
 
+_BUILTINS = {t.name: t for t in (BOOL, INT, FLOAT, STRING, NIL, DIR)}
+
+# The makers below hand out one object per type (up to their caches' sizes), so that equal types
+# are usually the same object: the checks compare types at every value, and `is` answers first.
+
+
+@lru_cache(maxsize=4096)
 def list_of(t: AwlType) -> AwlType:
     return AwlType("list", element=t)
 
 
+@lru_cache(maxsize=4096)
 def optional_of(t: AwlType) -> AwlType:
     return t if t.is_optional or t.unknown else AwlType("optional", element=t)
 
 
+@lru_cache(maxsize=4096)
 def named(name: str) -> AwlType:
-    return AwlType("builtin", name) if name in BUILTIN_TYPES else AwlType("named", name)
+    if name in BUILTIN_TYPES:
+        return _BUILTINS.get(name) or AwlType("builtin", name)
+    return AwlType("named", name)
 
 
 @lru_cache(maxsize=4096)

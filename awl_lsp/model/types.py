@@ -13,7 +13,9 @@ from pathlib import Path
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.index import SemanticModel
+from awl_lsp.model.item_focus import ItemFocus
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types, load_schema_body, schema_file
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.model.type_base import (
@@ -34,6 +36,20 @@ from awl_lsp.model.type_base import (
     parse_type_text,
 )
 from awl_lsp.syntax import fields as F
+
+# Kinds as module constants: on this Python (3.11) reading an Enum member through its class is a
+# Python-level descriptor call, and inference asks about a kind at every name.
+_DECLARED = (
+    Kind.INPUT,
+    Kind.FIELD,
+    Kind.PARAMETER,
+    Kind.SIGNAL,
+    Kind.OUTCOME,
+    Kind.REPORT,
+)  # typed as written
+_CARRY, _VARIANT, _CONST, _BINDING = Kind.CARRY, Kind.VARIANT, Kind.CONST, Kind.BINDING
+_SUBFLOW, _OUTCOME, _SIGNAL, _PARAMETER = Kind.SUBFLOW, Kind.OUTCOME, Kind.SIGNAL, Kind.PARAMETER
+_VALUE_REF, _COLLECT_REF = RefKind.VALUE, RefKind.COLLECT
 
 
 # ---------------------------------------------------------------------- inference
@@ -78,18 +94,42 @@ class TypeEnv:
         self.path = path
         self.table = table if table is not None else TypeTable.build(self.root, source, path, workspace)
         self.deps: set[str] | None = None  # when a set: every name looked up goes in (the check cache)
-        self._memo: dict[tuple[int, str], AwlType] = {}
+        self._memo: dict[int, AwlType] = {}  # node id -> its type
+        self._item_memo: dict[tuple[int, str], AwlType] = {}  # (node id, item type) -> the type
         self._sym_memo: dict[int, AwlType] = {}
+        self._param_memo: dict[int, tuple[Symbol, dict[str, AwlType]]] = {}  # by callable: its parameters
+        self._focus: ItemFocus | None = None  # the item being checked (see `focus`)
 
     def reset(self, deps: set[str] | None = None) -> None:
         """Forget memoised results and record look-ups into `deps` from now on (one item's check)."""
         self._memo.clear()
+        self._item_memo.clear()
         self._sym_memo.clear()
         self.deps = deps
         self.table.deps = deps
+        self._focus = None  # (see `focus`)
+
+    def focus(self, item: Node | None, facts: ItemFacts | None) -> None:
+        """Look references and declaring nodes inside `item` (the top-level item being checked,
+        `facts` its facts) up in the item itself (see `ItemFocus`), until the next `reset`."""
+        self._focus = ItemFocus(item, facts) if item is not None and facts is not None else None
+
+    def _node_of(self, sym: Symbol, types: tuple[str, ...]) -> Node | None:
+        """The node of one of `types` that declares `sym` (see `node_at`): searched from the
+        focused item when it holds the symbol, else from the root."""
+        r = sym.range
+        focus = self._focus
+        return node_at(focus.node if focus is not None and focus.holds(r) else self.root, r, types)
+
+    def reference(self, node: Node, kind: RefKind) -> Reference | None:
+        """The reference of `kind` at exactly `node` (None when there is none)."""
+        focus = self._focus
+        if focus is not None and focus.start_byte <= node.start_byte and node.end_byte <= focus.end_byte:
+            return focus.reference(node, kind)
+        return self.model.reference_with(node.start_point + node.end_point, kind)
 
     def _ref(self, node: Node, kind: RefKind) -> Reference | None:
-        ref = self.model.reference_with(node.start_point + node.end_point, kind)
+        ref = self.reference(node, kind)
         if ref is None:
             return None
         if self.deps is not None:
@@ -102,12 +142,15 @@ class TypeEnv:
     # ---- names
     def symbol_of(self, ident: Node) -> Symbol | None:
         """What an identifier in an expression resolves to (via the model's references)."""
-        ref = self._ref(ident, RefKind.VALUE)
+        ref = self.reference(ident, _VALUE_REF)
+        deps = self.deps
         if ref is not None:
+            if deps is not None:
+                deps.add(ref.name)
             return ref.target
         name = self.text(ident)
-        if self.deps is not None:
-            self.deps.add(name)
+        if deps is not None:
+            deps.add(name)
         return self.model.resolve_value(name, "", ident.start_point.row)
 
     def callable_type(self, name: str) -> AwlType | None:
@@ -116,13 +159,22 @@ class TypeEnv:
             self.deps.add(name)
         sym = self.model.callable(name)
         if sym is not None:
-            if sym.kind is Kind.SUBFLOW:
-                outs = [c for c in sym.children if c.kind is Kind.OUTCOME]
+            if sym.kind is _SUBFLOW:
+                outs = [c for c in sym.children if c.kind is _OUTCOME]
                 return parse_type_text(outs[0].type) if len(outs) == 1 else UNKNOWN
             return parse_type_text(sym.type) if sym.type else UNKNOWN
         if self.table.record_fields(name) is not None:
             return named(name)
         return None
+
+    def parameter_types(self, sym: Symbol) -> dict[str, AwlType]:
+        """Parameter name -> declared type, of a callable (read from its symbol once per env: no
+        look-up of other names, so nothing to record; the result is shared, not to be changed)."""
+        found = self._param_memo.get(id(sym))
+        if found is None or found[0] is not sym:
+            params = {c.name: parse_type_text(c.type) for c in sym.children if c.kind is _PARAMETER}
+            found = self._param_memo[id(sym)] = (sym, params)  # (`model.parameters_of`, without a call)
+        return found[1]
 
     def type_of_symbol(self, sym: Symbol) -> AwlType:
         key = id(sym)
@@ -135,19 +187,19 @@ class TypeEnv:
 
     def _symbol_type(self, sym: Symbol) -> AwlType:
         k = sym.kind
-        if k in (Kind.INPUT, Kind.FIELD, Kind.PARAMETER, Kind.SIGNAL, Kind.OUTCOME, Kind.REPORT):
+        if k in _DECLARED:
             return parse_type_text(sym.type)
-        if k is Kind.CARRY:
+        if k is _CARRY:
             if sym.type:
                 return parse_type_text(sym.type)
-            node = node_at(self.root, sym.range, ("carry_clause",))
+            node = self._node_of(sym, ("carry_clause",))
             return self.infer(node.child_by_field_id(F.DEFAULT)) if node is not None else UNKNOWN
-        if k is Kind.VARIANT:
+        if k is _VARIANT:
             return named(sym.container or "")
-        if k is Kind.CONST:
-            node = node_at(self.root, sym.range, ("const_declaration",))
+        if k is _CONST:
+            node = self._node_of(sym, ("const_declaration",))
             return self.infer(node.child_by_field_id(F.VALUE)) if node is not None else UNKNOWN
-        if k is Kind.BINDING:
+        if k is _BINDING:
             return self._binding_type(sym)
         return UNKNOWN
 
@@ -155,9 +207,8 @@ class TypeEnv:
         how = sym.extra.get("how", "")
         if how == "loop counter":
             return INT
-        node = node_at(
-            self.root,
-            sym.range,
+        node = self._node_of(
+            sym,
             (
                 "expression_statement",
                 "fork_statement",
@@ -195,14 +246,14 @@ class TypeEnv:
             signal = self.text(node.child_by_field_id(F.SIGNAL))
             if self.deps is not None:
                 self.deps.add(signal)
-            sig = self.model.first(Kind.SIGNAL, signal)
+            sig = self.model.first(_SIGNAL, signal)
             t = parse_type_text(sig.type) if sig is not None else UNKNOWN
             return optional_of(t) if node.child_by_field_id(F.TIMEOUT) is not None else t
         if how == "collect":
             value = node.child_by_field_id(F.VALUE)
             if value is None:
                 return UNKNOWN
-            ref = self._ref(value, RefKind.COLLECT)
+            ref = self._ref(value, _COLLECT_REF)
             t = self.type_of_symbol(ref.target) if ref is not None and ref.target is not None else UNKNOWN
             return list_of(optional_of(t) if node.child_by_field_id(F.TOLERANT) is not None else t)
         return UNKNOWN
@@ -218,23 +269,33 @@ class TypeEnv:
     def infer(self, node: Node | None, item: AwlType | None = None) -> AwlType:
         if node is None:
             return UNKNOWN
-        key = (node.id, str(item) if item is not None else "")
-        memo = self._memo
-        found = memo.get(key)
+        if item is None:  # (the usual question: keyed by the node alone)
+            memo = self._memo
+            key = node.id
+            found = memo.get(key)
+            if found is None:
+                memo[key] = UNKNOWN  # (a recursion guard)
+                found = memo[key] = self._infer(node, None)
+            return found
+        item_memo = self._item_memo
+        item_key = (node.id, str(item))
+        found = item_memo.get(item_key)
         if found is None:
-            memo[key] = UNKNOWN  # (a recursion guard)
-            found = memo[key] = self._infer(node, item)
+            item_memo[item_key] = UNKNOWN
+            found = item_memo[item_key] = self._infer(node, item)
         return found
 
     def _infer(self, node: Node, item: AwlType | None) -> AwlType:
         t = node.type
-        if t in _LITERALS:
-            return _LITERALS[t]
         if t == "identifier":
             sym = self.symbol_of(node)
             if sym is not None:
-                return self.type_of_symbol(sym)
+                typed = self._sym_memo.get(id(sym))  # (`type_of_symbol`'s memo, asked here first)
+                return typed if typed is not None else self.type_of_symbol(sym)
             return INT if self.text(node) == "visits" else UNKNOWN
+        literal = _LITERALS.get(t)
+        if literal is not None:
+            return literal
         if t == "parenthesized_expression":
             return self.infer(node.named_children[0], item) if node.named_children else UNKNOWN
         if t == "field_expression":
@@ -298,7 +359,11 @@ class TypeEnv:
 
 def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
     """Can a value of `src` go where `dst` is expected? Optionality is checked separately (guards)."""
+    if src is dst:  # (the usual answer, whatever the table knows)
+        return True
     src, dst = src.strip(), dst.strip()
+    if src == dst:
+        return True
     if not table.known(src) or not table.known(dst):
         return True
     if dst.is_list or src.is_list:
