@@ -204,6 +204,34 @@ BAD = [
         "binding-not-definite",
     ),
     ("unknown-binding", "step a\n  work(item: ghost) -> x\n  route done(x)\n", 1, "ghost", "unknown-binding"),
+    (
+        # an outcome arm of a step is no route target (a step, or an outcome of the flow, is)
+        "route-to-arm",
+        'step a\n  work(item: "a") -> x\n  route fine\nstep b\n  work(item: "b") -> y\n'
+        '  outcome fine: if y == "", route done("y")\n  outcome other: else, route done("n")\n',
+        2,
+        "fine",
+        "route-target",
+    ),
+    (
+        "substep-route-to-another-steps-arm",
+        'step a\n  step inner\n    work(item: "a") -> x\n    route far\n'
+        '  outcome fine: if cap > 1, route b\n  outcome other: else, route done("n")\n'
+        'step b\n  work(item: "b") -> y\n  outcome far: if y == "", route done("y")\n'
+        '  outcome near: else, route done("n")\n',
+        3,
+        "far",
+        "route-target",
+    ),
+    (
+        # the step may fail at `work` itself, before `x` is bound: its `on failure` cannot read `x`
+        "failure-reads-step-binding",
+        'step a\n  work(item: "a") -> x\n  on failure\n    work(item: x)\n    route done("f")\n'
+        "  route done(x)\n",
+        3,
+        "x",
+        "failure-reads-step-binding",
+    ),
 ]
 
 
@@ -211,6 +239,21 @@ BAD = [
 def test_rule_reports(body: str, offset: int, word: str, code: str) -> None:
     found = errors(body)
     assert any(ln == offset and c == code and word.lower() in m.lower() for ln, c, m in found), found
+
+
+def test_a_substeps_failure_block_reading_its_own_binding_is_a_warning() -> None:
+    """The engine does not check a substep's `on failure` block (it fails only when it runs): the
+    same finding is shown there as a warning."""
+    body = (
+        'step a\n  work(item: "a") -> x\n  step inner\n    work(item: x) -> y\n    on failure\n'
+        '      work(item: y)\n      route done("f")\n  route done(x)\n'
+    )
+    src = (HEAD + body).encode()
+    tree = parse(src)
+    found = run_checks(ModelBuilder().build(tree, src), tree, src)
+    codes = [(p.range[0] + 1 - START, p.code, p.severity) for p in found]
+    assert (5, "failure-reads-step-binding", Severity.WARNING) in codes, codes
+    assert not [c for c in codes if c[2] is Severity.ERROR], codes
 
 
 GOOD = [
@@ -224,6 +267,15 @@ GOOD = [
     + '  outcome no: else, route done("n")\n',
     'step a\n  work(item: "a") -> x\n  on failure\n    work(item: "b")\n'
     '    route done("f")\n  route done(x)\n',
+    # a substep routes to an outcome arm of its parent step
+    'step a\n  step inner\n    work(item: "a") -> x\n    route fine\n'
+    '  outcome fine: if cap > 1, route done("y")\n  outcome other: else, route done("n")\n',
+    # an `on failure` block reads what earlier steps bound, and what it binds itself
+    'step a\n  work(item: "a") -> x\nstep b\n  work(item: x) -> y\n  on failure\n'
+    '    work(item: x) -> z\n    work(item: z)\n    route done("f")\n  route done(y)\n',
+    # a substep's `on failure` reads what its step bound before the substep
+    'step a\n  work(item: "a") -> x\n  step inner\n    work(item: x) -> y\n    on failure\n'
+    '      work(item: x)\n      route done("f")\n  route done(x)\n',
     # after diamond: both branches' bindings reach the join
     'step r\n  work(item: "r") -> root\nstep left after r\n  work(item: root) -> l\nstep right after r\n'
     "  work(item: root) -> rr\nstep merge after left, right\n  route done(l + rr)\n",

@@ -1,7 +1,8 @@
 """Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
 that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
-binds them, single assignment across steps, per-item bindings read past their region's `collect`,
-and bindings not definitely assigned on every path.
+binds them, bindings an `on failure` block reads that its own step binds (the failure may come
+first), single assignment across steps, per-item bindings read past their region's `collect`, and
+bindings not definitely assigned on every path.
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
@@ -34,6 +35,7 @@ def check_item(ctx: ItemContext) -> None:
     reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for both)
     _unknown_names(ctx, reads)
     _read_before_bound(ctx, reads)
+    _read_in_failure(ctx, reads)
 
 
 def _read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
@@ -62,6 +64,39 @@ def _read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             "read-before-bound",
         )
         ctx.row_numbers = True
+
+
+def _read_in_failure(ctx: ItemContext, reads: list[Reference]) -> None:
+    """A value an `on failure` block reads that its own step (or substep) binds outside the block:
+    the block runs when any statement of the step fails, maybe before that binding was made, so it
+    reads only what was bound before the step began — and what it binds itself."""
+    failures = ctx.descendants("on_failure")
+    if not failures or not reads:
+        return
+    blocks = [(_span(n), _span(n.parent)) for n in failures if n.parent is not None]
+    for ref in reads:
+        holding = [pair for pair in blocks if within(ref.range, pair[0])]
+        if not holding:
+            continue
+        target = ctx.target(ref)
+        if getattr(target, "kind", None) is not _BINDING:
+            continue
+        where = target.range  # type: ignore[union-attr]
+        block, owner = holding[-1]  # (the innermost block holding the read, and its step's body)
+        if not within(where, owner) or within(where, block):
+            continue
+        ctx.error(
+            ref.range,
+            f"`{ref.name}` is bound in this step, on line {where[0] + 1}, and the step may fail before "
+            "binding it: an `on failure` block reads only what was bound before its step began, and "
+            "what it binds itself",
+            "failure-reads-step-binding",
+        )
+        ctx.row_numbers = True
+
+
+def _span(node) -> tuple[int, int, int, int]:  # noqa: ANN001 — a tree-sitter node
+    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
 
 
 def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:

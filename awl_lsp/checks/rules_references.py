@@ -26,7 +26,7 @@ from awl_lsp.checks.rules_support import (
     match_arguments,
 )
 from awl_lsp.model import Kind, RefKind, Symbol
-from awl_lsp.model.symbols import contains
+from awl_lsp.model.symbols import Reference, contains
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -42,6 +42,7 @@ def check(ctx: CheckContext) -> None:
     _rebinding(ctx)
 
 
+_STEP_OUTCOME = Kind.STEP_OUTCOME  # (read once: an enum member is a class look-up)
 _KIND_WORDS = {kind: kind.value for kind in Kind}  # (`kind.value` is a Python-level property on 3.11)
 
 
@@ -225,7 +226,21 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
 
 # ---------------------------------------------------------------- after / route
 def _after_and_routes(ctx: ItemContext) -> None:
-    unresolved = [ref for ref in ctx.refs_of(RefKind.STEP, RefKind.ROUTE) if ctx.target(ref) is None]
+    unresolved: list[Reference] = []
+    arms: list[tuple[Reference, Symbol]] = []
+    for ref in ctx.refs_of(RefKind.STEP, RefKind.ROUTE):
+        target = ctx.target(ref)
+        if target is None:
+            unresolved.append(ref)
+        elif target.kind is _STEP_OUTCOME and not _from_own_substep(ctx, ref, target):
+            arms.append((ref, target))
+    for ref, arm in arms:
+        ctx.error(
+            ref.range,
+            f"`{ref.name}` is an outcome arm of step `{arm.container}`, not a route target: route to a "
+            f"step or an outcome of the flow (only a substep of `{arm.container}` routes to its arms)",
+            "route-target",
+        )
     if not unresolved:
         return
     header_range = None
@@ -251,6 +266,25 @@ def _after_and_routes(ctx: ItemContext) -> None:
             f"unknown route target `{ref.name}`: no step or outcome of that name; route to {options}",
             "route-target",
         )
+
+
+def _from_own_substep(ctx: ItemContext, ref: Reference, arm: Symbol) -> bool:
+    """Is `ref` (a route to `arm`) inside a substep of the step whose outcome arm `arm` is?"""
+    steps = [
+        (n, (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column))
+        for n in ctx.descendants("step_declaration")
+    ]
+    at = ref.range[0], ref.range[1]
+    for node, span in steps:
+        name = field(node, "name")
+        if name is None or ctx.text(name) != arm.container or not contains(span, *at):
+            continue
+        # a step inside it (its substep) holds the route
+        return any(
+            other is not node and contains(span, inner[0], inner[1]) and contains(inner, *at)
+            for other, inner in steps
+        )
+    return False
 
 
 # ---------------------------------------------------------------- rebinding

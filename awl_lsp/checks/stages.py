@@ -74,6 +74,7 @@ CHECK_STAGE = frozenset(
         "type-mismatch",
         # bindings
         "binding-not-definite",
+        "failure-reads-step-binding",
         "binding-twice",
         "read-before-bound",
         "rebinding",
