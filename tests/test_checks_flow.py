@@ -256,6 +256,25 @@ def test_a_substeps_failure_block_reading_its_own_binding_is_a_warning() -> None
     assert not [c for c in codes if c[2] is Severity.ERROR], codes
 
 
+def test_what_the_engine_cannot_parse_is_an_error_in_a_substeps_failure_block_too() -> None:
+    """The engine's parser reads a substep's `on failure` block like any other: an argument without
+    a value, or a comment inside brackets, there stays an error."""
+    for line, code in (
+        ("      work(item: )\n", "argument-value"),
+        ('      work(item: "x" // why\n      )\n', "comment-in-brackets"),
+    ):
+        body = (
+            'step a\n  step inner\n    work(item: "a") -> x\n    route fine\n    on failure\n'
+            + line
+            + '      route fine\n  outcome fine: if cap > 1, route done("y")\n'
+            '  outcome other: else, route done("n")\n'
+        )
+        src = (HEAD + body).encode()
+        tree = parse(src)
+        found = run_checks(ModelBuilder().build(tree, src), tree, src)
+        assert [p.code for p in found if p.severity is Severity.ERROR] == [code], found
+
+
 GOOD = [
     # bounded cycle, enum totality, loop with exhaustion arm, on failure ending in a route
     'step a\n  work(item: "a") -> x\nstep b\n  outcome again: if x == "", route a\n'

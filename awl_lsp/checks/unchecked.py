@@ -4,6 +4,8 @@ The engine's checker does not look inside the `on failure` block of a step neste
 (an unknown action, a wrong argument or an unknown route target there passes its check and only
 fails when the block runs). Our rules still find those problems; this module turns them from
 errors into warnings that say so, so that a document the engine accepts is not marked broken.
+What the engine's parser rejects (`stages.PARSE_STAGE`: a missing value, a comment inside brackets, …)
+stays an error there as anywhere.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import replace
 
 from tree_sitter import Node, Tree
 
+from awl_lsp.checks.stages import PARSE_STAGE
 from awl_lsp.syntax.problems import Problem, Range, Severity
 
 _NOTE = " (the engine does not check a substep's `on failure` block: this fails only when the block runs)"
@@ -50,7 +53,11 @@ def soften_unchecked(problems: list[Problem], tree: Tree | Node, source: bytes) 
     out: list[Problem] = []
     for p in problems:
         start = (p.range[0], p.range[1])
-        if p.severity is Severity.ERROR and any((b[0], b[1]) <= start <= (b[2], b[3]) for b in blocks):
+        if (
+            p.severity is Severity.ERROR
+            and p.code not in PARSE_STAGE
+            and any((b[0], b[1]) <= start <= (b[2], b[3]) for b in blocks)
+        ):
             p = replace(p, severity=Severity.WARNING, message=p.message + _NOTE)
         out.append(p)
     return out
