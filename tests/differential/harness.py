@@ -197,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the disagreements here")
     parser.add_argument("--own-only", action="store_true", help="seed with the project's documents only")
     parser.add_argument(
+        "--dump", type=Path, help="write each mutant whose verdict differs here, as a whole document"
+    )
+    parser.add_argument(
         "--structural", action="store_true", help="the structural mutations (swapped tokens, keywords, …)"
     )
     args = parser.parse_args(argv)
@@ -206,6 +209,13 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = run(args.mutants, args.seed, include_corpus=not args.own_only, structural=args.structural)
     print(table(outcomes, args.seed))
     text = disagreements(outcomes)
+    if args.dump:
+        args.dump.mkdir(parents=True, exist_ok=True)
+        for n, o in enumerate(x for x in outcomes if not x.same_verdict):
+            side = "missed" if o.ours.ok else "false-alarm"
+            name = f"{args.seed}-{n:02d}-{side}-{Path(o.mutant.seed_name).stem}.awl"
+            (args.dump / name).write_text(o.mutant.text, encoding="utf-8")
+        print(f"mutants judged differently written to {args.dump}")
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
         print(f"disagreements written to {args.out}")
