@@ -262,6 +262,7 @@ def test_what_the_engine_cannot_parse_is_an_error_in_a_substeps_failure_block_to
     for line, code in (
         ("      work(item: )\n", "argument-value"),
         ('      work(item: "x" // why\n      )\n', "comment-in-brackets"),
+        ("      route\n", "route-no-target"),
     ):
         body = (
             'step a\n  step inner\n    work(item: "a") -> x\n    route fine\n    on failure\n'

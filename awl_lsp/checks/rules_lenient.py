@@ -135,7 +135,7 @@ def _incomplete_pieces(ctx: ItemContext) -> None:
             ctx.error(
                 keyword,
                 "`route` needs a target: a step, an outcome (`route done(…)`) or, in a workloop, `start`",
-                "route-target",
+                "route-no-target",
             )
 
 

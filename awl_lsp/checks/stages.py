@@ -183,6 +183,7 @@ PARSE_STAGE = frozenset(
         "relative-field",
         "retry",
         "return-type",
+        "route-no-target",
         "string-escape",
         "subflow-outcome-route",
         "subflow-outcomes",
