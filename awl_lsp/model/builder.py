@@ -5,8 +5,8 @@ update only items whose text changed are re-read from the tree; items that merel
 in place — unless the last model is still in use (`build(keep=True)`): then it is left as it was and
 the new model is made of copies.
 The items are then lined up with the previous version (common prefix and suffix): the changed run
-in the middle decides which declarations changed, and the resolutions of the other items are kept
-unless they consulted one of those names.
+in the middle decides which declarations changed (`awl_lsp.model.declaration_changes`), and the
+resolutions of the other items are kept unless they consulted one of those names.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from contextlib import contextmanager
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from awl_lsp.model.declaration_changes import LOCAL, changed_declarations, export_key
 from awl_lsp.model.extract import ItemFacts, extract_item
-from awl_lsp.model.facts import plain_scope
 from awl_lsp.model.index import Reuse, SemanticModel
-from awl_lsp.model.symbols import Kind, Symbol
+from awl_lsp.model.symbols import Symbol
 from awl_lsp.syntax.parser import LANGUAGE
 
 _DOC_QUERY = Query(LANGUAGE, "(doc_comment) @doc")
@@ -130,63 +130,6 @@ def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
     while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
         s += 1
     return p, s
-
-
-def _digest(sym: Symbol) -> tuple:
-    """What resolution can see of a declaration (its place among same-named ones aside)."""
-    return (
-        sym.kind,
-        plain_scope(sym.scope),
-        sym.container,
-        sym.type,
-        tuple((c.kind, c.name, c.type) for c in sym.children),
-    )
-
-
-LOCAL = "\0local:"
-
-
-def export_key(sym: Symbol) -> str:
-    """The name under which a declaration can change what other items see.
-
-    A binding inside a fork body is visible only there (scope-aware resolution never reaches it
-    from another item), so it goes under its own key: a fork's `part` in a pasted step does not
-    re-resolve every other step's `part`. Scope-agnostic look-ups of bindings record both keys.
-    """
-    if sym.kind is Kind.BINDING and "fork@" in sym.scope:
-        return LOCAL + sym.name
-    return sym.name
-
-
-def _by_name(items: list[ItemFacts]) -> dict[str, list[Symbol]]:
-    out: dict[str, list[Symbol]] = {}
-    for facts in items:
-        for s in facts.flat:
-            out.setdefault(export_key(s), []).append(s)
-    return out
-
-
-def changed_declarations(
-    old: list[ItemFacts], new: list[ItemFacts], moved: dict[int, Symbol], paired: set[str] | None = None
-) -> set[str]:
-    """Names declared differently in `new` than in `old` (the changed run of items).
-
-    Same-named declarations that stayed the same are paired in order in `moved`, so references
-    to the old symbols can be re-pointed at the new ones.
-    """
-    before, after = _by_name(old), _by_name(new)
-    changed: set[str] = set()
-    for name in before.keys() | after.keys():
-        a, b = before.get(name, []), after.get(name, [])
-        if len(a) != len(b) or any(_digest(x) != _digest(y) for x, y in zip(a, b, strict=True)):
-            changed.add(name)
-            continue
-        for x, y in zip(a, b, strict=True):
-            if x is not y:
-                moved[id(x)] = y
-                if paired is not None:
-                    paired.add(name)
-    return changed
 
 
 class ModelBuilder:

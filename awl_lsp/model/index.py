@@ -4,18 +4,22 @@
 `awl_lsp.model.builder`). Resolution links every reference to its declaration with dictionary
 look-ups; each item remembers the names its resolution consulted, so the next version can keep the
 resolutions of items whose text and consulted names did not change.
+
+This module owns linking (which items a new version resolves again, `_link`) and the look-up API the
+features and checks read (`lookup`, `of_kind`, `symbol_at`, `reference_at`, `visible_values`, …).
+The tables those read, and how a new version patches them, are `awl_lsp.model.declaration_tables`;
+the resolution rules are `awl_lsp.model.resolve`.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from heapq import merge
-from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from awl_lsp.model.declaration_tables import DeclarationTables, moved_starts, position
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
@@ -27,7 +31,6 @@ BUILTIN_TYPES = ("Bool", "Int", "Float", "String", "Nil", "Dir")
 
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _NO_SYMBOLS: list[Symbol] = []
-_VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
 _FLOW_VALUE_KINDS = (Kind.INPUT, Kind.CARRY, Kind.CONST)
 
 
@@ -58,7 +61,7 @@ class Reuse:
 _NO_DEPS: frozenset[str] = frozenset()
 
 
-class SemanticModel(Resolution):
+class SemanticModel(DeclarationTables, Resolution):
     """Everything the features need to know about one document, without the tree."""
 
     def __init__(self, items: list[ItemFacts], reuse: Reuse | None = None) -> None:
@@ -66,8 +69,7 @@ class SemanticModel(Resolution):
         self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
         self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
         self.item_nodes: list[Node] | None = None  # … with the items' nodes
-        # the previous version's kind lists, where the changed run starts, its old and new symbols
-        self._run: tuple[dict[Kind, list[Symbol]], tuple[int, int], list[Symbol], list[Symbol]] | None = None
+        self._run = None  # (set by `_patch`: see `DeclarationTables`)
         if reuse is not None:
             self._patch(reuse.prev, reuse.prefix, reuse.suffix)
         else:
@@ -85,105 +87,13 @@ class SemanticModel(Resolution):
             self._item_starts = [item.start_row for item in items]
             self._link_all()
         else:
-            self._item_starts = _moved_starts(reuse.prev, items, reuse.prefix, reuse.suffix)
+            self._item_starts = moved_starts(reuse.prev, items, reuse.prefix, reuse.suffix)
             self._link(reuse)
 
     @property
     def item_starts(self) -> list[int]:
         """Each item's first row, in document order (shared: read it, never change it)."""
         return self._item_starts
-
-    def _index(self) -> None:
-        items = self.items
-        # (each list joined and counted in C: a document's every symbol and reference passes here)
-        self.symbols: list[Symbol] = list(chain.from_iterable(map(_SYMBOLS, items)))
-        self.all_symbols: list[Symbol] = list(chain.from_iterable(map(_FLAT, items)))
-        self.references: list[Reference] = list(chain.from_iterable(map(_REFERENCES, items)))
-        # how many of each list's entries each item has (where an item's run starts, in O(1) C calls)
-        self._sizes: dict[str, list[int]] = {attr: list(map(len, map(part, items))) for attr, part in _PARTS}
-        by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
-        values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
-        scoped: dict[str, dict[str, list[Symbol]]] = {}  # scope -> name -> the same (see `visible_values`)
-        binding, parameter = _VALUE_KINDS
-        for s in self.all_symbols:
-            k = s.kind
-            name = s.name
-            names = by_kind[k]
-            same = names.get(name)
-            if same is None:
-                names[name] = [s]
-            else:
-                same.append(s)
-            if k is binding or k is parameter:  # (`in _VALUE_KINDS`, without comparing strings)
-                scope = s.scope
-                scopes = values.get(name)
-                if scopes is None:
-                    values[name] = {scope: [s]}
-                else:
-                    same = scopes.get(scope)
-                    if same is None:
-                        scopes[scope] = [s]
-                    else:
-                        same.append(s)
-                in_scope = scoped.get(scope)
-                if in_scope is None:
-                    scoped[scope] = {name: [s]}
-                else:
-                    same = in_scope.get(name)
-                    if same is None:
-                        in_scope[name] = [s]
-                    else:
-                        same.append(s)
-        self._by_kind = by_kind
-        self._values = values
-        self._scoped = scoped
-
-    def _patch(self, prev: SemanticModel, p: int, s: int) -> None:
-        """The previous model's index with its changed run of items replaced (the rest is the same)."""
-        old_n, n = len(prev.items), len(self.items)
-        old_mid = prev.items[p : old_n - s]
-        new_mid = self.items[p : n - s]
-        counts = []
-        for attr, part in _PARTS:
-            whole = getattr(prev, attr)
-            sizes = prev._sizes[attr]
-            before = sum(sizes[:p])
-            after = before + sum(sizes[p : old_n - s])
-            mid = [len(part(it)) for it in new_mid]
-            counts.append((attr, sizes[:p] + mid + sizes[old_n - s :]))
-            setattr(self, attr, whole[:before] + [x for it in new_mid for x in part(it)] + whole[after:])
-        self._sizes = dict(counts)
-        gone = [x for it in old_mid for x in it.flat]
-        came = [x for it in new_mid for x in it.flat]
-        gone_ids = {id(x) for x in gone}
-        # where the changed run starts: every kept symbol of the prefix lies before it, every other
-        # one (the run's, old or new, and the moved suffix's) at or after it
-        starts = [(it.start_row, it.start_col) for it in (prev.items[p : p + 1] + self.items[p : p + 1])]
-        at = min(starts) if starts else (0, 0)
-        self._by_kind = prev._by_kind  # taken over (see `Reuse`); each changed list is a new list
-        for kind, name in {(x.kind, x.name) for x in gone + came}:
-            names = self._by_kind[kind]
-            add = [x for x in came if x.kind is kind and x.name == name]
-            lost = sum(1 for x in gone if x.kind is kind and x.name == name)
-            _splice(names, name, names.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
-        self._run = (prev._kind_lists, at, gone, came)
-        self._values = prev._values
-        self._scoped = prev._scoped  # taken over too
-        for name, scope in {(x.name, x.scope) for x in gone + came if x.kind in _VALUE_KINDS}:
-            scopes = self._values.get(name)
-            if scopes is None:
-                scopes = self._values[name] = {}
-            add = [x for x in came if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope]
-            lost = sum(1 for x in gone if x.kind in _VALUE_KINDS and x.name == name and x.scope == scope)
-            _splice(scopes, scope, scopes.get(scope, _NO_SYMBOLS), gone_ids, lost, add, at)
-            if not scopes:
-                del self._values[name]
-            in_scope = self._scoped.get(scope)
-            if in_scope is None:
-                in_scope = self._scoped[scope] = {}
-            _splice(in_scope, name, in_scope.get(name, _NO_SYMBOLS), gone_ids, lost, add, at)
-            if not in_scope:
-                del self._scoped[scope]
 
     def _link_all(self) -> None:
         self.resolved_items = 0
@@ -263,22 +173,6 @@ class SemanticModel(Resolution):
         """The names declared with this kind, in the order they first appear."""
         return list(dict.fromkeys(s.name for s in self._kind(kind)))
 
-    def _kind(self, kind: Kind) -> list[Symbol]:
-        found = self._kind_lists.get(kind)
-        if found is None:
-            if not self._by_kind.get(kind):
-                found = []
-            elif self._run is not None and kind in self._run[0]:
-                # the previous version's list with the changed run replaced (see `_splice`)
-                lists, at, gone, came = self._run
-                found = list(lists[kind])
-                lost = [x for x in gone if x.kind is kind]
-                _splice_list(found, {id(x) for x in lost}, len(lost), [x for x in came if x.kind is kind], at)
-            else:
-                found = [s for s in self.all_symbols if s.kind is kind]
-            self._kind_lists[kind] = found
-        return found
-
     def of_kind(self, *kinds: Kind) -> list[Symbol]:
         """Symbols of the given kinds, in document order."""
         if len(kinds) == 1:
@@ -286,7 +180,7 @@ class SemanticModel(Resolution):
         lists = [found for found in map(self._kind, dict.fromkeys(kinds)) if found]
         if len(lists) <= 1:
             return list(lists[0]) if lists else []
-        return list(merge(*lists, key=_position))
+        return list(merge(*lists, key=position))
 
     def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:
         found = self._by_kind.get(kind, _NO_NAMES).get(name)
@@ -418,74 +312,10 @@ class SemanticModel(Resolution):
         return out
 
 
-def _moved_starts(prev: SemanticModel, items: list[ItemFacts], p: int, s: int) -> list[int]:
-    """Each item's first row: the previous model's, with the changed run replaced and the rest moved."""
-    old_n, n = len(prev.items), len(items)
-    rows = items[n - s].start_row - prev._item_starts[old_n - s] if s else 0
-    tail = prev._item_starts[old_n - s :] if s else []
-    return (
-        prev._item_starts[:p]
-        + [item.start_row for item in items[p : n - s]]
-        + (list(map(rows.__add__, tail)) if rows else tail)
-    )
-
-
-def _position(s: Symbol) -> tuple[int, int]:
-    r = s.range
-    return r[0], r[1]
-
-
 def _order(s: Symbol) -> tuple[int, int, int, int]:
     """A symbol's place in document order (declarations starting together: by their names)."""
     r, n = s.range, s.selection
     return r[0], r[1], n[0], n[1]
-
-
-_SYMBOLS, _FLAT, _REFERENCES = attrgetter("symbols"), attrgetter("flat"), attrgetter("references")
-_PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
-    ("symbols", _SYMBOLS),
-    ("all_symbols", _FLAT),
-    ("references", _REFERENCES),
-]
-
-
-def _splice_list(
-    symbols: list[Symbol], gone: set[int], lost: int, add: list[Symbol], at: tuple[int, int]
-) -> None:
-    """Replace, in place, the `lost` symbols in `gone` by `add`: `symbols` is in document order, the
-    run's symbols together, and those of the items before the run are exactly the ones before
-    `at`, so the run is found by bisection."""
-    i = bisect_left(symbols, at, key=_position)
-    j = i
-    while j < len(symbols) and id(symbols[j]) in gone:
-        j += 1
-    if j - i == lost:
-        symbols[i:j] = add
-    else:  # not in the order this relies on: filter (never seen; kept so a slip costs time, not truth)
-        symbols[:] = [x for x in symbols if id(x) not in gone]
-        i = bisect_left(symbols, at, key=_position)
-        symbols[i:i] = add
-
-
-def _splice(
-    table: dict,
-    key: object,
-    old: list[Symbol],
-    gone: set[int],
-    lost: int,
-    add: list[Symbol],
-    at: tuple[int, int],
-) -> None:
-    """`table[key]` = `old` without the symbols in `gone`, with `add` where the changed items are.
-
-    `old` is in document order, the run's symbols (the ones `gone`) together, and those of the
-    items before the run are exactly the ones before `at`: the run is found by bisection."""
-    kept = list(old)
-    _splice_list(kept, gone, lost, add, at)
-    if kept:
-        table[key] = kept
-    else:
-        table.pop(key, None)
 
 
 __all__ = ["BUILTIN_TYPES", "CALLABLE_KINDS", "Reuse", "SemanticModel"]
