@@ -93,3 +93,12 @@ def test_inline_schema_ok() -> None:
         '    "not": { "type": "number", "minimum": -1.5e3 }\n  }\n}'
     )
     assert errors(doc(body)) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "bad"), [("Thing", False), ("[Thing]", True), ("Thing?", True), ("[Thing]?", True)]
+)
+def test_schema_of_names_one_type(written: str, bad: bool) -> None:
+    found = errors(doc(f"type Thing {{ name: String }}\nconst thing_schema = schema of {written}"))
+    codes = [code for _, code, _ in found]
+    assert codes == (["schema-of-type"] if bad else []), found

@@ -1,6 +1,6 @@
 """Schema rules: `schema("path")` files exist, parse, stay in the workspace and use only supported
 JSON Schema; inline `schema { … }` and `json { … }` bodies are valid JSON (schema bodies also keep to
-the supported keywords).
+the supported keywords); `schema of T` names one type, not a list or an optional of it.
 
 Unsupported: `type` words other than string/integer/number/boolean/object/array, `type` lists,
 `anyOf`, `oneOf`, `allOf`, `not`, `patternProperties`, a `$ref` other than `#/$defs/Name` or to a
@@ -25,6 +25,7 @@ SCHEMA_NODES = ("schema_import", "schema_body", "json_literal")
 
 
 def check_item(ctx: ItemContext) -> None:
+    _schema_of(ctx)
     for node in ctx.descendants(*SCHEMA_NODES):
         if _inside_schema(node, ctx.node):
             continue  # the walk stops at the outer one
@@ -32,6 +33,20 @@ def check_item(ctx: ItemContext) -> None:
             _import(ctx, node)
         else:
             _inline(ctx, node)
+
+
+def _schema_of(ctx: ItemContext) -> None:
+    """`schema of [T]` or `schema of T?`: the schema of one type is what the form names."""
+    for node in ctx.descendants("list_type", "optional_type"):
+        parent = node.parent
+        if parent is None or parent.type != "schema_of":
+            continue
+        ctx.error(
+            node,
+            f"`schema of` names one type, like `schema of Verdict`, not `{ctx.text(node)}`: declare a "
+            "record type with the list or optional field and name that",
+            "schema-of-type",
+        )
 
 
 def _inside_schema(node: Node, item: Node) -> bool:

@@ -184,6 +184,7 @@ PARSE_STAGE = frozenset(
         "retry",
         "return-type",
         "route-no-target",
+        "schema-of-type",
         "string-escape",
         "subflow-outcome-route",
         "subflow-outcomes",
