@@ -153,6 +153,7 @@ PARSE_STAGE = frozenset(
         "comment-in-arm",
         "comment-in-brackets",
         "config-indent",
+        "config-not-call",
         "config-key-twice",
         "doc-line",
         "duration",
