@@ -74,6 +74,8 @@ CHECK_STAGE = frozenset(
         "type-mismatch",
         # bindings
         "binding-not-definite",
+        "loop-local-escapes",
+        "loop-seed-local",
         "failure-reads-step-binding",
         "binding-twice",
         "read-before-bound",
