@@ -252,6 +252,17 @@ BAD = [
         "loop-local-escapes",
     ),
     (
+        # nor in a later step: a pass may end before the line that binds `w`
+        "loop-local-read-in-later-step",
+        "step s\n  loop p = Poll(done: false, level: Low) counting n\n    poll(prior: p) -> p\n"
+        '    work(item: "a") -> w\n    until p.done\n    max cap\n'
+        '  outcome ok: if p.done, route t\n  outcome no: else, route done("n")\n'
+        "step t\n  route done(w)\n",
+        9,
+        "`w` is bound only inside a loop body (in `s`)",
+        "loop-local-escapes",
+    ),
+    (
         # the seed is read before the first pass: the loop's own value is not set yet
         "loop-seed-local",
         "step s\n  loop p = p counting n\n    poll(prior: p) -> p\n    until p.done\n    max cap\n"
@@ -325,6 +336,12 @@ GOOD = [
     '    work(item: "a") -> w\n    poll(prior: p) -> p\n    work(item: w) -> again\n'
     '    until p.done and again == w\n    max cap\n  work(item: "b") -> later\n'
     '  outcome ok: if n > 1, route done(later)\n  outcome no: else, route done("n")\n',
+    # a later step reads what a loop leaves: its threaded value and its counter
+    "step s\n  loop p = Poll(done: false, level: Low) counting n\n    poll(prior: p) -> p\n"
+    '    work(item: "a") -> w\n    until p.done and w != ""\n    max cap\n'
+    '  outcome ok: if p.done, route t\n  outcome no: else, route done("n")\n'
+    'step t\n  outcome big: if n > 2, route done("many")\n  outcome small: if p.done, route done("few")\n'
+    '  outcome other: else, route done("none")\n',
     'step a\n  work(item: "a") -> x\n  on failure\n    work(item: "b")\n'
     '    route done("f")\n  route done(x)\n',
     # a substep routes to an outcome arm of its parent step
