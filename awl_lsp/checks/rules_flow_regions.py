@@ -1,8 +1,9 @@
 """Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
 that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
 binds them, bindings an `on failure` block reads that its own step binds (the failure may come
-first), single assignment across steps, per-item bindings read past their region's `collect`, and
-bindings not definitely assigned on every path.
+first), single assignment across steps, per-item bindings read past their region's `collect`,
+bindings not definitely assigned on every path, and bindings a later step reads that an earlier one
+made only inside a loop body (the same-step case is `rules_loops`).
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
