@@ -232,6 +232,53 @@ BAD = [
         "x",
         "failure-reads-step-binding",
     ),
+    (
+        # a pass may end before `w` is bound: after the loop only `p` and `n` are sure to be set
+        "loop-local-escapes",
+        "step s\n  loop p = Poll(done: false, level: Low) counting n\n    poll(prior: p) -> p\n"
+        '    work(item: "a") -> w\n    until p.done\n    max cap\n  work(item: w) -> v\n'
+        '  outcome ok: if p.done, route done(v)\n  outcome no: else, route done("n")\n',
+        6,
+        "`w` is bound inside the loop body",
+        "loop-local-escapes",
+    ),
+    (
+        "loop-local-escapes-in-guard",
+        LOOP.format(inner='    poll(prior: p) -> p\n    work(item: "a") -> w\n    until p.done\n    max cap')
+        + '  outcome no: if w == "", route done("n")\n'
+        + '  outcome other: else, route done("o")\n',
+        7,
+        "only `p` and `n`",
+        "loop-local-escapes",
+    ),
+    (
+        # nor in a later step: a pass may end before the line that binds `w`
+        "loop-local-read-in-later-step",
+        "step s\n  loop p = Poll(done: false, level: Low) counting n\n    poll(prior: p) -> p\n"
+        '    work(item: "a") -> w\n    until p.done\n    max cap\n'
+        '  outcome ok: if p.done, route t\n  outcome no: else, route done("n")\n'
+        "step t\n  route done(w)\n",
+        9,
+        "`w` is bound only inside a loop body (in `s`)",
+        "loop-local-escapes",
+    ),
+    (
+        # the seed is read before the first pass: the loop's own value is not set yet
+        "loop-seed-local",
+        "step s\n  loop p = p counting n\n    poll(prior: p) -> p\n    until p.done\n    max cap\n"
+        '  outcome ok: if p.done, route done("y")\n  outcome no: else, route done("n")\n',
+        1,
+        "`p` is bound by this loop",
+        "loop-seed-local",
+    ),
+    (
+        "loop-seed-reads-body",
+        "step s\n  loop p = q\n    poll(prior: p) -> q\n    poll(prior: q) -> p\n    until p.done\n"
+        '    max cap\n  outcome ok: if p.done, route done("y")\n  outcome no: else, route done("n")\n',
+        1,
+        "seed",
+        "loop-seed-local",
+    ),
 ]
 
 
@@ -285,6 +332,17 @@ GOOD = [
     '  outcome b: if p.level == High, route done("h")\n',
     LOOP.format(inner="    poll(prior: p) -> p\n    until p.done\n    max cap")
     + '  outcome no: else, route done("n")\n',
+    # a loop's threaded value and counter are read after it; what its body binds, inside it
+    "step s\n  poll(prior: Poll(done: false, level: Low)) -> first\n  loop p = first counting n\n"
+    '    work(item: "a") -> w\n    poll(prior: p) -> p\n    work(item: w) -> again\n'
+    '    until p.done and again == w\n    max cap\n  work(item: "b") -> later\n'
+    '  outcome ok: if n > 1, route done(later)\n  outcome no: else, route done("n")\n',
+    # a later step reads what a loop leaves: its threaded value and its counter
+    "step s\n  loop p = Poll(done: false, level: Low) counting n\n    poll(prior: p) -> p\n"
+    '    work(item: "a") -> w\n    until p.done and w != ""\n    max cap\n'
+    '  outcome ok: if p.done, route t\n  outcome no: else, route done("n")\n'
+    'step t\n  outcome big: if n > 2, route done("many")\n  outcome small: if p.done, route done("few")\n'
+    '  outcome other: else, route done("none")\n',
     'step a\n  work(item: "a") -> x\n  on failure\n    work(item: "b")\n'
     '    route done("f")\n  route done(x)\n',
     # a substep routes to an outcome arm of its parent step

@@ -1,8 +1,9 @@
 """Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
 that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
 binds them, bindings an `on failure` block reads that its own step binds (the failure may come
-first), single assignment across steps, per-item bindings read past their region's `collect`, and
-bindings not definitely assigned on every path.
+first), single assignment across steps, per-item bindings read past their region's `collect`,
+bindings not definitely assigned on every path, and bindings a later step reads that an earlier one
+made only inside a loop body (the same-step case is `rules_loops`).
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
 set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
@@ -294,7 +295,8 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                 )
                 break
     name = g.steps[c].collected
-    made = set().union(*(g.steps[k].bound for k in range(o + 1, c))) | {g.steps[o].distributed}
+    made = set().union(*(g.steps[k].bound | g.steps[k].loop_bound for k in range(o + 1, c)))
+    made.add(g.steps[o].distributed)
     coll = g.steps[c].coll
     if name and name not in made and coll is not None:
         ctx.error(
@@ -372,6 +374,16 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
         if ref.name in entry[i]:
             continue
         sources = ", ".join(f"`{g.names[j]}`" for j, s in enumerate(steps) if ref.name in s.bound)
+        if not sources:
+            looped = ", ".join(f"`{g.names[j]}`" for j, s in enumerate(steps) if ref.name in s.loop_bound)
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is bound only inside a loop body (in {looped or 'another step'}), so it is "
+                "readable only inside that loop: after it only the loop's own value and counter are "
+                "sure to be set — thread the value through the loop's value, or bind it after the loop",
+                "loop-local-escapes",
+            )
+            continue
         into = "this `collect`" if ref.kind is RefKind.COLLECT else f"step `{g.names[i]}`"
         ctx.error(
             ref.range,

@@ -10,7 +10,7 @@
 - A duration counts in `s`, `m`, `h` or `d` (no `ms`).
 - String literals know only the escapes `\\"`, `\\\\`, `\\n` and `\\t`.
 - A config line (`node …, timeout …, retry …`) sits one level under its action or call and names
-  each key once.
+  each key once; under a statement it sets a call (not a pipe chain or any other value).
 - A workflow has at most one `timeout`, and it is a positive duration.
 - Header clauses all start at one indentation; so do a type body's field lines and a step's
   outcome clauses (a deeper one is not
@@ -225,6 +225,8 @@ def _escapes(ctx: ItemContext, node: Node) -> None:
 def _config_keys(ctx: ItemContext) -> None:
     for config in ctx.descendants("call_config"):
         owner = config.parent
+        if _config_without_call(ctx, config):
+            continue
         if owner is not None and owner.type in ("action_declaration", "expression_statement"):
             top, at = owner.start_point, config.start_point
             want = top.column + 2
@@ -249,6 +251,29 @@ def _config_keys(ctx: ItemContext) -> None:
                 )
                 break
             seen.add(key)
+
+
+def _config_without_call(ctx: ItemContext, config: Node) -> bool:
+    """A config line under a statement whose value is no call (a pipe, a name, a sum): the engine's
+    parser takes it for a stray indented block. Reported here unless it holds only unknown words
+    (the layout rules report that line already)."""
+    owner = config.parent
+    if owner is None or owner.type != "expression_statement":
+        return False
+    value = field(owner, "value")
+    if value is None or value.type == "call_expression":
+        return False
+    if all(s.type == "unknown_setting" for s in config.named_children):
+        return False
+    what = "a pipe chain" if value.type == "pipe_expression" else "a value that is no call"
+    ctx.error(
+        config,
+        f"a `node`/`timeout` line sets one action call, but the line above is {what}: "
+        "drop this line, or call the action on a line of its own (`action(arg: x) -> y`) and "
+        "put the setting under that call",
+        "config-not-call",
+    )
+    return True
 
 
 def _header_indent(ctx: ItemContext) -> None:

@@ -4,6 +4,8 @@
 - the loop's `max` is fixed before the first pass, so it reads no loop-local name (the threaded
   value, the counter, or anything bound in the body);
 - the `counting` name is readable after the loop only, not in its body;
+- what the body binds stays in the loop: after it only the threaded value and the counter are
+  readable, and the seed (read before the first pass) reads none of the loop's own names;
 - the threaded value keeps the type of its seed when the body rebinds it;
 - `max N visits` takes a bound fixed before the flow starts (a literal, an input, a constant),
   never a binding;
@@ -15,7 +17,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
-from awl_lsp.model.symbols import Kind
+from awl_lsp.model.symbols import Kind, RefKind
 from awl_lsp.model.types import assignable
 
 
@@ -83,6 +85,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                 break
     _counter_read_inside(ctx, loop, items)
     _threaded_type(ctx, loop, var, body)
+    _locals_escape(ctx, loop, var, body)
 
 
 def _counter_read_inside(ctx: ItemContext, loop: Node, items: list[Node]) -> None:
@@ -102,6 +105,54 @@ def _counter_read_inside(ctx: ItemContext, loop: Node, items: list[Node]) -> Non
                     "loop-counter-inside",
                 )
                 return
+
+
+def _span(node: Node) -> tuple[int, int, int, int]:
+    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
+
+
+def _within(inner: tuple[int, ...], outer: tuple[int, ...]) -> bool:
+    return outer[:2] <= inner[:2] and inner[2:4] <= outer[2:4]
+
+
+def _locals_escape(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
+    """A value the loop binds read where the loop does not guarantee it: in the seed (evaluated
+    before the first pass) any of the loop's own names; past the body, a binding the body makes
+    (other than the threaded value) — a pass may end before that line, so only `var` and the
+    counter leave the loop."""
+    seed = loop.child_by_field_name("seed")
+    whole, inside = _span(loop), _span(body)
+    seed_span = _span(seed) if seed is not None else None
+    counter = ctx.text(loop.child_by_field_name("counter"))
+    for ref in ctx.refs_of(RefKind.VALUE):
+        if _within(ref.range, inside):
+            continue
+        in_seed = seed_span is not None and _within(ref.range, seed_span)
+        if not in_seed and (ref.range[0], ref.range[1]) < whole[2:4]:
+            continue  # above the loop (or on its own line outside the seed)
+        target = ctx.target(ref)
+        if target is None or target.kind is not Kind.BINDING:
+            continue
+        where = target.range
+        if in_seed and _within(where, whole):
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is bound by this loop, but the seed is read before its first pass: "
+                "seed the loop from an input or from a value bound before the loop",
+                "loop-seed-local",
+            )
+            return
+        if not in_seed and _within(where, inside) and ref.name not in (var, counter):
+            kept = f"`{var}` and `{counter}` are" if counter else f"`{var}` is"
+            ctx.error(
+                ref.range,
+                f"`{ref.name}` is bound inside the loop body (line {where[0] + 1}), so it is readable "
+                f"only inside the loop: after it only {kept} sure to be set — "
+                f"thread the value through `{var}`, or bind it after the loop",
+                "loop-local-escapes",
+            )
+            ctx.row_numbers = True
+            return
 
 
 def _identifiers_in(node: Node | None) -> list[Node]:

@@ -74,6 +74,8 @@ CHECK_STAGE = frozenset(
         "type-mismatch",
         # bindings
         "binding-not-definite",
+        "loop-local-escapes",
+        "loop-seed-local",
         "failure-reads-step-binding",
         "binding-twice",
         "read-before-bound",
@@ -153,6 +155,7 @@ PARSE_STAGE = frozenset(
         "comment-in-arm",
         "comment-in-brackets",
         "config-indent",
+        "config-not-call",
         "config-key-twice",
         "doc-line",
         "duration",

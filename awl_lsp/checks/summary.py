@@ -54,6 +54,8 @@ class StepInfo:
     failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
     substeps: list[StepInfo] = field(default_factory=list)
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
+    loop_bodies: list[Range] = field(default_factory=list)  # every `loop` body below it
+    loop_bound: frozenset[str] = frozenset()  # names bound in it only inside a loop body (they stay there)
     open_end: bool = False  # no outcome arms, and its last statement is not a `route`
     collected: str = ""  # the name its `collect` gathers
     distributed: str = ""  # the item name its `distribute`/`sequence` binds
@@ -138,6 +140,12 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         for owner in _owners(f, item):
             failures.setdefault(owner, []).append(f)
     loops = {owner for lp in nodes.get("loop_statement", []) for owner in _owners(lp, item)}
+    loop_bodies: dict[int, list[Range]] = {}
+    for lp in nodes.get("loop_statement", []):
+        lbody = lp.child_by_field_id(F.BODY)
+        if lbody is not None:
+            for owner in _owners(lp, item):
+                loop_bodies.setdefault(owner, []).append(_rel(lbody, base))
     broken = {
         owner
         for bad in (*nodes.get("ERROR", []), *nodes.get("unexpected_block", []))
@@ -203,6 +211,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             dist=(mode or "distribute", _rel(dist, base)) if dist is not None else None,
             coll=(first.id == coll.id, _rel(coll, base)) if coll is not None and first is not None else None,
             failures=[_rel(f, base) for f in failures.get(step.id, [])],
+            loop_bodies=loop_bodies.get(step.id, []),
             substeps=substeps,
             open_end=not outcomes and tail != "route_statement",
             collected=_text(source, coll.child_by_field_id(F.VALUE)) if coll is not None else "",
@@ -227,11 +236,13 @@ def _bound_line(item: Node, source: bytes) -> bool:
 
 
 def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
-    """Each top-level step's `bound`: the names bound in it, outside its `on failure` blocks."""
+    """Each top-level step's `bound`: the names bound in it, outside its `on failure` blocks; a name
+    bound only inside a loop body (not the loop's own value) is in `loop_bound` instead."""
     if not steps:
         return
     starts = [(s.step_rel[0], s.step_rel[1]) for s in steps]
     bound: list[set[str]] = [set() for _ in steps]
+    looped: list[set[str]] = [set() for _ in steps]
     binding = _BINDING
     for b in facts.flat:
         if b.kind is not binding:
@@ -243,9 +254,13 @@ def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
             continue
         if any(within(r, f) for f in steps[i].failures):
             continue
+        if steps[i].loop_bodies and any(within(r, lb) for lb in steps[i].loop_bodies):
+            looped[i].add(b.name)
+            continue
         bound[i].add(b.name)
-    for step, names in zip(steps, bound, strict=True):
+    for step, names, inner in zip(steps, bound, looped, strict=True):
         step.bound = frozenset(names)
+        step.loop_bound = frozenset(inner - names)
 
 
 def within(inner: Range, outer: Range) -> bool:
