@@ -136,6 +136,19 @@ BAD = [
     ("payload-value", ["route said(3)"], 0, "String", "type-mismatch"),
     ("bare-route", ["stamp(text: name) -> result", "route done"], 1, "done", "route-no-payload"),
     ("null", ["route done(text: null, count: 1)"], 0, "null", "null-value"),
+    # the engine rejects `null` wherever a value is read: a pipe's head, a list, a comparison, a field base
+    ("null-pipe-head", ["null |> stamp -> o", "o |> route done"], 0, "null", "null-value"),
+    ("null-in-list", ["[name, null] -> names", "route said(names[0])"], 0, "null", "null-value"),
+    ("null-field-base", ["null.title -> t", "route said(t)"], 0, "null", "null-value"),
+    (
+        "null-compared",
+        ["outcome a: if name == null, route said(name)", "outcome b: else, route said(name)"],
+        0,
+        "null",
+        "null-value",
+    ),
+    # … even where a step bound something under that name
+    ("null-bound", ["name -> null", "null |> stamp -> o", "o |> route done"], 1, "null", "null-value"),
     (
         "unguarded",
         [
@@ -262,6 +275,8 @@ GOOD = [
         "route done(text: name, count: n)",
     ],
     ['route said("""raw""")'],
+    # binding a result under the name `null` is accepted (only reading it is not)
+    ["stamp(text: name) -> null", "route said(name)"],
 ]
 
 
