@@ -283,3 +283,44 @@ GOOD = [
 @pytest.mark.parametrize("lines", GOOD)
 def test_valid_bodies_are_quiet(lines: list[str]) -> None:
     assert errors(body(*lines)) == []
+
+
+ENUM_DOC = """\
+//! fixture
+workflow t
+  input level: Level
+  input levels: [Level]
+  input task: Task
+  outcome done: type String, route success
+
+type Level = Low | High
+type Task { title: String, level: Level }
+
+step s
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("level.title -> x", "title"),  # a field of an enum-typed input
+        ("level |> .title -> x", "title"),  # as a pipe stage
+        ("levels |> map(.title) -> x", "title"),  # inside a combinator, over a list of enum values
+        ("levels[0].title -> x", "title"),  # an indexed item
+        ("task.level.title -> x", "title"),  # a record's enum-typed field
+    ],
+)
+def test_enum_values_have_no_fields(line: str, field: str) -> None:
+    doc = ENUM_DOC + f"  {line}\n  route done(x)\n"
+    found = errors(doc)
+    first = ENUM_DOC.count("\n") + 1
+    assert any(ln == first and c == "enum-field" and f"`.{field}`" in m for ln, c, m in found), found
+
+
+def test_enum_values_compared_and_record_fields_read_are_quiet() -> None:
+    doc = ENUM_DOC + (
+        "  task.title -> x\n"
+        "  outcome a: if level == High and task.level == Low, route done(x)\n"
+        "  outcome b: else, route done(task.title)\n"
+    )
+    assert errors(doc) == []

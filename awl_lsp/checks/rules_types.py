@@ -286,6 +286,17 @@ class ExprChecker:
         name = self.env.text(fname)
         ft = self.env.field_type(base, name)
         if ft is None:
+            variants = self.table.variants(base)
+            if variants is not None:
+                shown = f"`{self.show(base_node)}`" if base_node is not None else "this value"
+                self.ctx.error(
+                    fname,
+                    f"{shown} is of enum type {base.strip()} ({' | '.join(variants)}), which has no fields: "
+                    f"there is no `.{name}` to read — compare the value with a variant instead "
+                    f"(`== {variants[0] if variants else 'Variant'}`)",
+                    "enum-field",
+                )
+                return
             fields = self.env.fields_of_type(base)
             hint = f" (fields: {', '.join(fields)})" if fields else ""
             self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}", "unknown-field")

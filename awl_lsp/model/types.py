@@ -260,10 +260,13 @@ class TypeEnv:
 
     # ---- expressions
     def field_type(self, base: AwlType, name: str) -> AwlType | None:
-        """The type of field `name` of `base`; None when `base` is a known type without it."""
+        """The type of field `name` of `base`; None when `base` is a known type without it
+        (a builtin or an enum: neither has fields)."""
         fields = self.table.fields(base)
         if fields is None:
-            return UNKNOWN if not self.table.known(base) or base.strip().kind == "named" else None
+            if not self.table.known(base):
+                return UNKNOWN
+            return UNKNOWN if base.strip().kind == "named" and self.table.variants(base) is None else None
         return fields.get(name)
 
     def infer(self, node: Node | None, item: AwlType | None = None) -> AwlType:
