@@ -324,3 +324,50 @@ def test_enum_values_compared_and_record_fields_read_are_quiet() -> None:
         "  outcome b: else, route done(task.title)\n"
     )
     assert errors(doc) == []
+
+
+SHAPE_DOC = """\
+//! fixture
+workflow t
+  input a: A
+  outcome done: type String, route success
+
+{types}
+
+worker w
+  action look(b: B) -> String
+
+step s
+  look(b: a) -> r
+  route done(r)
+"""
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        "type A { x: String, y: Int }\ntype B { y: Int, x: String }",  # same fields, other order
+        "type A { x: IA }\ntype B { x: IB }\ntype IA { v: String }\ntype IB { v: String }",  # nested
+        "type A { x: [String], n: Int? }\ntype B { x: [String], n: Int? }",
+        "type A = P | Q\ntype B = Q | P",  # enums with the same variants
+    ],
+)
+def test_types_of_the_same_shape_are_one_type(types: str) -> None:
+    assert errors(SHAPE_DOC.format(types=types)) == []
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        "type A { x: String, y: Int }\ntype B { y: Int, z: String }",  # a field renamed
+        "type A { x: String }\ntype B { x: String? }",  # optional on one side only
+        "type A { x: Int }\ntype B { x: Float }",  # no widening inside a record either
+        "type A { x: String }\ntype B { x: String, y: String }",  # a field more
+        "type A { x: IA }\ntype B { x: IB }\ntype IA { v: String }\ntype IB { w: String }",
+        "type A = P | Q\ntype B = P | R",
+    ],
+)
+def test_types_of_another_shape_do_not_fit(types: str) -> None:
+    found = errors(SHAPE_DOC.format(types=types))
+    line = SHAPE_DOC.format(types=types).splitlines().index("  look(b: a) -> r") + 1
+    assert any(ln == line and c == "type-mismatch" and "expects B" in m for ln, c, m in found), found

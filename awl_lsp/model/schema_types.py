@@ -82,6 +82,36 @@ class TypeTable:
             self.deps.add(t.name)
         return self.enums.get(t.name)
 
+    def same_shape(self, a: AwlType, b: AwlType, seen: set[tuple[str, str]] | None = None) -> bool:
+        """Do `a` and `b` describe the same values? Types are compared by shape, as the engine does:
+        two records with the same fields (each as optional, each of the same shape) are one type,
+        whatever their names; two enums with the same variants too. An unknown part matches anything."""
+        if a == b or a.unknown or b.unknown:
+            return True
+        if a.is_optional != b.is_optional:
+            return False
+        a, b = a.strip(), b.strip()
+        if a.is_list or b.is_list:
+            if not (a.is_list and b.is_list) or a.element is None or b.element is None:
+                return False
+            return self.same_shape(a.element, b.element, seen)
+        if a.kind != "named" or b.kind != "named":
+            return a == b
+        seen = set() if seen is None else seen
+        if (a.name, b.name) in seen:
+            return True  # (a recursive type: assumed equal while its fields are compared)
+        seen.add((a.name, b.name))
+        fa, fb = self.fields(a), self.fields(b)
+        if fa is not None or fb is not None:
+            return (
+                fa is not None
+                and fb is not None
+                and fa.keys() == fb.keys()
+                and all(self.same_shape(t, fb[k], seen) for k, t in fa.items())
+            )
+        va, vb = self.variants(a), self.variants(b)
+        return va is not None and vb is not None and set(va) == set(vb)
+
     def record_fields(self, name: str) -> dict[str, AwlType] | None:
         """The fields of the record type `name` (None when no record has that name)."""
         if self.deps is not None:

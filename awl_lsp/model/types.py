@@ -375,7 +375,8 @@ def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
         if src.element.is_optional and not dst.element.is_optional and not dst.element.unknown:
             return False  # `collect x? -> xs` gathers [T?]: its holes do not fit a [T]
         return src.element.unknown or assignable(src.element, dst.element, table)
-    return src == dst  # no widening: the engine refuses an Int where a Float goes
+    # no widening (the engine refuses an Int where a Float goes); records and enums match by shape
+    return src == dst or table.same_shape(src, dst)
 
 
 def type_of_symbol(sym: Symbol, env: TypeEnv) -> AwlType:
