@@ -371,3 +371,39 @@ def test_types_of_another_shape_do_not_fit(types: str) -> None:
     found = errors(SHAPE_DOC.format(types=types))
     line = SHAPE_DOC.format(types=types).splitlines().index("  look(b: a) -> r") + 1
     assert any(ln == line and c == "type-mismatch" and "expects B" in m for ln, c, m in found), found
+
+
+DEFS_DOC = """\
+//! fixture
+workflow t
+  input cfg: Cfg
+  outcome done: type String, route success
+
+type Cfg = schema {
+  "type": "object",
+  "required": ["items"],
+  "properties": { "items": { "type": "array", "items": { "$ref": "#/$defs/Lens" } } },
+  "$defs": {
+    "Lens": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } }
+  }
+}
+type Lens { LENS }
+
+worker w
+  action look(lens: Lens) -> String
+
+step s
+  fork lens in cfg.items
+    look(lens: lens)
+  join -> outs
+  route done("x")
+"""
+
+
+def test_a_schema_def_is_its_own_type_beside_a_record_of_the_same_name() -> None:
+    # the schema's `$defs/Lens` and the declared record `Lens` are two types: they fit while their
+    # shapes agree, and a record field renamed makes the schema's items no longer fit
+    assert errors(DEFS_DOC.replace("LENS", "name: String")) == []
+    found = errors(DEFS_DOC.replace("LENS", "title: String"))
+    line = DEFS_DOC.splitlines().index("    look(lens: lens)") + 1
+    assert any(ln == line and c == "type-mismatch" and "$defs.Lens" in m for ln, c, m in found), found

@@ -51,6 +51,10 @@ class TypeTable:
         self.records: dict[str, dict[str, AwlType]] = {}
         self.enums: dict[str, list[str]] = {}
         self.deps: set[str] | None = None
+        # the names the document's own records and enums declare, and the schema type being read:
+        # a schema's `$defs` entry never takes a declared name (see `from_schema`)
+        self.declared: frozenset[str] = frozenset()
+        self.reading = ""
 
     def known(self, t: AwlType) -> bool:
         """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
@@ -130,14 +134,15 @@ class TypeTable:
     def assemble(cls, parts: object) -> TypeTable:
         """The table of the `ItemTypes` of a document's type items, in document order."""
         table = cls()
-        for part in parts:  # type: ignore[attr-defined]
-            if part is None:
-                continue
+        items = [part for part in parts if part is not None]  # type: ignore[attr-defined]
+        table.declared = frozenset(part.name for part in items if part.form in ("record", "enum"))
+        for part in items:
             if part.form == "record":
                 table.records.setdefault(part.name, part.value)
             elif part.form == "enum":
                 table.enums.setdefault(part.name, part.value)
             elif part.form == "schema" and isinstance(part.value, dict):
+                table.reading = part.name
                 table.from_schema(part.name, part.value, part.value)
         return table
 
@@ -149,7 +154,10 @@ class TypeTable:
             for part in ref[2:].split("/"):
                 target = target.get(part) if isinstance(target, dict) else None
             if isinstance(target, dict) and target is not schema:
-                return self.from_schema(ref.rsplit("/", 1)[-1], target, root)
+                def_name = ref.rsplit("/", 1)[-1]
+                if def_name in self.declared:  # its own type, not the record declared under that name
+                    def_name = ".".join([self.reading, *ref[2:].split("/")])
+                return self.from_schema(def_name, target, root)
             return UNKNOWN
         kind = schema.get("type")
         if kind == "object" or (kind is None and "properties" in schema):
