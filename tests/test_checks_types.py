@@ -136,6 +136,19 @@ BAD = [
     ("payload-value", ["route said(3)"], 0, "String", "type-mismatch"),
     ("bare-route", ["stamp(text: name) -> result", "route done"], 1, "done", "route-no-payload"),
     ("null", ["route done(text: null, count: 1)"], 0, "null", "null-value"),
+    # the engine rejects `null` wherever a value is read: a pipe's head, a list, a comparison, a field base
+    ("null-pipe-head", ["null |> stamp -> o", "o |> route done"], 0, "null", "null-value"),
+    ("null-in-list", ["[name, null] -> names", "route said(names[0])"], 0, "null", "null-value"),
+    ("null-field-base", ["null.title -> t", "route said(t)"], 0, "null", "null-value"),
+    (
+        "null-compared",
+        ["outcome a: if name == null, route said(name)", "outcome b: else, route said(name)"],
+        0,
+        "null",
+        "null-value",
+    ),
+    # … even where a step bound something under that name
+    ("null-bound", ["name -> null", "null |> stamp -> o", "o |> route done"], 1, "null", "null-value"),
     (
         "unguarded",
         [
@@ -262,9 +275,135 @@ GOOD = [
         "route done(text: name, count: n)",
     ],
     ['route said("""raw""")'],
+    # binding a result under the name `null` is accepted (only reading it is not)
+    ["stamp(text: name) -> null", "route said(name)"],
 ]
 
 
 @pytest.mark.parametrize("lines", GOOD)
 def test_valid_bodies_are_quiet(lines: list[str]) -> None:
     assert errors(body(*lines)) == []
+
+
+ENUM_DOC = """\
+//! fixture
+workflow t
+  input level: Level
+  input levels: [Level]
+  input task: Task
+  outcome done: type String, route success
+
+type Level = Low | High
+type Task { title: String, level: Level }
+
+step s
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("level.title -> x", "title"),  # a field of an enum-typed input
+        ("level |> .title -> x", "title"),  # as a pipe stage
+        ("levels |> map(.title) -> x", "title"),  # inside a combinator, over a list of enum values
+        ("levels[0].title -> x", "title"),  # an indexed item
+        ("task.level.title -> x", "title"),  # a record's enum-typed field
+    ],
+)
+def test_enum_values_have_no_fields(line: str, field: str) -> None:
+    doc = ENUM_DOC + f"  {line}\n  route done(x)\n"
+    found = errors(doc)
+    first = ENUM_DOC.count("\n") + 1
+    assert any(ln == first and c == "enum-field" and f"`.{field}`" in m for ln, c, m in found), found
+
+
+def test_enum_values_compared_and_record_fields_read_are_quiet() -> None:
+    doc = ENUM_DOC + (
+        "  task.title -> x\n"
+        "  outcome a: if level == High and task.level == Low, route done(x)\n"
+        "  outcome b: else, route done(task.title)\n"
+    )
+    assert errors(doc) == []
+
+
+SHAPE_DOC = """\
+//! fixture
+workflow t
+  input a: A
+  outcome done: type String, route success
+
+{types}
+
+worker w
+  action look(b: B) -> String
+
+step s
+  look(b: a) -> r
+  route done(r)
+"""
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        "type A { x: String, y: Int }\ntype B { y: Int, x: String }",  # same fields, other order
+        "type A { x: IA }\ntype B { x: IB }\ntype IA { v: String }\ntype IB { v: String }",  # nested
+        "type A { x: [String], n: Int? }\ntype B { x: [String], n: Int? }",
+        "type A = P | Q\ntype B = Q | P",  # enums with the same variants
+    ],
+)
+def test_types_of_the_same_shape_are_one_type(types: str) -> None:
+    assert errors(SHAPE_DOC.format(types=types)) == []
+
+
+@pytest.mark.parametrize(
+    "types",
+    [
+        "type A { x: String, y: Int }\ntype B { y: Int, z: String }",  # a field renamed
+        "type A { x: String }\ntype B { x: String? }",  # optional on one side only
+        "type A { x: Int }\ntype B { x: Float }",  # no widening inside a record either
+        "type A { x: String }\ntype B { x: String, y: String }",  # a field more
+        "type A { x: IA }\ntype B { x: IB }\ntype IA { v: String }\ntype IB { w: String }",
+        "type A = P | Q\ntype B = P | R",
+    ],
+)
+def test_types_of_another_shape_do_not_fit(types: str) -> None:
+    found = errors(SHAPE_DOC.format(types=types))
+    line = SHAPE_DOC.format(types=types).splitlines().index("  look(b: a) -> r") + 1
+    assert any(ln == line and c == "type-mismatch" and "expects B" in m for ln, c, m in found), found
+
+
+DEFS_DOC = """\
+//! fixture
+workflow t
+  input cfg: Cfg
+  outcome done: type String, route success
+
+type Cfg = schema {
+  "type": "object",
+  "required": ["items"],
+  "properties": { "items": { "type": "array", "items": { "$ref": "#/$defs/Lens" } } },
+  "$defs": {
+    "Lens": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string" } } }
+  }
+}
+type Lens { LENS }
+
+worker w
+  action look(lens: Lens) -> String
+
+step s
+  fork lens in cfg.items
+    look(lens: lens)
+  join -> outs
+  route done("x")
+"""
+
+
+def test_a_schema_def_is_its_own_type_beside_a_record_of_the_same_name() -> None:
+    # the schema's `$defs/Lens` and the declared record `Lens` are two types: they fit while their
+    # shapes agree, and a record field renamed makes the schema's items no longer fit
+    assert errors(DEFS_DOC.replace("LENS", "name: String")) == []
+    found = errors(DEFS_DOC.replace("LENS", "title: String"))
+    line = DEFS_DOC.splitlines().index("    look(lens: lens)") + 1
+    assert any(ln == line and c == "type-mismatch" and "$defs.Lens" in m for ln, c, m in found), found

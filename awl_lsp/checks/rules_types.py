@@ -111,6 +111,15 @@ class ExprChecker:
                 "optional-unguarded",
             )
 
+    def null_value(self, node: Node) -> None:
+        """`null` read as a value, anywhere (even where something is bound under that name)."""
+        self.ctx.error(
+            node,
+            "`null` does not exist in AWL: an optional (`T?`) value is absent by being left out — "
+            "omit the field or argument, and test a value with `is present` / `is absent`",
+            "null-value",
+        )
+
     def expect_bool(self, node: Node | None, what: str, facts: Facts, item: AwlType | None) -> None:
         if node is None:
             return
@@ -126,18 +135,13 @@ class ExprChecker:
             )
 
     def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
-        """A value going where `expected` is: type fit, `null`, and unguarded optionals."""
+        """A value going where `expected` is: type fit and unguarded optionals (`null` is the walker's)."""
         if node is None:
             return
         if node.type == "identifier":
             start, end = node.start_byte, node.end_byte
-            if end - start == 4 and self.env.text(node) == "null" and self.env.symbol_of(node) is None:
-                self.ctx.error(
-                    node,
-                    f"`null` does not exist in AWL: leave {what} out to make an optional absent",
-                    "null-value",
-                )
-                return
+            if end - start == 4 and self.env.text(node) == "null":
+                return  # (reported by the walker, which visits every value first)
             first = self.env.source[start] if end > start else 0  # (a variant is TitleCase: see `variants`)
             variant = bare_variant(self, node) if first >= 0x80 or 0x41 <= first <= 0x5A else None
         else:
@@ -179,6 +183,8 @@ class ExprChecker:
             first = env.source[start] if node.end_byte > start else 0  # (a variant is TitleCase)
             if first >= 0x80 or 0x41 <= first <= 0x5A:
                 loose_variant(self, node)
+            elif first == 0x6E and node.end_byte - start == 4 and env.text(node) == "null":
+                self.null_value(node)
             return
         if t == "call_expression":
             self.call(node, facts)
@@ -280,6 +286,17 @@ class ExprChecker:
         name = self.env.text(fname)
         ft = self.env.field_type(base, name)
         if ft is None:
+            variants = self.table.variants(base)
+            if variants is not None:
+                shown = f"`{self.show(base_node)}`" if base_node is not None else "this value"
+                self.ctx.error(
+                    fname,
+                    f"{shown} is of enum type {base.strip()} ({' | '.join(variants)}), which has no fields: "
+                    f"there is no `.{name}` to read — compare the value with a variant instead "
+                    f"(`== {variants[0] if variants else 'Variant'}`)",
+                    "enum-field",
+                )
+                return
             fields = self.env.fields_of_type(base)
             hint = f" (fields: {', '.join(fields)})" if fields else ""
             self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}", "unknown-field")

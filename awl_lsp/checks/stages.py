@@ -47,6 +47,7 @@ CHECK_STAGE = frozenset(
         "const-cycle",
         "const-shadow",
         "count-argument",
+        "enum-field",
         "enum-variant",
         "index-non-list",
         "is-empty",

@@ -51,6 +51,10 @@ class TypeTable:
         self.records: dict[str, dict[str, AwlType]] = {}
         self.enums: dict[str, list[str]] = {}
         self.deps: set[str] | None = None
+        # the names the document's own records and enums declare, and the schema type being read:
+        # a schema's `$defs` entry never takes a declared name (see `from_schema`)
+        self.declared: frozenset[str] = frozenset()
+        self.reading = ""
 
     def known(self, t: AwlType) -> bool:
         """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
@@ -82,6 +86,36 @@ class TypeTable:
             self.deps.add(t.name)
         return self.enums.get(t.name)
 
+    def same_shape(self, a: AwlType, b: AwlType, seen: set[tuple[str, str]] | None = None) -> bool:
+        """Do `a` and `b` describe the same values? Types are compared by shape, as the engine does:
+        two records with the same fields (each as optional, each of the same shape) are one type,
+        whatever their names; two enums with the same variants too. An unknown part matches anything."""
+        if a == b or a.unknown or b.unknown:
+            return True
+        if a.is_optional != b.is_optional:
+            return False
+        a, b = a.strip(), b.strip()
+        if a.is_list or b.is_list:
+            if not (a.is_list and b.is_list) or a.element is None or b.element is None:
+                return False
+            return self.same_shape(a.element, b.element, seen)
+        if a.kind != "named" or b.kind != "named":
+            return a == b
+        seen = set() if seen is None else seen
+        if (a.name, b.name) in seen:
+            return True  # (a recursive type: assumed equal while its fields are compared)
+        seen.add((a.name, b.name))
+        fa, fb = self.fields(a), self.fields(b)
+        if fa is not None or fb is not None:
+            return (
+                fa is not None
+                and fb is not None
+                and fa.keys() == fb.keys()
+                and all(self.same_shape(t, fb[k], seen) for k, t in fa.items())
+            )
+        va, vb = self.variants(a), self.variants(b)
+        return va is not None and vb is not None and set(va) == set(vb)
+
     def record_fields(self, name: str) -> dict[str, AwlType] | None:
         """The fields of the record type `name` (None when no record has that name)."""
         if self.deps is not None:
@@ -100,14 +134,15 @@ class TypeTable:
     def assemble(cls, parts: object) -> TypeTable:
         """The table of the `ItemTypes` of a document's type items, in document order."""
         table = cls()
-        for part in parts:  # type: ignore[attr-defined]
-            if part is None:
-                continue
+        items = [part for part in parts if part is not None]  # type: ignore[attr-defined]
+        table.declared = frozenset(part.name for part in items if part.form in ("record", "enum"))
+        for part in items:
             if part.form == "record":
                 table.records.setdefault(part.name, part.value)
             elif part.form == "enum":
                 table.enums.setdefault(part.name, part.value)
             elif part.form == "schema" and isinstance(part.value, dict):
+                table.reading = part.name
                 table.from_schema(part.name, part.value, part.value)
         return table
 
@@ -119,7 +154,10 @@ class TypeTable:
             for part in ref[2:].split("/"):
                 target = target.get(part) if isinstance(target, dict) else None
             if isinstance(target, dict) and target is not schema:
-                return self.from_schema(ref.rsplit("/", 1)[-1], target, root)
+                def_name = ref.rsplit("/", 1)[-1]
+                if def_name in self.declared:  # its own type, not the record declared under that name
+                    def_name = ".".join([self.reading, *ref[2:].split("/")])
+                return self.from_schema(def_name, target, root)
             return UNKNOWN
         kind = schema.get("type")
         if kind == "object" or (kind is None and "properties" in schema):

@@ -260,10 +260,13 @@ class TypeEnv:
 
     # ---- expressions
     def field_type(self, base: AwlType, name: str) -> AwlType | None:
-        """The type of field `name` of `base`; None when `base` is a known type without it."""
+        """The type of field `name` of `base`; None when `base` is a known type without it
+        (a builtin or an enum: neither has fields)."""
         fields = self.table.fields(base)
         if fields is None:
-            return UNKNOWN if not self.table.known(base) or base.strip().kind == "named" else None
+            if not self.table.known(base):
+                return UNKNOWN
+            return UNKNOWN if base.strip().kind == "named" and self.table.variants(base) is None else None
         return fields.get(name)
 
     def infer(self, node: Node | None, item: AwlType | None = None) -> AwlType:
@@ -372,7 +375,8 @@ def assignable(src: AwlType, dst: AwlType, table: TypeTable) -> bool:
         if src.element.is_optional and not dst.element.is_optional and not dst.element.unknown:
             return False  # `collect x? -> xs` gathers [T?]: its holes do not fit a [T]
         return src.element.unknown or assignable(src.element, dst.element, table)
-    return src == dst  # no widening: the engine refuses an Int where a Float goes
+    # no widening (the engine refuses an Int where a Float goes); records and enums match by shape
+    return src == dst or table.same_shape(src, dst)
 
 
 def type_of_symbol(sym: Symbol, env: TypeEnv) -> AwlType:
