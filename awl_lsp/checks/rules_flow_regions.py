@@ -1,7 +1,7 @@
 """Per-item regions and binding flow: `distribute`/`sequence` … `collect` shape, routes and `after`
-that cross a region, what a `collect` gathers, unknown bindings, values read above the line that
-binds them, bindings an `on failure` block reads that its own step binds (the failure may come
-first), single assignment across steps, per-item bindings read past their region's `collect`,
+that cross a region, what a `collect` gathers, what one item's value reads may see (unknown bindings,
+values read above the line that binds them, what an `on failure` block reads: `value_reads`), single
+assignment across steps, per-item bindings read past their region's `collect`,
 bindings not definitely assigned on every path, and bindings a later step reads that an earlier one
 made only inside a loop body (the same-step case is `rules_loops`).
 
@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
-from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, within
+from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs
+from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
-_BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
-
-_NOT_BINDINGS = frozenset({"visits", "null"})
+_BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
 
 def check(ctx: CheckContext) -> None:
@@ -33,71 +32,10 @@ def check(ctx: CheckContext) -> None:
 
 
 def check_item(ctx: ItemContext) -> None:
-    reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for both)
-    _unknown_names(ctx, reads)
-    _read_before_bound(ctx, reads)
-    _read_in_failure(ctx, reads)
-
-
-def _read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
-    """A value read above the line of its step that binds it (the model resolved it forward)."""
-    loops: list[tuple[int, int, int, int]] | None = None
-    for ref in reads:
-        target = ctx.target(ref)
-        if getattr(target, "kind", None) is not _BINDING:
-            continue
-        where = target.range  # type: ignore[union-attr]
-        if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
-            continue
-        if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
-            continue  # the declared value is read here; rebinding it later is its own error
-        if loops is None:
-            loops = [
-                (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
-                for n in ctx.descendants("loop_statement")
-            ]
-        if any(within(ref.range, lp) and within(where, lp) for lp in loops):
-            continue  # threaded through the loop's passes
-        ctx.error(
-            ref.range,
-            f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} — "
-            "move this line below it, or bind the value earlier",
-            "read-before-bound",
-        )
-        ctx.row_numbers = True
-
-
-def _read_in_failure(ctx: ItemContext, reads: list[Reference]) -> None:
-    """A value an `on failure` block reads that its own step (or substep) binds outside the block:
-    the block runs when any statement of the step fails, maybe before that binding was made, so it
-    reads only what was bound before the step began — and what it binds itself."""
-    failures = ctx.descendants("on_failure")
-    if not failures or not reads:
-        return
-    blocks = [(_span(n), _span(n.parent)) for n in failures if n.parent is not None]
-    for ref in reads:
-        holding = [pair for pair in blocks if within(ref.range, pair[0])]
-        if not holding:
-            continue
-        target = ctx.target(ref)
-        if getattr(target, "kind", None) is not _BINDING:
-            continue
-        where = target.range  # type: ignore[union-attr]
-        block, owner = holding[-1]  # (the innermost block holding the read, and its step's body)
-        if not within(where, owner) or within(where, block):
-            continue
-        ctx.error(
-            ref.range,
-            f"`{ref.name}` is bound in this step, on line {where[0] + 1}, and the step may fail before "
-            "binding it: an `on failure` block reads only what was bound before its step began, and "
-            "what it binds itself",
-            "failure-reads-step-binding",
-        )
-        ctx.row_numbers = True
-
-
-def _span(node) -> tuple[int, int, int, int]:  # noqa: ANN001 — a tree-sitter node
-    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
+    reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for all three)
+    unknown_names(ctx, reads)
+    read_before_bound(ctx, reads)
+    read_in_failure(ctx, reads)
 
 
 def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
@@ -390,32 +328,4 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
             f"`{ref.name}` is not definitely assigned on every success path into {into}: it is "
             f"bound only in {sources}, which some path skips",
             "binding-not-definite",
-        )
-
-
-def _unknown_names(ctx: ItemContext, reads: list[Reference]) -> None:
-    """A value read that resolves to nothing (a signal read as a value says so)."""
-    if not reads:
-        return
-    consts = [s.range for s in ctx.facts.flat if s.kind is _CONST]
-    for ref in reads:
-        if ref.name in _NOT_BINDINGS or ctx.target(ref) is not None:
-            continue
-        if any(within(ref.range, c) for c in consts) or not ref.name or not ref.name[0].islower():
-            continue
-        if ctx.model.first(Kind.SIGNAL, ref.name) is not None:
-            if ctx.model.is_workloop:  # a workloop armed `on s` reads `s`
-                continue
-            ctx.error(
-                ref.range,
-                f"`{ref.name}` is a signal, not a value: receive it with `wait {ref.name} -> name` "
-                "and read `name`",
-                "signal-as-value",
-            )
-            continue
-        ctx.error(
-            ref.range,
-            f"`{ref.name}` is not bound on any path to here: bind it first (`… -> {ref.name}`) "
-            "or use a declared input",
-            "unknown-binding",
         )
