@@ -18,7 +18,9 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 import threading
+from types import ModuleType
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -79,30 +81,33 @@ class PublishingServer(DocumentTable):
         # work (`when_quiet`), not while the message after their close waits (≈ 40 ms at 5,000 lines)
         self._closed: list[OpenDocument] = []
 
-    # ---- the timings (this module's; a server may read them from elsewhere)
+    # ---- the timings, read at each use from `timings`: this module, or the one a server names
+    # (`awl_lsp.server`, where a test or bench sets `RELEASE_AFTER`, …)
+    timings: ModuleType = sys.modules[__name__]
+
     @property
     def debounce(self) -> float:
-        return DEBOUNCE
+        return self.timings.DEBOUNCE
 
     @property
     def burst_debounce(self) -> float:
-        return BURST_DEBOUNCE
+        return self.timings.BURST_DEBOUNCE
 
     @property
     def max_postpone(self) -> float:
-        return MAX_POSTPONE
+        return self.timings.MAX_POSTPONE
 
     @property
     def offload_lines(self) -> int:
-        return OFFLOAD_LINES
+        return self.timings.OFFLOAD_LINES
 
     @property
     def release_after(self) -> float:
-        return RELEASE_AFTER
+        return self.timings.RELEASE_AFTER
 
     @property
     def reclaim_after(self) -> float:
-        return RECLAIM_AFTER
+        return self.timings.RECLAIM_AFTER
 
     # ---- publishing
     def publish(self, uri: str) -> None:

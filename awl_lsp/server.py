@@ -19,6 +19,7 @@ and returns what it gives. What the server keeps and does between messages lives
 from __future__ import annotations
 
 import logging
+import sys
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -38,15 +39,13 @@ from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
 from awl_lsp.protocol import JsonText, serve_stdio
-from awl_lsp.publishing import (
-    BURST_DEBOUNCE,
-    DEBOUNCE,
-    MAX_POSTPONE,
-    OFFLOAD_LINES,
-    RECLAIM_AFTER,
-    RELEASE_AFTER,
-    PublishingServer,
-)
+from awl_lsp.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
+from awl_lsp.publishing import DEBOUNCE as DEBOUNCE
+from awl_lsp.publishing import MAX_POSTPONE as MAX_POSTPONE
+from awl_lsp.publishing import OFFLOAD_LINES as OFFLOAD_LINES
+from awl_lsp.publishing import RECLAIM_AFTER as RECLAIM_AFTER
+from awl_lsp.publishing import RELEASE_AFTER as RELEASE_AFTER
+from awl_lsp.publishing import PublishingServer
 from awl_lsp.warm import warm_up
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
@@ -62,30 +61,8 @@ class AwlServer(PublishingServer):
     def __init__(self) -> None:
         super().__init__("awl-lsp", __version__)
 
-    # publishing's timings as this module has them at each use (a test sets `RELEASE_AFTER` here)
-    @property
-    def debounce(self) -> float:
-        return DEBOUNCE
-
-    @property
-    def burst_debounce(self) -> float:
-        return BURST_DEBOUNCE
-
-    @property
-    def max_postpone(self) -> float:
-        return MAX_POSTPONE
-
-    @property
-    def offload_lines(self) -> int:
-        return OFFLOAD_LINES
-
-    @property
-    def release_after(self) -> float:
-        return RELEASE_AFTER
-
-    @property
-    def reclaim_after(self) -> float:
-        return RECLAIM_AFTER
+    # publishing's timings, read from this module at each use (a test sets `RELEASE_AFTER` here)
+    timings = sys.modules[__name__]
 
 
 server = AwlServer()
