@@ -15,7 +15,6 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.syntax import fields as F
 
-_BLOCK_TYPES = frozenset({"header", "step_body", "block", "loop_body"})
 # the top-level items with a reader below (`_<type>`); the checker asks the same of a declaration
 ITEM_TYPES = frozenset(
     {

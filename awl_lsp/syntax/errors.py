@@ -12,6 +12,7 @@ from typing import Any
 from tree_sitter import Node, Parser, Query, QueryCursor, Tree
 
 from awl_lsp.syntax.layout import layout_problems
+from awl_lsp.syntax.layout_nodes import BLOCK_NODES
 from awl_lsp.syntax.leaves import first_leaf as _first_leaf
 from awl_lsp.syntax.leaves import last_leaf as _last_leaf
 from awl_lsp.syntax.leaves import leaves as _leaves
@@ -243,7 +244,7 @@ def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list
 # The scanner tracks at most this many nested blocks (MAX_DEPTH in tree-sitter-awl/src/scanner.c);
 # a line deeper than that is left without its line token, so the parse fails right there.
 MAX_BLOCK_DEPTH = 200
-_BLOCKS = frozenset({"header", "step_body", "block", "loop_body", "unexpected_block", "call_config"})
+_BLOCKS = BLOCK_NODES | {"unexpected_block", "call_config"}
 
 
 def _block_depth(node: Node) -> int:

@@ -11,8 +11,9 @@ import re
 from tree_sitter import Node
 
 _OPAQUE_START = re.compile(rb'"""|\b(?:json|schema)\s*\{')
-# Nodes whose first line of content sits one level deeper than their own first line.
-_BLOCKS = frozenset({"header", "step_body", "block", "loop_body"})
+# Nodes whose first line of content sits one level deeper than their own first line (the model's
+# reader, the printer and the syntax errors walk the same blocks).
+BLOCK_NODES = frozenset({"header", "step_body", "block", "loop_body"})
 _BRACKETED = frozenset(
     {
         "arguments",
@@ -89,7 +90,7 @@ def opens_here(node: Node, parent: Node | None) -> bool:
         return True
     if parent.type == "step_outcome":
         return node.start_point.row > parent.start_point.row
-    if parent.type not in _BLOCKS and parent.type not in _INDENTED_PARTS:
+    if parent.type not in BLOCK_NODES and parent.type not in _INDENTED_PARTS:
         return False
     # (`node.prev_named_sibling`, skipping trivia, read from the parent's children: asking the node
     # walks down from the root again)
@@ -103,7 +104,7 @@ def opens_here(node: Node, parent: Node | None) -> bool:
         before = node.prev_named_sibling
         while before is not None and before.type in TRIVIA:
             before = before.prev_named_sibling
-    if parent.type in _BLOCKS:
+    if parent.type in BLOCK_NODES:
         return before is None
     # worker, subflow, invariant: the lines under the declaration's own line
     return before is None or before.start_point.row == parent.start_point.row

@@ -10,8 +10,8 @@ from tree_sitter import Node
 from awl_lsp.features.printer.forms import Forms
 from awl_lsp.features.printer.lines import FLOAT, INDENT, WIDTH, Out, align
 from awl_lsp.features.printer.source import COMMENTS, REFUSED, Unprintable
+from awl_lsp.syntax.layout_nodes import BLOCK_NODES
 
-CONTAINERS = frozenset({"header", "step_body", "block", "loop_body"})
 # named children of a line item that print on lines of their own, one level in
 SUBLINES = frozenset(
     {
@@ -157,7 +157,7 @@ class Printer(Forms):
         sub: list[Node] = []
         skip: set[int] = set()
         for child in node.children:
-            if child.type in CONTAINERS:
+            if child.type in BLOCK_NODES:
                 sub.extend(child.children)
                 skip.add(child.id)
             elif child.type in SUBLINES or (child.type in COMMENTS and not self.is_trailing(child)):
