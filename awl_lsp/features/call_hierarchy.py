@@ -42,6 +42,7 @@ class Call:
     target: str
     kind: str  # the graph's edge kind, or "entry"
     spans: list[Range]
+    line: int  # (1-based) where the graph places it: a fall-through on the falling step's last line
 
 
 @dataclass
@@ -77,7 +78,7 @@ def _build(snap: Snapshot) -> FlowCalls:
         return FLOW if node_id in starts else node_id
 
     for e in graph.edges:
-        calls.add(Call(item(e.source), item(e.target), e.kind, list(e.spans)))
+        calls.add(Call(item(e.source), item(e.target), e.kind, list(e.spans), e.line))
     entered: set[str | None] = set()
     for n in graph.nodes:  # (document order: a container's first step comes first)
         if n.kind != "step" or n.parent in entered:
@@ -85,9 +86,9 @@ def _build(snap: Snapshot) -> FlowCalls:
         entered.add(n.parent)
         span = n.symbol.selection if n.symbol is not None else None
         if n.parent is not None:
-            calls.add(Call(n.parent, n.id, "entry", [span] if span else []))
+            calls.add(Call(n.parent, n.id, "entry", [span] if span else [], n.line))
         elif flow is not None and not starts:  # (a workloop enters it through `start`: an edge already)
-            calls.add(Call(FLOW, n.id, "entry", [flow.selection]))
+            calls.add(Call(FLOW, n.id, "entry", [flow.selection], n.line))
     return calls
 
 
@@ -177,14 +178,17 @@ def item_id_of(snap: Snapshot, item: lsp.CallHierarchyItem) -> str | None:
 # ---- calls within the document
 def _grouped(calls: list[Call], end: str) -> list[tuple[str, list[Range]]]:
     """Calls grouped by their other end (`source` or `target`), each group's ranges in document
-    order, the groups in the order of their first range."""
+    order, the groups in the order the calls are written (a fall-through last in its step)."""
     groups: dict[str, list[Range]] = {}
+    first: dict[str, int] = {}
     for c in calls:
-        spans = groups.setdefault(getattr(c, end), [])
+        other = getattr(c, end)
+        spans = groups.setdefault(other, [])
         spans.extend(s for s in c.spans if s not in spans)
+        first[other] = min(first.get(other, c.line), c.line)
     for spans in groups.values():
         spans.sort()
-    return sorted(groups.items(), key=lambda kv: kv[1][:1])
+    return sorted(groups.items(), key=lambda kv: (first[kv[0]], kv[1][:1]))
 
 
 def incoming(snap: Snapshot, item_id: str) -> list[tuple[str, list[Range]]]:
