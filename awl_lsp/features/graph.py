@@ -288,11 +288,13 @@ class _Builder:
     def statement_calls(self, r: Range) -> list[Reference]:
         """The hatch and call references inside the range `r`, in document order."""
         out = []
-        for ref in self.calls_in[bisect_left(self.call_starts, r[:2]) :]:
-            if ref.range[:2] > r[2:]:
+        refs = self.calls_in
+        for i in range(bisect_left(self.call_starts, r[:2]), len(refs)):
+            at = refs[i].range
+            if at[:2] > r[2:]:
                 break
-            if ref.range[2:] <= r[2:]:
-                out.append(ref)
+            if at[2:] <= r[2:]:
+                out.append(refs[i])
         return out
 
     def calls(self, sid: str, st: Node, skip_blocks: bool) -> None:
