@@ -164,9 +164,11 @@ def outgoing_calls(
         return []
     out: list[lsp.CallHierarchyOutgoingCall] = []
     name = _contract(snap, item_id)
-    if name is not None:  # a contract that could not lead elsewhere at `prepare`: the workflow, if known now
+    declared = ch.symbol_of(snap, item_id)
+    if name is not None and declared is not None:
+        # a contract that led nowhere else at `prepare`: the workflow, if the workspace has it now
         if ws is not None:
-            span = [snap.lsp_range(ch.symbol_of(snap, item_id).selection)]  # type: ignore[union-attr]
+            span = [snap.lsp_range(declared.selection)]
             out += [
                 lsp.CallHierarchyOutgoingCall(to=t, from_ranges=span) for t in ws.flow_items(name, snap.path)
             ]
