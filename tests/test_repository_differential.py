@@ -237,6 +237,26 @@ async def test_the_editor_with_the_repository_open_adds_no_error(
             uris = [editor.open(one), editor.open(other)]
             for uri, path in zip(uris, (one, other), strict=True):
                 assert errors_of(await editor.document(uri)) <= alone(path), path
+        # references and rename of one version's workflow stay in that version
+        flow1 = lay.root / "v1" / "flows" / "archive_object.awl"
+        uri1, text1 = editor.open(flow1), flow1.read_text()
+        at = lsp.Position(text1[: text1.index("workflow archive_object")].count("\n"), 12)
+        refs = await editor.lsp.text_document_references_async(
+            lsp.ReferenceParams(
+                context=lsp.ReferenceContext(True),
+                text_document=lsp.TextDocumentIdentifier(uri1),
+                position=at,
+            )
+        )
+        assert {_path(r.uri) for r in refs or []} == {flow1, lay.root / "v1" / "bucket_watch.awl"}
+        edit = await editor.lsp.text_document_rename_async(
+            lsp.RenameParams(
+                text_document=lsp.TextDocumentIdentifier(uri1), position=at, new_name="stash_object"
+            )
+        )
+        assert edit is not None and {_path(u) for u in edit.changes or {}} == set(
+            _path(r.uri) for r in refs or []
+        )
         # an edit to a copy far away leaves a clean document clean
         v1 = lay.root / "v1" / "flows" / "archive_object.awl"
         far = lay.root / "v2" / "flows" / "checksum.awl"

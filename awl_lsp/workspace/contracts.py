@@ -166,7 +166,7 @@ def _gist(found: list[ContractProblem]) -> tuple:
 
 
 def _resolved(
-    c: Contract, here: DocumentSummary, found: Resolution, roots: list[Path]
+    c: Contract, here: DocumentSummary, found: Resolution[Entry], roots: list[Path]
 ) -> list[ContractProblem]:
     """The contract against the workflow it binds to, said with which document that is."""
     verdicts = [(e, _contract(c, here, e)) for e in found.tied]
@@ -194,7 +194,7 @@ def _resolved(
     ]
 
 
-def _with_resolution(related: Related, found: Resolution) -> Related:
+def _with_resolution(related: Related, found: Resolution[Entry]) -> Related:
     """A problem's own related places, then the workflow checked against and the other documents
     declaring its name (nearest first, `MAX_RELATED` at most)."""
     out = list(related)
@@ -217,7 +217,10 @@ def _with_resolution(related: Related, found: Resolution) -> Related:
 
 
 def _ambiguous(
-    c: Contract, found: Resolution, verdicts: list[tuple[Entry, list[ContractProblem]]], roots: list[Path]
+    c: Contract,
+    found: Resolution[Entry],
+    verdicts: list[tuple[Entry, list[ContractProblem]]],
+    roots: list[Path],
 ) -> ContractProblem:
     """Equally near workflows of one name that judge the contract differently: one warning."""
     names = [f"`{shown(e.path, found.origin, roots)}`" for e, _ in verdicts]

@@ -176,7 +176,7 @@ class WorkspaceIndex:
         """Every document declaring a workflow or workloop `name` (by path)."""
         return sorted(self._flows.get(name, {}).values(), key=lambda e: str(e.path))
 
-    def resolve_flow(self, name: str, from_path: Path | None) -> Resolution:
+    def resolve_flow(self, name: str, from_path: Path | None) -> Resolution[Entry]:
         """The documents declaring workflow `name`, nearest first, as seen from the document at
         `from_path` (None: a document with no file). The one resolution contracts, definition,
         references, rename and call hierarchy use; see `awl_lsp.workspace.resolution`."""

@@ -29,19 +29,29 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
-from awl_lsp.workspace.summary import interface
+from awl_lsp.workspace.summary import DocumentSummary, interface
 
-if TYPE_CHECKING:
-    from awl_lsp.workspace.index import Entry
+
+class Document(Protocol):
+    """What the ranking reads of an indexed document (`WorkspaceIndex`'s entries)."""
+
+    @property
+    def path(self) -> Path: ...  # resolved
+
+    @property
+    def summary(self) -> DocumentSummary: ...
+
+
+Doc = TypeVar("Doc", bound=Document)
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Candidate(Generic[Doc]):
     """One document declaring the name, and how far it lies from the document naming it."""
 
-    entry: Entry
+    entry: Doc
     itself: bool  # the naming document declares the name itself
     up: int  # folders climbed from the naming document's folder to the folder both share
     down: int  # folders descended from there to this document's folder
@@ -52,16 +62,16 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Resolution:
+class Resolution(Generic[Doc]):
     """Every document declaring `name`, nearest first, as seen from `origin` (a resolved path, or
     None for a document with no file: then every candidate is equally near)."""
 
     name: str
     origin: Path | None
-    candidates: tuple[Candidate, ...]
+    candidates: tuple[Candidate[Doc], ...]
 
     @cached_property
-    def tied(self) -> tuple[Entry, ...]:
+    def tied(self) -> tuple[Doc, ...]:
         """The nearest candidates (equally near), by path."""
         if not self.candidates:
             return ()
@@ -69,12 +79,12 @@ class Resolution:
         return tuple(c.entry for c in self.candidates if c.rank == best)
 
     @property
-    def chosen(self) -> Entry | None:
+    def chosen(self) -> Doc | None:
         """The document a contract is checked against: the first of the nearest."""
         return self.candidates[0].entry if self.candidates else None
 
     @property
-    def others(self) -> tuple[Entry, ...]:
+    def others(self) -> tuple[Doc, ...]:
         """The documents declaring the name that are not the chosen one, nearest first."""
         return tuple(c.entry for c in self.candidates[1:])
 
@@ -94,7 +104,7 @@ class Resolution:
         the nearest."""
         return any(e.path == path for e in self.tied)
 
-    def where(self, entry: Entry) -> Candidate | None:
+    def where(self, entry: Doc) -> Candidate[Doc] | None:
         return next((c for c in self.candidates if c.entry.path == entry.path), None)
 
 
@@ -110,9 +120,9 @@ def distance(origin: Path, folder: Path) -> tuple[int, int]:
     return len(a) - shared, len(b) - shared
 
 
-def resolve(name: str, origin: Path | None, declaring: Iterable[Entry]) -> Resolution:
+def resolve(name: str, origin: Path | None, declaring: Iterable[Doc]) -> Resolution[Doc]:
     """Rank the documents `declaring` the workflow `name` as seen from the document at `origin`."""
-    found: list[Candidate] = []
+    found: list[Candidate[Doc]] = []
     for entry in declaring:
         if origin is None:
             found.append(Candidate(entry, False, 0, 0))
