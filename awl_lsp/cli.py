@@ -31,7 +31,10 @@ def _awl_files(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
             files.append(p)
         else:
             errors.append(f"awl: {raw}: no such file or directory")
-    return files, errors
+    once: dict[Path, Path] = {}  # a document reached twice (a folder and a file in it) is checked once
+    for f in files:
+        once.setdefault(f.resolve(), f)
+    return list(once.values()), errors
 
 
 def _read(path: Path) -> str:

@@ -13,7 +13,8 @@ Who is told what, and how:
   2 s).
 - A report's `resultId` is a digest of what the diagnostics read: the document's version (open) or
   text (on disk), the schema files' epoch, and the contract-relevant summaries of the documents it
-  is tied to (the workflows it names and the other declarations of its own name). A pull whose
+  is tied to (every declaration of the workflows it names: which one a contract binds to depends
+  on where they all lie). A pull whose
   `previousResultId` still matches is answered `unchanged` without analysing anything.
 - When those facts change — a contract partner edited, a document or schema changed on disk, the
   workspace index arrived — the client is asked to refresh (once per burst).
@@ -104,10 +105,9 @@ def flows_by_name(index: WorkspaceIndex) -> dict[str, list[Entry]]:
 def partners(
     key: Path, summary: DocumentSummary, index: WorkspaceIndex, flows: dict[str, list[Entry]] | None = None
 ) -> tuple[Entry, ...]:
-    """The other documents a document's contract diagnostics read: the flows of the names it is tied
-    to (its own, and those it declares contracts for). `key` is its resolved path."""
-    names = [summary.flow_name] if summary.flow_name else []
-    names += [c.name for c in summary.contracts]
+    """The other documents a document's contract diagnostics read: every declaration of the
+    workflows it declares contracts for (the resolution ranks them all). `key` is its resolved path."""
+    names = [c.name for c in summary.contracts]
     out: list[Entry] = []
     for name in names:
         found = flows.get(name, []) if flows is not None else index.flows_named(name)

@@ -2,8 +2,8 @@
 
 `WorkspaceSession` owns the `WorkspaceIndex` (every `.awl` under the workspace folders), keeps open
 documents' summaries current from the editor's text, and decides whose diagnostics an edit or a
-file change affects: documents that declare a contract for a workflow whose inputs or outcomes
-changed, and the workflow's own document when a contract for it changed. Diagnostics of documents
+file change affects: documents that declare a contract for a workflow name whose declarations
+changed (any of them: which one a contract binds to depends on where they all lie). Diagnostics of documents
 that are not open are reported too (pushed, and withdrawn when they are clean again, to a client
 that does not pull; pulled otherwise: `awl_lsp.pull`), so a broken file shows in the Problems panel
 without being opened; an open document is never reported twice.
@@ -112,10 +112,14 @@ class WorkspaceSession:
         return (_names(old.summary) if old else set()) | (_names(new.summary) if new else set())
 
     def dependents(self, names: set[str]) -> list[Entry]:
-        """Documents tied to any of these workflow names."""
+        """Documents declaring a contract for any of these workflow names (a workflow's own document
+        reads nothing of other documents)."""
         if self.index is None or not names:
             return []
-        return [e for e in self.index.entries.values() if _names(e.summary) & names]
+        found: dict[Path, Entry] = {}
+        for name in sorted(names):
+            found.update((e.path, e) for e in self.index.declaring(name))
+        return list(found.values())
 
     def report_of(
         self, entry: Entry, enc: Encoding, index: WorkspaceIndex | None = None

@@ -1,12 +1,18 @@
 """Navigation across documents: from a `detached`/`child` declaration, a `hatch`, `spawn` or child
-call to the workflow it names; references and rename of a workflow across every document that
-declares or uses it; workspace symbols over every indexed document, fuzzy-matched.
+call to the workflow it binds to; references and rename of a workflow across the documents that
+bind to it; workspace symbols over every indexed document, fuzzy-matched.
+
+Which workflow a name binds to is the index's one resolution (`WorkspaceIndex.resolve_flow`: the
+document itself, then the nearest folder), so a copy of a workflow elsewhere is neither a definition
+nor renamed with it, and a call site that binds to another copy is not renamed either.
 
 Each function returns locations as `(uri, (line, character, end line, end character))` through the
 index's entries, so documents that are not open are reached too.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from lsprotocol import types as lsp
 from tree_sitter import Node
@@ -28,8 +34,6 @@ def _loc(entry: Entry, r: tuple[int, int, int, int], encoding: Encoding) -> lsp.
 
 def schema_file_at(snap: Snapshot, position: lsp.Position, roots: list) -> lsp.Location | None:
     """From `schema("file.json")` to the file (when it lies inside the workspace folders)."""
-    from pathlib import Path
-
     from awl_lsp.workspace import inside
 
     row, col = snap.point(position)
@@ -64,21 +68,77 @@ def flow_name_at(snap: Snapshot, position: lsp.Position) -> tuple[str, Symbol | 
     return None
 
 
+def _origin(snap: Snapshot) -> Path | None:
+    return snap.path.resolve() if snap.path is not None else None
+
+
+def bound_workflows(
+    snap: Snapshot, position: lsp.Position, index: WorkspaceIndex
+) -> tuple[str, list[Path]] | None:
+    """The workflow name at the cursor and the documents (resolved paths) it stands for there: on a
+    workflow's own declaration, this document; on a contract or its use, the nearest declarations
+    of the name (`WorkspaceIndex.resolve_flow`; several only when equally near). None off a name."""
+    found = flow_name_at(snap, position)
+    if found is None:
+        return None
+    name, sym = found
+    origin = _origin(snap)
+    if sym is not None and sym.kind in (Kind.WORKFLOW, Kind.WORKLOOP):
+        return name, [origin] if origin is not None else []
+    return name, [e.path for e in index.resolve_flow(name, origin).tied]
+
+
 def workflow_definitions(
     snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding
 ) -> list[lsp.Location]:
-    """Where the workflow named at the cursor is declared (in other documents)."""
+    """Where the workflow named at the cursor is declared: the document it binds to (every one of
+    the equally near, when several are), when that is another document."""
     found = flow_name_at(snap, position)
-    if found is None:
+    if found is None or (found[1] is not None and found[1].kind in (Kind.WORKFLOW, Kind.WORKLOOP)):
         return []
-    name, sym = found
-    if sym is not None and sym.kind in (Kind.WORKFLOW, Kind.WORKLOOP):
-        return []
+    origin = _origin(snap)
     return [
         _loc(e, e.summary.flow_selection, encoding)
-        for e in index.flows_named(name)
-        if e.summary.flow_selection is not None and e.uri != uri
+        for e in index.resolve_flow(found[0], origin).tied
+        if e.summary.flow_selection is not None and e.path != origin
     ]
+
+
+def _binding_places(
+    snap: Snapshot, position: lsp.Position, index: WorkspaceIndex, declarations: bool
+) -> tuple[str, list[tuple[Entry, list[tuple[int, int, int, int]]]]] | None:
+    """The name at the cursor and, per other document, the places that name the same workflow:
+    the declarations it binds to (with `declarations`), and the contracts binding to them (their
+    declarations with `declarations`, and their hatches, spawns and calls). A contract whose
+    workflow is in no document: every contract of that name."""
+    found = bound_workflows(snap, position, index)
+    if found is None:
+        return None
+    name, targets = found
+    origin = _origin(snap)
+    places: dict[Path, tuple[Entry, list[tuple[int, int, int, int]]]] = {}
+
+    def add(e: Entry, ranges: list[tuple[int, int, int, int]]) -> None:
+        if e.path == origin or not ranges:
+            return
+        kept = places.setdefault(e.path, (e, []))[1]
+        for r in ranges:
+            if r not in kept:
+                kept.append(r)
+
+    callers: dict[Path, Entry] = {}
+    for path in targets:
+        target = index.entry(path)
+        if target is not None and declarations and target.summary.flow_selection is not None:
+            add(target, [target.summary.flow_selection])
+        callers.update((e.path, e) for e in index.callers_of(name, path))
+    if not targets and not index.flows_named(name):
+        callers.update((e.path, e) for e in index.declaring(name))
+    for e in sorted(callers.values(), key=lambda e: str(e.path)):
+        c = e.summary.contract(name)
+        if c is not None:
+            add(e, ([c.selection] if declarations else []) + list(e.summary.uses.get(name, [])))
+    return name, list(places.values())
 
 
 def workflow_references(
@@ -90,50 +150,27 @@ def workflow_references(
     include_declaration: bool,
 ) -> list[lsp.Location]:
     """Every place in other documents that names the workflow at the cursor: its declaration (when
-    asked), the `detached`/`child` declarations for it and their hatches, spawns and calls."""
-    found = flow_name_at(snap, position)
+    asked), the `detached`/`child` declarations that bind to it (when asked) and their hatches,
+    spawns and calls. A copy of the workflow elsewhere, and the contracts binding to that copy,
+    are another workflow's."""
+    found = _binding_places(snap, position, index, include_declaration)
     if found is None:
         return []
-    name = found[0]
-    out: list[lsp.Location] = []
-    for e in index.entries.values():
-        if e.uri == uri:
-            continue
-        if include_declaration and e.summary.flow_name == name and e.summary.flow_selection is not None:
-            out.append(_loc(e, e.summary.flow_selection, encoding))
-        c = e.summary.contract(name)
-        if c is not None:
-            if include_declaration:
-                out.append(_loc(e, c.selection, encoding))
-            out.extend(_loc(e, r, encoding) for r in e.summary.uses.get(name, []))
-    return out
+    return [_loc(e, r, encoding) for e, ranges in found[1] for r in ranges]
 
 
 def workflow_rename_edits(
     snap: Snapshot, position: lsp.Position, uri: str, index: WorkspaceIndex, encoding: Encoding, new_name: str
 ) -> dict[str, list[lsp.TextEdit]]:
     """Edits in other documents that renaming the workflow at the cursor needs (its declaration, the
-    contracts that name it, their uses). The current document's own edits are the caller's."""
-    found = flow_name_at(snap, position)
-    if found is None:
+    contracts that bind to it, their uses). The current document's own edits are the caller's; a
+    contract for a workflow deployed from elsewhere is renamed here only."""
+    found = _binding_places(snap, position, index, True)
+    if found is None or not index.flows_named(found[0]):
         return {}
-    name = found[0]
-    if not index.flows_named(name):
-        return {}  # a contract for a workflow deployed from elsewhere: rename it here only
-    changes: dict[str, list[lsp.TextEdit]] = {}
-    for e in index.entries.values():
-        if e.uri == uri:
-            continue
-        ranges = []
-        if e.summary.flow_name == name and e.summary.flow_selection is not None:
-            ranges.append(e.summary.flow_selection)
-        c = e.summary.contract(name)
-        if c is not None:
-            ranges.append(c.selection)
-            ranges.extend(e.summary.uses.get(name, []))
-        if ranges:
-            changes[e.uri] = [lsp.TextEdit(_loc(e, r, encoding).range, new_name) for r in ranges]
-    return changes
+    return {
+        e.uri: [lsp.TextEdit(_loc(e, r, encoding).range, new_name) for r in ranges] for e, ranges in found[1]
+    }
 
 
 def with_definitions_elsewhere(

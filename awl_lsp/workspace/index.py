@@ -2,8 +2,10 @@
 
 Unopened documents are read from disk (safely: `files`) and summarised once per change on disk;
 open documents are summarised from the editor's newest text instead, so an unsaved edit counts at
-once. The index answers: which documents declare a workflow of this name, which declare contracts
-for it, and where a range of a document lies in LSP positions.
+once. The index answers: which documents declare a workflow of this name, which one a document
+naming it binds to (`resolve_flow`, the one resolution every cross-document feature uses:
+`awl_lsp.workspace.resolution`), which documents declare contracts for it and which of those bind to
+a given document (`callers_of`), and where a range of a document lies in LSP positions.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from awl_lsp.model import ModelBuilder, SemanticModel
 from awl_lsp.syntax import Encoding, SyntaxDocument
 from awl_lsp.syntax.positions import LineIndex
 from awl_lsp.workspace.files import awl_files, read_document
+from awl_lsp.workspace.resolution import Resolution, resolve
 from awl_lsp.workspace.summary import DocumentSummary, Range, summarize
 
 
@@ -62,6 +65,9 @@ class WorkspaceIndex:
         self.entries: dict[Path, Entry] = {}
         self.skipped: dict[Path, str] = {}  # files left out, with the reason
         self.generation = 0  # bumped whenever a summary that others may depend on changes
+        # name -> the documents declaring that workflow (or workloop) / a contract for it
+        self._flows: dict[str, dict[Path, Entry]] = {}
+        self._contracts: dict[str, dict[Path, Entry]] = {}
 
     # ---- building
     def scan(self, progress: Callable[[int, Path], None] | None = None) -> int:
@@ -135,20 +141,57 @@ class WorkspaceIndex:
         if old is None or _meaning(old.summary) != _meaning(summary):
             self.generation += 1
         entry = Entry(key, text, summary, is_open, stamp)
+        if old is not None:
+            self._unfile(old)
         self.entries[key] = entry
+        self._file(entry)
         return entry
 
     def _drop(self, key: Path) -> None:
-        if self.entries.pop(key, None) is not None:
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self._unfile(old)
             self.generation += 1
+
+    def _file(self, entry: Entry) -> None:
+        s = entry.summary
+        if s.flow_name:
+            self._flows.setdefault(s.flow_name, {})[entry.path] = entry
+        for c in s.contracts:
+            self._contracts.setdefault(c.name, {})[entry.path] = entry
+
+    def _unfile(self, entry: Entry) -> None:
+        s = entry.summary
+        names = [(self._flows, s.flow_name)] if s.flow_name else []
+        names += [(self._contracts, c.name) for c in s.contracts]
+        for table, name in names:
+            found = table.get(name)
+            if found is not None and found.get(entry.path) is entry:
+                del found[entry.path]
+                if not found:
+                    del table[name]
 
     # ---- questions
     def flows_named(self, name: str) -> list[Entry]:
-        return [e for e in self.entries.values() if e.summary.flow_name == name]
+        """Every document declaring a workflow or workloop `name` (by path)."""
+        return sorted(self._flows.get(name, {}).values(), key=lambda e: str(e.path))
+
+    def resolve_flow(self, name: str, from_path: Path | None) -> Resolution[Entry]:
+        """The documents declaring workflow `name`, nearest first, as seen from the document at
+        `from_path` (None: a document with no file). The one resolution contracts, definition,
+        references, rename and call hierarchy use; see `awl_lsp.workspace.resolution`."""
+        origin = from_path.resolve() if from_path is not None else None
+        return resolve(name, origin, self._flows.get(name, {}).values())
 
     def declaring(self, name: str) -> list[Entry]:
-        """Documents with a `detached`/`child` contract for `name`."""
-        return [e for e in self.entries.values() if e.summary.contract(name) is not None]
+        """Documents with a `detached`/`child` contract for `name` (by path)."""
+        return sorted(self._contracts.get(name, {}).values(), key=lambda e: str(e.path))
+
+    def callers_of(self, name: str, path: Path) -> list[Entry]:
+        """The documents whose contract for workflow `name` binds to the document at `path` (it is
+        one of the nearest declarations of that name from them), by path."""
+        key = path.resolve()
+        return [e for e in self.declaring(name) if self.resolve_flow(name, e.path).binds(key)]
 
     def entry(self, path: Path) -> Entry | None:
         return self.entries.get(path.resolve())

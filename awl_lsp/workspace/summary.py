@@ -126,6 +126,32 @@ def _fields(s: DocumentSummary) -> tuple:
     )
 
 
+def type_shape(type_text: str, summary: DocumentSummary) -> tuple[object, str]:
+    """What a type means across documents: a record's fields (sorted), otherwise its text, with
+    its list and optional wrappers."""
+    text = type_text.strip()
+    suffix = ""
+    while text.endswith("?") or (text.startswith("[") and text.endswith("]")):
+        if text.endswith("?"):
+            suffix += "?"
+            text = text[:-1].strip()
+        else:
+            suffix += "[]"
+            text = text[1:-1].strip()
+    fields = summary.records.get(text)
+    return (tuple(sorted(fields)) if fields is not None else text, suffix)
+
+
+def interface(s: DocumentSummary) -> tuple:
+    """What a contract can see of a flow: its kind, its inputs and its success results (records by
+    their fields). Two documents with one interface are the same workflow to every contract."""
+    return (
+        s.flow_kind,
+        tuple(sorted((i.name, type_shape(i.type, s)) for i in s.inputs)),
+        tuple(sorted(repr(type_shape(o.type, s)) for o in s.outcomes if o.route == "success" and o.type)),
+    )
+
+
 _LOCAL = frozenset({Kind.BINDING, Kind.PARAMETER, Kind.RETIRE})
 
 
