@@ -204,3 +204,26 @@ def test_the_workspace_lookup_is_the_index_s() -> None:
     index.scan()
     assert [e.path.name for e in workflows_for(index, "review", DATA / "pipeline.awl")] == ["review.awl"]
     assert workflows_for(index, "nobody", DATA / "pipeline.awl") == []
+
+
+def test_copies_of_a_workflow_are_called_from_the_documents_that_bind_to_them(folder: Path) -> None:
+    """A second `review` deeper in the tree, beside an older pipeline: each call leads to the
+    nearest copy, and each copy's incoming calls are only the calls that bind to it."""
+    old = folder / "archive" / "old"
+    old.mkdir(parents=True)
+    shutil.copy(folder / "reviews" / "review.awl", old / "review.awl")
+    text = (folder / "pipeline.awl").read_text().replace("workflow pipeline", "workflow pipeline_v1")
+    (old / "pipeline_v1.awl").write_text(text)
+    uri, text, snap, ws = open_in(folder, "pipeline.awl")
+    check = the_item(snap, uri, text, "step check after", 6)
+    called = [c.to.uri for c in outgoing_calls(snap, uri, check, ws) if c.to.name == "review"]
+    assert called == [(folder / "reviews" / "review.awl").as_uri()]
+    for where, callers in (
+        (folder / "reviews" / "review.awl", [("pipeline.awl", "check"), ("watch.awl", "poll")]),
+        (old / "review.awl", [("pipeline_v1.awl", "check")]),
+    ):
+        review_text = where.read_text()
+        review_snap = analyse_text(review_text, where, folder)
+        review = the_item(review_snap, where.as_uri(), review_text, "workflow review", 10)
+        incoming = incoming_calls(review_snap, where.as_uri(), review, ws)
+        assert sorted((c.from_.uri.rsplit("/", 1)[1], c.from_.name) for c in incoming) == callers

@@ -7,7 +7,10 @@ hatch, spawn and child call of it in the other documents of the workspace — ea
 (or `retire` block) it is written in. Where no document of the workspace declares the workflow
 (it is deployed from elsewhere), the contract's declaration here is the item.
 
-Which documents a contract's name leads to is asked in one place, `workflows_for`.
+Which document a contract's name leads to is the index's one resolution
+(`WorkspaceIndex.resolve_flow`: the document itself, then the nearest folder; several documents
+only when equally near), and the calls into a workflow are those of the documents whose contracts
+bind to it (`WorkspaceIndex.callers_of`) — so a copy of the workflow elsewhere is not called.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from awl_lsp.workspace.index import Entry
 
 def workflows_for(index: WorkspaceIndex, name: str, user: Path | None) -> list[Entry]:
     """The documents a contract named `name`, declared in the document at `user`, starts: the
-    workspace index's look-up of a workflow by name (every document declaring it, today)."""
-    return [e for e in index.flows_named(name) if e.summary.flow_selection is not None]
+    nearest declaring it (several only when equally near)."""
+    return [e for e in index.resolve_flow(name, user).tied if e.summary.flow_selection is not None]
 
 
 @dataclass
@@ -134,14 +137,13 @@ def _started_from_elsewhere(
     name: str, path: Path | None, ws: Workspace
 ) -> list[lsp.CallHierarchyIncomingCall]:
     """The hatches, spawns and child calls of workflow `name` (declared at `path`) in every document
-    whose contract for it leads to that document, grouped by the step they are written in."""
-    target = path.resolve() if path is not None else None
+    whose contract for it binds to that document, grouped by the step they are written in."""
+    if path is None:
+        return []  # (a document with no file: no name binds to it)
     out: list[lsp.CallHierarchyIncomingCall] = []
-    for entry in list(ws.index.entries.values()):
+    for entry in ws.index.callers_of(name, path):
         checkpoint()  # (a document analysed per entry that starts it: the client may give up)
-        if entry.summary.contract(name) is None or not entry.summary.uses.get(name):
-            continue
-        if target is not None and target not in {e.path for e in workflows_for(ws.index, name, entry.path)}:
+        if not entry.summary.uses.get(name):
             continue
         uri, other = ws.document(entry)
         calls = ch.flow_calls(other)
