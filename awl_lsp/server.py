@@ -264,7 +264,10 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
         return []
     ours = [d for d in params.context.diagnostics if d.source in (None, "awl")]
     only = [getattr(k, "value", str(k)) for k in params.context.only or []] or None
-    return code_actions(snap, uri, params.range, ours, only)
+    workspace = ls.client_capabilities.workspace
+    edits = workspace.workspace_edit if workspace is not None else None
+    snippets = bool(edits is not None and edits.snippet_edit_support)
+    return code_actions(snap, uri, params.range, ours, only, snippets)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
