@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest_lsp
 from helpers import accept_registrations, example, published
+from lsp_edits import apply_edits
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
@@ -122,3 +123,32 @@ async def test_the_server_offers_the_fixes_the_command_line_reports(client: Lang
     else:
         assert text == ', upto: ""'
     assert served == cli
+
+
+async def test_fix_all_on_save_writes_what_check_fix_writes(client: LanguageClient, tmp_path: Path) -> None:
+    uri = (FOLDER / "fix_all.awl").as_uri()
+    text = TEXT.replace("workloop sweep_e2e", "workloop fix_all_e2e").replace(
+        "  input inbox: String\n", "  input inbox: String\n  input tags: [String\n"
+    )
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="awl", version=1, text=text))
+    )
+    await published(client, uri)
+    everything = lsp.Range(lsp.Position(0, 0), lsp.Position(len(text.splitlines()), 0))
+    (action,) = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri),
+            everything,
+            lsp.CodeActionContext([], only=[lsp.CodeActionKind.SourceFixAll]),
+        )
+    )
+    assert action.kind == "source.fixAll.awl"
+    assert action.edit is not None and action.edit.changes is not None
+    fixed = apply_edits(text, list(action.edit.changes[uri]))
+    copy = tmp_path / "fix_all.awl"
+    copy.write_text(text)
+    subprocess.run(
+        [sys.executable, "-m", "awl_lsp", "check", "--fix", str(copy)], capture_output=True, timeout=60
+    )
+    assert fixed == copy.read_text() != text
+    assert "tolerance 3 windows" in fixed and "[String]" in fixed and "list_nwe" in fixed  # safe fixes only

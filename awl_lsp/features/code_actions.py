@@ -8,6 +8,9 @@ placeholders is sent as snippet edits to a client that supports them
 (`workspace.workspaceEdit.snippetEditSupport`), as its plain text to the others. Refactorings
 (`when`/`otherwise` → `if`/`else`, a record's layout) come as `refactor.rewrite` actions.
 
+`source.fixAll.awl` (asked for by kind: an editor's fix-on-save) applies every safe, preferred fix
+exactly as `awl check --fix` does (`fixes.fix_text`, on the document alone), as one edit.
+
 Fixes work from the diagnostics the client sends (recomputing every check on each request would be
 too slow on big documents) and re-read the tree at the diagnostic's range, so a stale diagnostic
 simply yields no action.
@@ -17,13 +20,15 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from awl_lsp.features.fixes import Fix, fixes_for, refactors_at
+from awl_lsp.features.fixes import Fix, fix_text, fixes_for, refactors_at
+from awl_lsp.features.fixes.apply import Analyse
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
 from awl_lsp.syntax.problems import Problem, Severity
 
 QUICKFIX = lsp.CodeActionKind.QuickFix
 REWRITE = lsp.CodeActionKind.RefactorRewrite
+FIX_ALL = "source.fixAll.awl"
 
 
 def problem_of(snap: Snapshot, diag: lsp.Diagnostic) -> Problem:
@@ -57,9 +62,30 @@ def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
     return a0 <= b1 and b0 <= a1
 
 
-def _wanted(kind: lsp.CodeActionKind, only: list[str] | None) -> bool:
-    value = kind.value
+def _wanted(kind: lsp.CodeActionKind | str, only: list[str] | None) -> bool:
+    value = kind.value if isinstance(kind, lsp.CodeActionKind) else kind
     return not only or any(value == o or value.startswith(o + ".") for o in only)
+
+
+def fix_all(snap: Snapshot, uri: str, analyse: Analyse) -> lsp.CodeAction | None:
+    """Every safe, preferred fix applied (as `awl check --fix` applies them) as one edit of the
+    stretch of text that changed; None when nothing would change."""
+    text = snap.doc.text
+    new = fix_text(text, analyse).text
+    if new == text:
+        return None
+    start = 0
+    while start < min(len(text), len(new)) and text[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(text), len(new)) - start and text[-1 - end] == new[-1 - end]:
+        end += 1
+    lines = snap.doc.lines
+    first = lines.position(start, snap.doc.encoding)
+    last = lines.position(len(text) - end, snap.doc.encoding)
+    rng = lsp.Range(lsp.Position(*first), lsp.Position(*last))
+    edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(rng, new[start : len(new) - end])]})
+    return lsp.CodeAction("Apply every safe fix (as `awl check --fix`)", kind=FIX_ALL, edit=edit)
 
 
 def code_actions(
@@ -69,9 +95,11 @@ def code_actions(
     diagnostics: list[lsp.Diagnostic] | None = None,
     only: list[str] | None = None,
     snippets: bool = False,
+    analyse: Analyse | None = None,
 ) -> list[lsp.CodeAction]:
     """Quick fixes for the given diagnostics that touch `rng`, then rewrites available at `rng`;
-    `snippets`: the client applies snippet text edits."""
+    `snippets`: the client applies snippet text edits. When `only` asks for `source.fixAll` and
+    `analyse` (how `awl check` analyses a text of this document) is given, the fix-all action."""
     out: list[lsp.CodeAction] = []
     if _wanted(QUICKFIX, only):
         for diag in diagnostics or []:
@@ -88,4 +116,7 @@ def code_actions(
     if _wanted(REWRITE, only):
         for fix in refactors_at(snap, _range(snap, rng)):
             out.append(lsp.CodeAction(fix.title, kind=REWRITE, edit=workspace_edit(snap, uri, fix)))
+    if only and analyse is not None and _wanted(FIX_ALL, only):
+        action = fix_all(snap, uri, analyse)
+        out += [action] if action is not None else []
     return out
