@@ -1,8 +1,9 @@
 """Writing a user's file (`awl fmt`, `awl check --fix`) so that no byte of it is ever lost.
 
 `write_text` puts the new text in a temporary file next to the original (same folder, so same file
-system), flushes it to disk, gives it the original's permission bits, and only then renames it over
-the original — one atomic step. A failure before that (a full disk, an interrupted run, a folder
+system), flushes it to disk, gives it the original's permission bits (and owner, where allowed),
+and only then renames it over the original — one atomic step. A file the user may not write is
+refused, as writing it in place would be. A failure before that (a full disk, an interrupted run, a folder
 that refuses new files) leaves the original exactly as it was, and the temporary file is removed.
 A symbolic link is followed: the file it points to is replaced, the link stays a link.
 
@@ -14,6 +15,7 @@ breaks the new text uses).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -43,7 +45,9 @@ def write_text(path: Path, text: str) -> None:
 
     Raises OSError when the file cannot be replaced; the original is then unchanged."""
     target = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(target.stat().st_mode)
+    info = target.stat()
+    if not os.access(target, os.W_OK):  # a rename would replace it all the same: refuse as a write would
+        raise PermissionError(errno.EACCES, "the file is read-only", str(path))
     data = in_form_of(target.read_bytes(), text)
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
@@ -51,7 +55,10 @@ def write_text(path: Path, text: str) -> None:
             _write_all(out, data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, mode)
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(OSError):  # only a privileged user may give the file back
+                os.chown(temporary, info.st_uid, info.st_gid)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -117,3 +117,19 @@ def test_new_line_breaks_follow_the_file() -> None:
     assert file_writes.in_form_of(b"a\r\nb\r\n", "a\nb\nc\n") == b"a\r\nb\r\nc\r\n"
     assert file_writes.in_form_of(b"a\nb\r\n", "a\nb\n") == b"a\nb\n"  # mixed: the text as it is
     assert file_writes.in_form_of(b"\xef\xbb\xbfa\n", "b\n") == b"\xef\xbb\xbfb\n"
+
+
+def test_a_read_only_file_is_refused_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "doc.awl"
+    path.write_text(UGLY)
+    os.chmod(path, 0o444)
+    real_access = os.access
+    # (the tests may run as root, whom no permission bit stops: ask as an ordinary user would)
+    monkeypatch.setattr(
+        file_writes.os, "access", lambda p, mode: not (mode & os.W_OK) and real_access(p, mode)
+    )
+    assert cli.main(["fmt", str(path)]) == 2
+    assert path.read_text() == UGLY and stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert "read-only" in capsys.readouterr().err
