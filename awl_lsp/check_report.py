@@ -1,8 +1,10 @@
 """How `awl check` prints its findings: text, JSON, GitHub workflow commands and SARIF 2.1.0.
 
 Owns the record a finding becomes on the command line (1-based lines, columns counted in Unicode
-code points, end exclusive) and the four renderings of a list of them. Pure functions: the CLI
-collects records and prints what one of these returns.
+code points, end exclusive), with the fixes offered for it (their edits in the same positions),
+and the four renderings of a list of them. Pure functions: the CLI collects records and prints
+what one of these returns. JSON carries every fix (`title`, `preferred`, `safe`, `edits`); SARIF
+carries them as `fixes` with `artifactChanges`; text and GitHub annotations carry none.
 """
 
 from __future__ import annotations
@@ -19,6 +21,28 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 @dataclass(frozen=True)
+class EditRecord:
+    """Replace the text from (line, column) to (end_line, end_column) — exclusive — by `text`."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class FixRecord:
+    """A fix for a finding: what `awl check --fix` would apply when preferred and safe (or with
+    `--unsafe-fixes`, when preferred)."""
+
+    title: str
+    preferred: bool
+    safe: bool
+    edits: tuple[EditRecord, ...]
+
+
+@dataclass(frozen=True)
 class Record:
     """One finding in one file, as the command line reports it."""
 
@@ -30,6 +54,7 @@ class Record:
     severity: str  # "error" | "warning" | "info"
     code: str
     message: str
+    fixes: tuple[FixRecord, ...] = ()
 
 
 def render(fmt: str, records: list[Record]) -> str:
@@ -92,6 +117,25 @@ def _artifact_uri(file: str) -> tuple[str, bool]:
     return rel.as_posix(), True
 
 
+def _sarif_region(line: int, column: int, end_line: int, end_column: int) -> dict:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
+def _sarif_fix(fix: FixRecord, location: dict) -> dict:
+    replacements = [
+        {
+            "deletedRegion": _sarif_region(e.line, e.column, e.end_line, e.end_column),
+            "insertedContent": {"text": e.text},
+        }
+        for e in fix.edits
+    ]
+    return {
+        "description": {"text": fix.title},
+        "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
+        "properties": {"preferred": fix.preferred, "safe": fix.safe},
+    }
+
+
 def sarif_log(records: list[Record]) -> dict:
     """A SARIF 2.1.0 log with one run of the `awl` tool; one rule per finding code."""
     codes = sorted({r.code for r in records})
@@ -102,27 +146,23 @@ def sarif_log(records: list[Record]) -> dict:
         location: dict = {"uri": uri}
         if relative:
             location["uriBaseId"] = "%SRCROOT%"
-        results.append(
-            {
-                "ruleId": r.code,
-                "ruleIndex": rule_index[r.code],
-                "level": _SARIF_LEVEL.get(r.severity, "note"),
-                "message": {"text": r.message},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": location,
-                            "region": {
-                                "startLine": r.line,
-                                "startColumn": r.column,
-                                "endLine": r.end_line,
-                                "endColumn": r.end_column,
-                            },
-                        }
+        result = {
+            "ruleId": r.code,
+            "ruleIndex": rule_index[r.code],
+            "level": _SARIF_LEVEL.get(r.severity, "note"),
+            "message": {"text": r.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": location,
+                        "region": _sarif_region(r.line, r.column, r.end_line, r.end_column),
                     }
-                ],
-            }
-        )
+                }
+            ],
+        }
+        if r.fixes:
+            result["fixes"] = [_sarif_fix(f, location) for f in r.fixes]
+        results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

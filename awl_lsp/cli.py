@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from awl_lsp import __version__
@@ -76,21 +77,124 @@ def _contract_findings(index, path: Path, snap) -> list:  # noqa: ANN001
     return [c.problem for c in found if c.problem.severity is not Severity.HINT]
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read."""
-    from awl_lsp.check_report import Record, github_io_error, render
-    from awl_lsp.checks import Severity
+def _analyser(index, path: Path, workspace: Path | None):  # noqa: ANN001, ANN202
+    """One analysis of a text of `path`: its snapshot and every problem `awl check` reports for it."""
     from awl_lsp.documents import analyse_text
     from awl_lsp.features.diagnostics import findings
+
+    resolved = path.resolve()
+
+    def analyse(text: str):  # noqa: ANN202
+        snap = analyse_text(text, resolved, workspace or resolved.parent)
+        return snap, [*findings(snap), *_contract_findings(index, path, snap)]
+
+    return analyse
+
+
+def _records(path: Path, snap, problems: list) -> list:  # noqa: ANN001
+    """The problems as the command line reports them, with their fixes: 1-based lines, columns in
+    code points, end exclusive — the same for a problem and for its fixes' edits."""
+    from awl_lsp.check_report import EditRecord, FixRecord, Record
+    from awl_lsp.checks import Severity
+    from awl_lsp.features.fixes import fixes_for
     from awl_lsp.syntax import Encoding
+
+    lines = snap.doc.lines
+    crlf = "\r\n" in snap.doc.text
+
+    def at(row: int, col: int) -> tuple[int, int]:
+        line, column = lines.point_to_position(row, col, Encoding.UTF32)
+        return line + 1, column + 1
+
+    def fix_record(fix) -> FixRecord:  # noqa: ANN001
+        edits = tuple(
+            EditRecord(*at(e.range[0], e.range[1]), *at(e.range[2], e.range[3]), _eol(e.text, crlf))
+            for e in fix.plain_edits()
+        )
+        return FixRecord(fix.title, fix.preferred, fix.safe, edits)
+
+    out = []
+    for p in problems:
+        severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(p.severity, "info")
+        fixes = tuple(fix_record(f) for f in fixes_for(snap, p))
+        out.append(
+            Record(
+                str(path),
+                *at(p.range[0], p.range[1]),
+                *at(p.range[2], p.range[3]),
+                severity,
+                p.code,
+                p.message,
+                fixes,
+            )
+        )
+    return out
+
+
+def _eol(text: str, crlf: bool) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else text
+
+
+def _diff(path: Path, before: str, after: str) -> str:
+    import difflib
+
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), f"{path}", f"{path} (fixed)"
+        )
+    )
+
+
+@dataclass
+class _Checked:
+    """What checking (and with --fix, fixing) one file gave: what to report, what changed."""
+
+    records: list
+    fixed: list[str] = field(default_factory=list)  # titles of the fixes applied (--diff: to apply)
+    diff: str = ""  # --diff: the fixes as a unified diff
+    notes: list[str] = field(default_factory=list)  # for stderr: fixes given up, a failed write
+    write_failed: bool = False
+
+
+def _check_file(path: Path, text: str, analyse, args: argparse.Namespace) -> _Checked:  # noqa: ANN001
+    """Check one file; with --fix apply its fixes (written atomically), with --diff only show them."""
+    if not (args.fix or args.diff):
+        return _Checked(_records(path, *analyse(text)))
+    from awl_lsp.features.fixes import fix_text
+    from awl_lsp.file_writes import write_text
+
+    result = fix_text(text, analyse, unsafe=args.unsafe_fixes)
+    checked = _Checked(
+        [], [a.fix.title for a in result.applied], notes=[f"not fixed: {w}" for w in result.refused]
+    )
+    snap, problems = result.snapshot, result.problems
+    if result.changed and args.diff:
+        checked.diff = _diff(path, text, result.text)
+    elif result.changed:
+        try:
+            write_text(path, result.text)
+        except OSError as exc:
+            checked.notes.append(f"cannot write the fixes: {exc}")
+            checked.write_failed, checked.fixed = True, []
+            snap, problems = analyse(text)
+    checked.records = _records(path, snap, problems)
+    return checked
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read (or,
+    with --fix, a fixed file could not be written). With --fix, the errors counted are those that
+    remain; with --diff, 1 also when some file would change."""
+    from awl_lsp.check_report import github_io_error, render
 
     files, errors = _awl_files(args.paths)
     for e in errors:
         print(e, file=sys.stderr)
         if args.format == "github":
             print(github_io_error(None, e))
-    records: list[Record] = []
+    records: list = []
     unreadable = bool(errors)
+    fixed_files = fixed_problems = 0
     workspace = Path(args.workspace).resolve() if args.workspace else None
     index = _workspace_index(args.paths, workspace)
     for path in files:
@@ -102,21 +206,51 @@ def cmd_check(args: argparse.Namespace) -> int:
                 print(github_io_error(str(path), f"awl cannot read this file: {exc}"))
             unreadable = True
             continue
-        snap = analyse_text(text, path.resolve(), workspace or path.resolve().parent)
-        lines = snap.doc.lines
-        for f in [*findings(snap), *_contract_findings(index, path, snap)]:
-            sl, sc = lines.point_to_position(f.range[0], f.range[1], Encoding.UTF32)
-            el, ec = lines.point_to_position(f.range[2], f.range[3], Encoding.UTF32)
-            severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(f.severity, "info")
-            records.append(Record(str(path), sl + 1, sc + 1, el + 1, ec + 1, severity, f.code, f.message))
-    out = render(args.format, records)
-    if out or args.format in ("json", "sarif"):
-        print(out)
+        checked = _check_file(path, text, _analyser(index, path, workspace), args)
+        for note in checked.notes:
+            if checked.write_failed or not args.quiet:
+                print(f"awl check: {path}: {note}", file=sys.stderr)
+        unreadable |= checked.write_failed
+        if checked.fixed:
+            fixed_files += 1
+            fixed_problems += len(checked.fixed)
+            sys.stdout.write(checked.diff)
+            if not args.diff:
+                index.load(path)  # the files checked after this one see it as fixed
+            if not args.quiet:
+                how = "would fix" if args.diff else "fixed"
+                print(
+                    f"awl check: {path}: {how} {len(checked.fixed)}: {', '.join(checked.fixed)}",
+                    file=sys.stderr,
+                )
+        records += checked.records
+    if not args.diff:
+        out = render(args.format, records)
+        if out or args.format in ("json", "sarif"):
+            print(out)
     n_err = sum(r.severity == "error" for r in records)
-    if args.format == "text" and not args.quiet:
-        n_warn = sum(r.severity == "warning" for r in records)
-        print(f"{len(files)} file(s) checked: {n_err} error(s), {n_warn} warning(s)", file=sys.stderr)
-    return 2 if unreadable else 1 if n_err else 0
+    if not args.quiet and (args.format == "text" or args.diff):
+        print(_summary(args, len(files), records, fixed_problems, fixed_files), file=sys.stderr)
+    if unreadable:
+        return 2
+    return 1 if n_err or (args.diff and fixed_files) else 0
+
+
+def _summary(args: argparse.Namespace, files: int, records: list, fixed: int, fixed_files: int) -> str:
+    n_err = sum(r.severity == "error" for r in records)
+    n_warn = sum(r.severity == "warning" for r in records)
+    preferred = [next((f for f in r.fixes if f.preferred), None) for r in records]
+    safe = sum(f is not None and f.safe for f in preferred)
+    unsafe = sum(f is not None and not f.safe for f in preferred)
+    summary = f"{files} file(s) checked: {n_err} error(s), {n_warn} warning(s)"
+    if args.fix or args.diff:
+        how = "would be fixed (nothing written)" if args.diff else "fixed"
+        summary += f" remain; {fixed} problem(s) in {fixed_files} file(s) {how}"
+    elif safe:
+        summary += f"; {safe} fixable with `awl check --fix`"
+    if unsafe and not args.unsafe_fixes:
+        summary += f" ({unsafe} more with `--unsafe-fixes`)"
+    return summary
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -147,7 +281,8 @@ def _print_tree(node, source: bytes, depth: int, field: str | None) -> None:  # 
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    """Print files in canonical form: rewrite them, or with --check/--diff only report.
+    """Print files in canonical form: rewrite them (atomically, see `file_writes`), or with
+    --check/--diff only report.
 
     Exit status: 0 all formatted (or rewritten), 1 with --check/--diff when a file would change,
     or when a file cannot be formatted (syntax errors), 2 for usage and I/O errors.
@@ -155,6 +290,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     import difflib
 
     from awl_lsp.features.printer import canonical_text
+    from awl_lsp.file_writes import write_text
 
     files, errors = _awl_files(args.paths)
     for e in errors:
@@ -193,7 +329,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             print(path)
         else:
             try:
-                path.write_bytes(result.encode("utf-8"))
+                write_text(path, result)
             except OSError as exc:
                 print(f"awl: {path}: {exc}", file=sys.stderr)
                 status = 2
@@ -267,7 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="report syntax and semantic problems",
         description="Exit status: 0 when no file has errors (warnings allowed), 1 when some file has "
-        "errors, 2 on a usage error or a path that cannot be read.",
+        "errors, 2 on a usage error or a path that cannot be read (or, with --fix, a file that cannot "
+        "be written). With --fix the errors counted are those that remain after fixing; with --diff, "
+        "1 also when some file would change.",
     )
     p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")
     p.add_argument(
@@ -281,6 +419,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--workspace", help='folder schema("…") paths must stay inside (default: the file\'s folder)'
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe, preferred fix of each problem (in place, atomically), then report what remains",
+    )
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="like --fix, but change nothing: print the fixes as a unified diff",
+    )
+    p.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix/--diff, also apply preferred fixes that guess (a close name, a placeholder value)",
+    )
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("fmt", help="print files in the engine's canonical form (in place by default)")
     p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")

@@ -29,7 +29,7 @@ from awl_lsp import __version__, custom_requests, document_sync, navigation_requ
 from awl_lsp.cancellable_requests import cancellable_request
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
-from awl_lsp.features.code_actions import code_actions
+from awl_lsp.features.code_actions import FIX_ALL, code_actions
 from awl_lsp.features.completion import completion_list
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.formatting import format_document, format_range
@@ -253,7 +253,7 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
 @server.feature(
     lsp.TEXT_DOCUMENT_CODE_ACTION,
     lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite],
+        code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite, FIX_ALL],
         resolve_provider=False,
     ),
 )
@@ -265,7 +265,18 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
         return []
     ours = [d for d in params.context.diagnostics if d.source in (None, "awl")]
     only = [getattr(k, "value", str(k)) for k in params.context.only or []] or None
-    return code_actions(snap, uri, params.range, ours, only)
+    workspace = ls.client_capabilities.workspace
+    edits = workspace.workspace_edit if workspace is not None else None
+    snippets = bool(edits is not None and edits.snippet_edit_support)
+
+    def analyse(text: str):  # noqa: ANN202 — as `awl check --fix` sees the document
+        from awl_lsp.documents import analyse_text
+        from awl_lsp.features.diagnostics import findings
+
+        again = analyse_text(text, snap.path, snap.workspace)
+        return again, findings(again)
+
+    return code_actions(snap, uri, params.range, ours, only, snippets, analyse)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))

@@ -31,7 +31,9 @@ def test_check_reports_errors_as_text_and_json() -> None:
     result = awl("check", "--format", "json", str(path))
     records = json.loads(result.stdout)
     hit = next(r for r in records if r["line"] == line)
-    assert set(hit) == {"file", "line", "column", "end_line", "end_column", "severity", "code", "message"}
+    keys = {"file", "line", "column", "end_line", "end_column", "severity", "code", "message", "fixes"}
+    assert set(hit) == keys
+    assert [f["title"] for f in hit["fixes"]] == ["Add `key order.id`"]
     assert hit["severity"] == "error" and hit["column"] >= 1
 
 

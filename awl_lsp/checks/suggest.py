@@ -114,6 +114,12 @@ def _steps_beside(model: SemanticModel, row: int, col: int) -> tuple[list[str], 
     return steps, outcomes
 
 
+def _region_item(tree: Tree, selection: tuple[int, int, int, int]) -> bool:
+    """Is the binding at `selection` the item variable of a `distribute`/`sequence` line?"""
+    node = tree.root_node.descendant_for_point_range(selection[:2], selection[2:])
+    return node is not None and node.parent is not None and node.parent.type == "distribute_statement"
+
+
 def candidates(
     model: SemanticModel, tree: Tree, source: bytes, code: str, node: Node, path: Path | None = None
 ) -> list[str]:
@@ -140,7 +146,14 @@ def candidates(
         if code == "spawn":
             return model.names(Kind.CHILD)
         return [s.name for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)]
-    if kind in (RefKind.VALUE, RefKind.COLLECT) or code == "unknown-binding":
+    if kind is RefKind.COLLECT:  # what a step of the region bound: not an input, nor the item itself
+        scope = ref.scope if ref is not None else ""
+        return [
+            s.name
+            for s in model.visible_values(row, scope)
+            if s.kind is Kind.BINDING and s.selection[:2] < (row, col) and not _region_item(tree, s.selection)
+        ]
+    if kind is RefKind.VALUE or code == "unknown-binding":
         scope = ref.scope if ref is not None else ""
         return [
             s.name

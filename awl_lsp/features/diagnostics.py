@@ -1,7 +1,7 @@
 """Diagnostics: syntax problems (from the syntax layer) and semantic problems (from the checker).
 
 Both layers report the same `Problem` type; here it becomes an LSP `Diagnostic` carrying the
-problem's stable `code`, its `data` (what quick fixes need; see `features.code_actions`) and its
+problem's stable `code`, its `data` (what quick fixes need; see `features.fixes`) and its
 related places as `relatedInformation` (when the client gives a document URI for them).
 
 What the document could do without carries the `Unnecessary` tag, so editors dim it: an unused

@@ -1,0 +1,81 @@
+"""The fixes, registered explicitly and in order, each keyed on a problem's `code` and its `data`.
+
+`fixes_for` asks every entry whose code and data match, in this order, and gathers what they
+offer: the order is the order the editor lists them in, and the first preferred fix is the one
+`awl check --fix` applies (a later fix that calls itself preferred is not, for that problem). A
+fix reads the problem's range, code and data — never its message. A problem that only follows from
+another (`data.because`: a step unreachable because a route is misspelt) gets no fix of its own:
+the fix of its cause is the fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from awl_lsp.features.fixes import arguments, bindings, clauses, document, names, replacements, tokens
+from awl_lsp.features.fixes.values import Fix
+from awl_lsp.syntax.problems import Problem
+
+if TYPE_CHECKING:
+    from awl_lsp.features.snapshot import Snapshot
+
+log = logging.getLogger("awl_lsp.fixes")
+
+FixFunction = Callable[["Snapshot", Problem], list[Fix]]
+Data = Mapping[str, Any]
+
+
+def _always(_: Data) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One fix: asked for the problems with this `code` (any code when None) whose `data` `when`
+    accepts."""
+
+    fix: FixFunction
+    code: str | None = None
+    when: Callable[[Data], bool] = _always
+
+    def matches(self, problem: Problem) -> bool:
+        return (self.code is None or problem.code == self.code) and self.when(problem.data or {})
+
+
+FIXES: tuple[Entry, ...] = (
+    Entry(clauses.add_hatch_key, "hatch-key", lambda d: d.get("missing") == "key"),
+    Entry(clauses.add_tolerance_windows, "tolerance", lambda d: d.get("missing") == "windows"),
+    Entry(document.add_narration, "narration", lambda d: d.get("missing") == "narration"),
+    Entry(tokens.insert_missing_token, "missing", lambda d: isinstance(d.get("missing"), str)),
+    Entry(names.rename_to_convention, "naming", lambda d: bool(d.get("rename"))),
+    Entry(replacements.write_what_was_meant, None, lambda d: bool(d.get("rewrite"))),
+    Entry(names.change_to_candidate, None, lambda d: bool(d.get("candidates"))),
+    Entry(arguments.add_missing_arguments, None, lambda d: isinstance(d.get("missing"), list)),
+    Entry(bindings.remove_unused_binding, "unused-binding"),
+)
+
+
+def fixes_for(snap: Snapshot, problem: Problem, *, strict: bool = False) -> list[Fix]:
+    """Every fix offered for the problem, in registry order, at most the first one preferred.
+
+    A fix that fails is logged and skipped, so it cannot hide the others — unless `strict` (the
+    tests), where the failure is raised."""
+    out: list[Fix] = []
+    if (problem.data or {}).get("because"):
+        return out  # only a consequence of another problem: fixing that one fixes this
+    for entry in FIXES:
+        if not entry.matches(problem):
+            continue
+        try:
+            found = entry.fix(snap, problem)
+        except Exception:
+            if strict:
+                raise
+            log.exception("fix %s failed on a %s problem", entry.fix.__name__, problem.code)
+            continue
+        out += found
+    preferred = next((i for i, f in enumerate(out) if f.preferred), None)
+    return [replace(f, preferred=False) if f.preferred and i != preferred else f for i, f in enumerate(out)]
