@@ -97,6 +97,15 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                         f"collect: the region's only exit is `{g.names[c]}`",
                         "region-leave",
                     )
+        for src in range(o + 1, c):  # a route to an outcome of the flow ends the run mid-region
+            for name, at in g.steps[src].routes:
+                if name and name not in g.index and ctx.model.first(Kind.OUTCOME, name) is not None:
+                    ctx.error(
+                        g.steps[src].at(at),
+                        f"route `{name}` leaves the per-item region of `{owner}` before its collect: an "
+                        f"item's steps cannot end the run — route to `{g.names[c]}`, the region's only exit",
+                        "region-leave",
+                    )
     return regions
 
 

@@ -187,8 +187,14 @@ def match_arguments(
 
 
 def in_substep(node: Node) -> bool:
-    """Is `node` inside a substep? (The engine leaves the route layout of substep bodies free.)"""
+    """Is `node` inside a substep: a step written anywhere in another step's body (its own body, a
+    `loop` body, a fork branch, an `on failure` block)?"""
     cur = node.parent
     while cur is not None and cur.type != "step_declaration":
         cur = cur.parent
-    return cur is not None and cur.parent is not None and cur.parent.type == "step_body"
+    if cur is None:
+        return False
+    cur = cur.parent
+    while cur is not None and cur.type != "step_declaration":
+        cur = cur.parent
+    return cur is not None
