@@ -39,6 +39,30 @@ class StepGraph:
                     stack.append(n)
         return seen
 
+    def entered(self) -> set[int]:
+        """The steps a run can start: from the first step along routes and fall-through, and a step
+        that waits `after` others once every one of them (of those the container has) has run."""
+        waiting = [len(set(deps)) for deps in self.after]
+        dependents: list[list[int]] = [[] for _ in self.steps]
+        for i, deps in enumerate(self.after):
+            for d in set(deps):
+                dependents[d].append(i)
+        seen, stack = {0}, [0]
+        while stack:
+            u = stack.pop()
+            nexts = [t for t, _ in self.routes[u]]
+            if self.falls_into[u]:
+                nexts.append(u + 1)
+            for i in dependents[u]:
+                waiting[i] -= 1
+                if waiting[i] == 0:
+                    nexts.append(i)
+            for v in nexts:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
 
 def build_graph(steps: list[StepInfo], alone: bool = False) -> StepGraph:
     """The graph of one container; with `alone` (the branches of a named fork) a route reaches only

@@ -223,6 +223,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
 
 def _cycles(ctx: CheckContext, g: StepGraph) -> None:
     back_routes = [(u, v, r) for u, rs in enumerate(g.routes) for v, r in rs if v <= u]
+    if any(d > i for i, deps in enumerate(g.after) for d in deps):
+        _cycles_through_after(ctx, g)
     if not back_routes:
         return
     back: list[set[int]] = [set() for _ in g.steps]  # reverse edges
@@ -251,6 +253,28 @@ def _cycles(ctx: CheckContext, g: StepGraph) -> None:
             msg += f"; `max … visits` on `{outside[0]}` is not a cycle bound"
             msg += " — that step is outside the cycle"
         ctx.error(g.steps[u].at(route), msg, "route-cycle")
+
+
+def _cycles_through_after(ctx: CheckContext, g: StepGraph) -> None:
+    """A cycle of forward routes closed by waiting `after` a later step: reported at its first route
+    (a cycle with a route back up is reported at that route, by `_cycles`)."""
+    for comp in strongly_connected(g.succ):
+        members = set(comp)
+        if len(members) < 2 or any(g.steps[i].bounded for i in members):
+            continue
+        inside = sorted(
+            ((u, v, r) for u in members for v, r in g.routes[u] if v in members), key=lambda x: x[2][:2]
+        )
+        if not inside or any(v <= u for u, v, _ in inside):
+            continue
+        u, v, route = inside[0]
+        path = " → ".join(g.names[i] for i in sorted(members)) + f" → {g.names[min(members)]}"
+        ctx.error(
+            g.steps[u].at(route),
+            f"route `{g.names[v]}` closes a cycle ({path}, through waiting `after` a later step) with no "
+            "re-entry bound: add `max N visits` to a step in the cycle, or drop that `after`",
+            "route-cycle",
+        )
 
 
 def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
@@ -293,17 +317,26 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
 
 
 def _reachability(ctx: CheckContext, g: StepGraph) -> None:
-    seen = g.reach(0)
+    seen = g.entered()
     if len(seen) == len(g.steps):
         return
     for i, s in enumerate(g.steps):
-        if i not in seen:
-            ctx.error(
-                s.at(s.name_rel),
-                f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
-                "above never falls through into it",
-                "unreachable-step",
+        if i in seen:
+            continue
+        blocked = [g.names[d] for d in g.after[i] if d not in seen]
+        routed = any(i == t for rs in g.routes for t, _ in rs)
+        if blocked and not routed:
+            message = (
+                f"step `{g.names[i]}` can never start: it waits `after` `{blocked[0]}`, which never runs "
+                f"before it (it is reached only through `{g.names[i]}`, or not at all) — drop `{blocked[0]}` "
+                "from the `after` list, or route to this step"
             )
+        else:
+            message = (
+                f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
+                "above never falls through into it"
+            )
+        ctx.error(s.at(s.name_rel), message, "unreachable-step")
 
 
 def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:

@@ -85,7 +85,8 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
     if not routes:
         return
     first = routes[0]
-    later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES]
+    # (a substep written below the route is never entered either)
+    later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES or n.type == "step_declaration"]
     if later:
         ctx.error(
             later[0],

@@ -45,7 +45,7 @@ class StepInfo:
     after_rel: Range | None  # the `after` clause, when there is one
     after: list[str]  # step names in `after`
     routes: list[tuple[str, Range]]  # (target step name or "", route) for routes not inside substeps
-    falls: bool  # can finish without routing (no outcome arms, no route in its own body)
+    falls: bool  # can finish without routing (no outcome arms, and its body does not end in a `route`)
     bounded: bool  # has `max N visits`
     has_loop: bool  # a `loop` anywhere below it
     arms: list[str]  # its outcome arm names
@@ -176,9 +176,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 falls, outcomes = False, True
                 arms.append(_text(source, i.child_by_field_id(F.NAME)))
                 continue
-            if kind == "route_statement":
-                falls = False
-            elif kind == "distribute_statement":
+            if kind == "distribute_statement":
                 if dist is None:
                     dist = i
             elif kind == "collect_statement":
@@ -190,8 +188,10 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 sub = infos.get(i.id)
                 if sub is not None:
                     substeps.append(sub)
-            if kind != "on_failure" and kind != "step_declaration" and kind != "visits_bound":
-                tail = kind
+            if kind != "on_failure" and kind != "visits_bound":
+                tail = kind  # (a substep below the step's last `route` is a line it falls past)
+        if tail == "route_statement":
+            falls = False  # it ends in a `route` (a route further up is followed by dead lines)
         name = step.child_by_field_id(F.NAME)
         after = step.child_by_field_id(F.AFTER)
         after_steps = after.children_by_field_name("step") if after is not None else []
