@@ -9,6 +9,7 @@ the lines indented under it). The mutations:
   right after its top-level step, or between the two ends of a `distribute` … `collect` region;
 - `nest-wrap`: a nested step wrapped in a named `fork` … `join`, or in `fork i in LIST` when
   the document has a list input;
+(in a document with no nested step, `nest-out` and `nest-wrap` first move one in, as `nest-into`);
 - `nest-route`: a step's route (a `route` line or an outcome arm's route) pointed at a sibling,
   itself, an arm of its parent, its parent's sibling, an arm further out, a step of another block,
   or an outcome of the flow;
@@ -184,7 +185,19 @@ def _nest_into(rng: random.Random, lines: list[str], bs: list[Block]) -> list[st
     return _move(lines, step, dest, target.body_indent - step.indent)
 
 
+def _nested(rng: random.Random, lines: list[str], bs: list[Block]) -> tuple[list[str], list[Block]] | None:
+    """The document and its blocks with at least one nested step (one moved in first, when none is)."""
+    if any(b.kind == "step" and b.parent is not None for b in bs):
+        return lines, bs
+    moved = _nest_into(rng, lines, bs)
+    return (moved, blocks(moved)) if moved is not None else None
+
+
 def _nest_out(rng: random.Random, lines: list[str], bs: list[Block]) -> list[str] | None:
+    made = _nested(rng, lines, bs)
+    if made is None:
+        return None
+    lines, bs = made
     nested = [b for b in bs if b.kind == "step" and b.parent is not None]
     if not nested:
         return None
@@ -209,6 +222,10 @@ def _nest_out(rng: random.Random, lines: list[str], bs: list[Block]) -> list[str
 
 
 def _nest_wrap(rng: random.Random, lines: list[str], bs: list[Block]) -> list[str] | None:
+    made = _nested(rng, lines, bs)
+    if made is None:
+        return None
+    lines, bs = made
     nested = [b for b in bs if b.kind == "step" and b.parent is not None]
     if not nested:
         return None
