@@ -137,10 +137,11 @@ def _substep_route(ctx: ItemContext, route: Node, name: str, owner: Node, parent
         return
     if not any(ctx.model.first(k, name) is not None for k in _STEP_KINDS):
         return  # named by nothing at all: the unknown-target rule says so
-    me = ctx.text(owner.child_by_field_name("name"))
     pname = ctx.text(parent.child_by_field_name("name"))
     target = route.child_by_field_name("target") or route
-    data = {"name": name, "candidates": steps + parent_arms}
+    me = ctx.text(owner.child_by_field_name("name"))
+    # (not the step itself: a route back to it is a cycle of its own)
+    data = {"name": name, "candidates": [n for n in steps if n != me] + parent_arms}
     is_step = ctx.model.first(Kind.STEP, name) is not None
     arms_part = f"the outcome arms of `{pname}` ({_listed(parent_arms)})"
     if block_kind(owner.parent) == "named fork" and name in _names(ctx, siblings(owner)):

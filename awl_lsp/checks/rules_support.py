@@ -52,6 +52,12 @@ STATEMENT_TYPES = frozenset(
 )
 
 
+def a_or_an(word: str) -> str:
+    """`word` with its indefinite article, as a message reads it: "an action", "a step", "an Int"."""
+    bare = word.strip("`[")
+    return f"an {word}" if bare[:1].lower() in "aeiou" and bare[:1] else f"a {word}"
+
+
 def field(node: Node | None, name: str) -> Node | None:
     """`node.child_by_field_name(name)`, tolerant of a missing node (by the field's id: no look-up of
     the name in the language on each call)."""

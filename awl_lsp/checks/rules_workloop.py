@@ -147,6 +147,18 @@ def _header(ctx: CheckContext) -> None:
                 f"carry `{n}` needs a default for the first iteration: `carry {n}: T = <expr>`",
                 "carry",
             )
+    for clause in header_clauses(ctx, "report_clause", "invariant_clause"):
+        t = field(clause, "type")
+        if t is not None and not any(c.type == "type" and not c.is_named for c in clause.children):
+            word = "report" if clause.type == "report_clause" else "invariant"
+            n = ctx.text(field(clause, "name"))
+            ctx.error(
+                t,
+                f"`{word} {n}: {ctx.text(t)}` is missing the word `type`: the form is `{word} NAME: type T` "
+                f"— write `{word} {n}: type {ctx.text(t)}`",
+                "header-type-word",
+                {"insert": "type ", "at": [t.start_point.row, t.start_point.column]},
+            )
     retention = header_clauses(ctx, "retention_clause")
     for extra in retention[1:]:
         ctx.error(first_token(extra), "`retention` may appear only once in a workloop header", "retention")
