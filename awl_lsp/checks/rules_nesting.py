@@ -22,6 +22,7 @@ from awl_lsp.checks.step_scopes import (
     siblings,
     where,
 )
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind, Symbol
 
@@ -89,7 +90,7 @@ def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
         f"`{name}` is a substep of `{inner.container}`: only the steps beside it and inside "
         f"`{inner.container}` route to it — a top-level step routes to a top-level step or an outcome",
         "route-target",
-        {"name": name, "candidates": candidates},
+        name_data(name, candidates)[0],
     )
 
 
@@ -114,7 +115,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
                 f"step `{me}` waits `after {name}`, but `{name}` is a substep: `after` names steps "
                 f"beside `{me}` at the top level of the flow",
                 "substep-after",
-                {"name": name, "candidates": candidates},
+                name_data(name, candidates)[0],
             )
             continue
         beside = [n for n in _names(ctx, siblings(step)) if n != me]
@@ -126,7 +127,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
             f"substep `{me}` waits `after {name}`, but `after` names only the steps beside it in "
             f"{where(step.parent, pname)} (here: {_listed(beside)})",
             "substep-after",
-            {"name": name, "candidates": beside},
+            name_data(name, beside)[0],
         )
 
 
@@ -141,7 +142,7 @@ def _substep_route(ctx: ItemContext, route: Node, name: str, owner: Node, parent
     target = route.child_by_field_name("target") or route
     me = ctx.text(owner.child_by_field_name("name"))
     # (not the step itself: a route back to it is a cycle of its own)
-    data = {"name": name, "candidates": [n for n in steps if n != me] + parent_arms}
+    data = name_data(name, [n for n in steps if n != me] + parent_arms)[0]
     is_step = ctx.model.first(Kind.STEP, name) is not None
     arms_part = f"the outcome arms of `{pname}` ({_listed(parent_arms)})"
     if block_kind(owner.parent) == "named fork" and name in _names(ctx, siblings(owner)):

@@ -23,6 +23,7 @@ from awl_lsp.checks.rules_support import (
     name_of,
     top_items,
 )
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 
 _LOOP_CLAUSES = {
@@ -287,10 +288,13 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     if word == "start":
         return
     if ctx.model.first(Kind.STEP, word) is None:
+        data, meant = name_data(word, ["start", *ctx.model.names(Kind.STEP)])
         ctx.error(
-            target,
-            f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes to",
+            target.named_children[0] if target.named_children else target,
+            f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes "
+            f"to{meant}",
             "confirms",
+            data,
         )
     elif word not in routed:
         ctx.error(
