@@ -62,8 +62,29 @@ class JsonText(str):
     encoded): sent as it is, without pygls's unstructuring and `json.dumps`."""
 
 
+class RequestRefused(JsonRpcException):
+    """A request the server answers with an error the user acts on (a rename to an invalid or taken
+    name): answered RequestFailed with the reason, and logged as one line — it is no server fault."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code=lsp.LSPErrorCodes.RequestFailed)
+
+
 class AwlProtocol(LanguageServerProtocol):
     """pygls's LSP protocol without its text-document store (our documents live in the server)."""
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """A refused or cancelled request is answered with its error, without the traceback pygls
+        logs for a failing handler (neither is a failure of the server)."""
+        if not future.cancelled():
+            exc = future.exception()
+            if isinstance(exc, (RequestRefused, JsonRpcRequestCancelled)):
+                self._request_futures.pop(msg_id, None)
+                if isinstance(exc, RequestRefused):
+                    log.info("request %s refused: %s", msg_id, exc.message)
+                self._send_response(msg_id, error=exc.to_response_error())
+                return
+        super()._send_handler_result(future, msg_id=msg_id)
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if error is None and isinstance(result, JsonText):

@@ -23,7 +23,6 @@ import logging
 import sys
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException
 
 from awl_lsp import __version__, custom_requests, document_sync, navigation_requests, pull, workspace_sync
 from awl_lsp.cancellable_requests import cancellable_request
@@ -39,7 +38,7 @@ from awl_lsp.features.selection import selection_ranges
 from awl_lsp.features.signature_help import signature_help
 from awl_lsp.features.symbols import document_symbols
 from awl_lsp.features.workspace_symbols import workspace_symbols
-from awl_lsp.protocol import JsonText, serve_stdio
+from awl_lsp.protocol import JsonText, RequestRefused, serve_stdio
 from awl_lsp.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
 from awl_lsp.publishing import DEBOUNCE as DEBOUNCE
 from awl_lsp.publishing import MAX_POSTPONE as MAX_POSTPONE
@@ -177,7 +176,7 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
     try:
         edit = definition_feature.rename(snap, params.position, uri, params.new_name)
     except ValueError as exc:  # an invalid or colliding new name: the editor shows why
-        raise JsonRpcException(str(exc), code=lsp.LSPErrorCodes.RequestFailed) from exc
+        raise RequestRefused(str(exc)) from None
     crosses = workspace_nav.flow_name_at(snap, params.position) is not None
     index = await ls.session.wait_ready() if crosses else None
     if edit is None or index is None:

@@ -32,7 +32,15 @@ class RawServer:
         self.seen: list[dict] = []
         self._next_id = 1000
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self.proc.stderr.read, daemon=True).start()  # keep stderr drained
+        self.stderr_lines: list[bytes] = []  # what the server wrote to stderr (its log), kept drained
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        for line in self.proc.stderr:
+            self.stderr_lines.append(line)
+
+    def stderr_text(self) -> str:
+        return b"".join(self.stderr_lines).decode("utf-8", errors="replace")
 
     def _read(self) -> None:
         out = self.proc.stdout

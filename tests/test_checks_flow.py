@@ -221,7 +221,7 @@ BAD = [
         '  outcome near: else, route done("n")\n',
         3,
         "far",
-        "route-target",
+        "substep-route",
     ),
     (
         # the step may fail at `work` itself, before `x` is bound: its `on failure` cannot read `x`

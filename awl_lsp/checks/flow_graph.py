@@ -1,8 +1,9 @@
 """Step graphs over the step summaries: containers, edges, reachability, strongly connected parts.
 
-Steps are grouped into containers (the flow's top-level steps, each subflow's steps, each step's
-substeps). Inside a container a step is entered by fall-through from the step above (unless it
-declares `after`), by its `after` dependencies, or by a `route`; `StepGraph` holds those edges.
+Steps are grouped into containers (the flow's top-level steps, each subflow's steps, the substeps
+of each block of a step: its body, a `loop` body, a fork block, an `on failure` block). Inside a
+container a step is entered by fall-through from the step above (unless it declares `after`), by
+its `after` dependencies, or by a `route`; `StepGraph` holds those edges.
 """
 
 from __future__ import annotations
@@ -38,8 +39,34 @@ class StepGraph:
                     stack.append(n)
         return seen
 
+    def entered(self) -> set[int]:
+        """The steps a run can start: from the first step along routes and fall-through, and a step
+        that waits `after` others once every one of them (of those the container has) has run."""
+        waiting = [len(set(deps)) for deps in self.after]
+        dependents: list[list[int]] = [[] for _ in self.steps]
+        for i, deps in enumerate(self.after):
+            for d in set(deps):
+                dependents[d].append(i)
+        seen, stack = {0}, [0]
+        while stack:
+            u = stack.pop()
+            nexts = [t for t, _ in self.routes[u]]
+            if self.falls_into[u]:
+                nexts.append(u + 1)
+            for i in dependents[u]:
+                waiting[i] -= 1
+                if waiting[i] == 0:
+                    nexts.append(i)
+            for v in nexts:
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
 
-def build_graph(steps: list[StepInfo]) -> StepGraph:
+
+def build_graph(steps: list[StepInfo], alone: bool = False) -> StepGraph:
+    """The graph of one container; with `alone` (the branches of a named fork) a route reaches only
+    its own step, while `after` and falling through still link the steps."""
     names = [s.name for s in steps]
     g = StepGraph(steps, names)
     for i, n in enumerate(names):
@@ -52,7 +79,7 @@ def build_graph(steps: list[StepInfo]) -> StepGraph:
         g.after.append(deps)
         for d in deps:
             g.succ[d].add(i)
-        rs = [(index[t], r) for t, r in s.routes if t in index]
+        rs = [(index[t], r) for t, r in s.routes if t in index and (not alone or index[t] == i)]
         g.routes.append(rs)
         for t, _ in rs:
             g.succ[i].add(t)
@@ -72,6 +99,7 @@ class Container:
     owner: StepInfo | None  # the parent step of substeps
     steps: list[StepInfo]
     items: list[Item]  # the top-level items the steps are in
+    block: str = ""  # for substeps, the block they are written in (`step_scopes.block_kind`)
 
 
 def containers(ctx: CheckContext) -> list[Container]:
@@ -85,8 +113,11 @@ def containers(ctx: CheckContext) -> list[Container]:
         while stack:
             s = stack.pop()
             if s.substeps:
-                out.append(Container("substeps", s, list(s.substeps), c.items))
+                out.append(Container("substeps", s, list(s.substeps), c.items, "body"))
                 stack.extend(s.substeps)
+            for kind, group in s.blocks:
+                out.append(Container("substeps", s, list(group), c.items, kind))
+                stack.extend(group)
     return out
 
 
@@ -157,5 +188,7 @@ def graphs(ctx: CheckContext) -> list[tuple[Container, StepGraph]]:
     """Every container with its graph (built once per run, shared by the flow rules)."""
     found = ctx.memo.get("graphs")
     if found is None:
-        found = ctx.memo["graphs"] = [(c, build_graph(c.steps)) for c in containers(ctx) if c.steps]
+        found = ctx.memo["graphs"] = [
+            (c, build_graph(c.steps, c.block == "named fork")) for c in containers(ctx) if c.steps
+        ]
     return found  # type: ignore[return-value]

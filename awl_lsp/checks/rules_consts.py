@@ -16,6 +16,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext, Related
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
 from awl_lsp.model.symbols import contains
 
@@ -46,11 +47,13 @@ def check_item(ctx: ItemContext) -> None:
                     "const",
                 )
             elif not model.lookup(Kind.VARIANT, ref.name):
+                data, meant = name_data(ref.name, model.names(Kind.CONST))
                 ctx.error(
                     ref.range,
                     f"unknown const `{ref.name}`: a const may only use literals and other consts "
-                    f"(declare `const {ref.name} = …`)",
+                    f"(declare `const {ref.name} = …`){meant}",
                     "const",
+                    data,
                 )
 
 

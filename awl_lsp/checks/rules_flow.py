@@ -1,8 +1,9 @@
-"""Flow rules: outcome arms, loops, `on failure`, substep routes and `after`, route cycles, `after`
-cycles (with and without fall-through), reachability, dead-end steps, a flow's last step.
+"""Flow rules: outcome arms, loops, `on failure`, route cycles, `after` cycles (with and without
+fall-through), reachability, dead-end steps, a flow's last step.
 
-Steps are grouped into containers (the flow's top-level steps, each subflow's steps, each step's
-substeps); `awl_lsp.checks.flow_graph` builds their graphs from the per-item step summaries.
+Steps are grouped into containers (the flow's top-level steps, each subflow's steps, the substeps of
+each block of a step); `awl_lsp.checks.flow_graph` builds their graphs from the per-item step
+summaries. What a substep may route to or wait `after` is `rules_nesting`'s.
 Outcome arms, loops and `on failure` are checked per item.
 """
 
@@ -13,7 +14,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
 from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
-from awl_lsp.checks.summary import StepInfo, body_items
+from awl_lsp.checks.summary import body_items
 from awl_lsp.model.symbols import Kind
 
 
@@ -45,16 +46,15 @@ def check(ctx: CheckContext) -> None:
         steps = c.steps
         _cycles(ctx, g)
         _after_cycles(ctx, g)
-        if c.kind != "substeps":  # substeps are entered from their parent: the engine accepts any order
-            _reachability(ctx, g)
-        if c.kind == "substeps" and c.owner is not None:
-            _substep_routes(ctx, g, c.owner)
-            _substep_after(ctx, g, c.owner)
-        elif not ctx.model.is_workloop or c.kind == "subflow":
+        if c.kind == "substeps":
+            # entered from their parent, in any order; what they may name is `rules_nesting`'s
+            continue
+        _reachability(ctx, g)
+        if not ctx.model.is_workloop or c.kind == "subflow":
             _dead_ends(ctx, g)
             last = len(steps) - 1
             ends_open = (g.falls[last] or steps[last].open_end) and not steps[last].broken
-            if ends_open and not any(last in a for a in g.after):
+            if ends_open:  # (even when a step above waits `after` it: the engine wants a last route)
                 name = g.names[last]
                 where = "subflow" if c.kind == "subflow" else "workflow"
                 ctx.error(
@@ -202,7 +202,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
         return
     rebinds = False
     for n in _descendants(body):
-        if n.type == "route_statement":
+        if n.type == "route_statement" and (n.parent is None or n.parent.type != "step_outcome"):
+            # (an outcome arm of a substep in the body routes among its siblings: `rules_nesting`)
             ctx.error(
                 n,
                 "a `route` cannot leave from inside a `loop` body: let the loop end (`until` / `max`) and "
@@ -222,6 +223,8 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
 
 def _cycles(ctx: CheckContext, g: StepGraph) -> None:
     back_routes = [(u, v, r) for u, rs in enumerate(g.routes) for v, r in rs if v <= u]
+    if any(d > i for i, deps in enumerate(g.after) for d in deps):
+        _cycles_through_after(ctx, g)
     if not back_routes:
         return
     back: list[set[int]] = [set() for _ in g.steps]  # reverse edges
@@ -250,6 +253,28 @@ def _cycles(ctx: CheckContext, g: StepGraph) -> None:
             msg += f"; `max … visits` on `{outside[0]}` is not a cycle bound"
             msg += " — that step is outside the cycle"
         ctx.error(g.steps[u].at(route), msg, "route-cycle")
+
+
+def _cycles_through_after(ctx: CheckContext, g: StepGraph) -> None:
+    """A cycle of forward routes closed by waiting `after` a later step: reported at its first route
+    (a cycle with a route back up is reported at that route, by `_cycles`)."""
+    for comp in strongly_connected(g.succ):
+        members = set(comp)
+        if len(members) < 2 or any(g.steps[i].bounded for i in members):
+            continue
+        inside = sorted(
+            ((u, v, r) for u in members for v, r in g.routes[u] if v in members), key=lambda x: x[2][:2]
+        )
+        if not inside or any(v <= u for u, v, _ in inside):
+            continue
+        u, v, route = inside[0]
+        path = " → ".join(g.names[i] for i in sorted(members)) + f" → {g.names[min(members)]}"
+        ctx.error(
+            g.steps[u].at(route),
+            f"route `{g.names[v]}` closes a cycle ({path}, through waiting `after` a later step) with no "
+            "re-entry bound: add `max N visits` to a step in the cycle, or drop that `after`",
+            "route-cycle",
+        )
 
 
 def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
@@ -292,17 +317,26 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
 
 
 def _reachability(ctx: CheckContext, g: StepGraph) -> None:
-    seen = g.reach(0)
+    seen = g.entered()
     if len(seen) == len(g.steps):
         return
     for i, s in enumerate(g.steps):
-        if i not in seen:
-            ctx.error(
-                s.at(s.name_rel),
-                f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
-                "above never falls through into it",
-                "unreachable-step",
+        if i in seen:
+            continue
+        blocked = [g.names[d] for d in g.after[i] if d not in seen]
+        routed = any(i == t for rs in g.routes for t, _ in rs)
+        if blocked and not routed:
+            message = (
+                f"step `{g.names[i]}` can never start: it waits `after` `{blocked[0]}`, which never runs "
+                f"before it (it is reached only through `{g.names[i]}`, or not at all) — drop `{blocked[0]}` "
+                "from the `after` list, or route to this step"
             )
+        else:
+            message = (
+                f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
+                "above never falls through into it"
+            )
+        ctx.error(s.at(s.name_rel), message, "unreachable-step")
 
 
 def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
@@ -319,41 +353,3 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
                 f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
                 "dead-end-step",
             )
-
-
-def _substep_after(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
-    for s in g.steps:
-        missing = [d for d in s.after if d not in g.index]
-        if missing and s.after_rel is not None:
-            siblings = ", ".join(f"`{n}`" for n in g.names if n != s.name) or "none"
-            ctx.error(
-                s.at(s.after_rel),
-                f"substep `{s.name}` waits `after {missing[0]}`, but `after` names sibling substeps of "
-                f"`{parent.name}` only (here: {siblings})",
-                "substep-after",
-            )
-
-
-def _substep_routes(ctx: CheckContext, g: StepGraph, parent: StepInfo) -> None:
-    arms = set(parent.arms)
-    steps: set[str] | None = None
-    for i, s in enumerate(g.steps):
-        for t, r in s.routes:
-            if t and t not in g.index and t not in arms:
-                if steps is None:
-                    steps = set(ctx.model.names(Kind.STEP))
-                if not ctx.model.is_workloop and ctx.model.first(Kind.OUTCOME, t) is not None:
-                    ctx.error(
-                        s.at(r),
-                        f"substep `{g.names[i]}` routes to `{t}`, an outcome of the flow outside its parent "
-                        f"step `{parent.name}`: route to a sibling substep or to an outcome arm of "
-                        f"`{parent.name}`, and let `{parent.name}` route on",
-                        "substep-route",
-                    )
-                elif t in steps:
-                    ctx.error(
-                        s.at(r),
-                        f"substep `{g.names[i]}` routes to `{t}`, outside its parent step `{parent.name}`: a "
-                        "substep may route only to its sibling substeps or the parent's outcomes",
-                        "substep-route",
-                    )

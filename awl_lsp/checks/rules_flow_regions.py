@@ -6,8 +6,9 @@ bindings not definitely assigned on every path, and bindings a later step reads 
 made only inside a loop body (the same-step case is `rules_loops`).
 
 Definite assignment runs over each container's step graph (`flow_graph.StepGraph`): a step's entry
-set is the intersection over its incoming edges (fall-through, route, and — as one edge — the union
-of its `after` dependencies), iterated to a fixed point. Names are independent in that analysis, so
+set is the intersection over its incoming edges (fall-through, route) — or, for a step that waits
+`after` others, the union of what they all bound (a route into it waits for them too) — iterated to
+a fixed point. Names are independent in that analysis, so
 it runs only for the names some step reads from a binding made in another step.
 """
 
@@ -95,6 +96,15 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` leaves the per-item region of `{owner}` before its "
                         f"collect: the region's only exit is `{g.names[c]}`",
+                        "region-leave",
+                    )
+        for src in range(o + 1, c):  # a route to an outcome of the flow ends the run mid-region
+            for name, at in g.steps[src].routes:
+                if name and name not in g.index and ctx.model.first(Kind.OUTCOME, name) is not None:
+                    ctx.error(
+                        g.steps[src].at(at),
+                        f"route `{name}` leaves the per-item region of `{owner}` before its collect: an "
+                        f"item's steps cannot end the run — route to `{g.names[c]}`, the region's only exit",
                         "region-leave",
                     )
     return regions
@@ -300,9 +310,10 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
     for _ in range(len(steps) + 5):
         changed = False
         for i in range(1, len(steps)):
-            incoming = [entry[p] | bound[p] for p in preds[i]]
-            if g.after[i]:
-                incoming.append(set().union(*(entry[d] | bound[d] for d in g.after[i])))
+            if g.after[i]:  # it starts once all its `after` steps ran (a route into it waits for them too)
+                incoming = [set().union(*(entry[d] | bound[d] for d in g.after[i]))]
+            else:
+                incoming = [entry[p] | bound[p] for p in preds[i]]
             new = set.intersection(*incoming) if incoming else set(universe)
             if new != entry[i]:
                 entry[i], changed = new, True

@@ -2,7 +2,8 @@
 
 In the named form (`fork` with one `call -> binding` line per branch) every branch binds its own
 result, so `join -> x` has nothing to gather; and a branch cannot read a binding a sibling branch
-makes, since the branches run at the same time.
+makes, since the branches run at the same time (a branch that is a substep binds what its body
+binds, and reads what its body reads, `after` or not).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
+from awl_lsp.model import Range
+from awl_lsp.model.symbols import RefKind
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -104,23 +107,57 @@ def _named(ctx: ItemContext, fork: Node) -> None:
         return
     branches = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
     bound: dict[str, int] = {}
+    steps = [(i, b.start_byte, b.end_byte) for i, b in enumerate(branches) if b.type == "step_declaration"]
     for i, b in enumerate(branches):
         binding = b.child_by_field_name("binding") if b.type == "expression_statement" else None
         name = ctx.text(binding.child_by_field_name("name")) if binding is not None else ""
         if name:
             bound.setdefault(name, i)
+    if steps:  # a substep branch binds what its body binds
+        for binding in ctx.descendants("binding"):
+            holder = _branch(steps, binding.start_byte)
+            name = ctx.text(binding.child_by_field_name("name"))
+            if holder is not None and name:
+                bound.setdefault(name, holder)
+    reads: list[tuple[int, Node | Range]] = []
     for i, b in enumerate(branches):
         value = b.child_by_field_name("value") if b.type == "expression_statement" else None
-        for ident in _reads(value):
-            name = ctx.text(ident)
-            j = bound.get(name)
-            if j is not None and j != i:
-                ctx.error(
-                    ident,
-                    f"`{name}` is bound by a parallel branch of this fork, which may not have finished: "
-                    f"read `{name}` after the `join`, or run the two calls one after the other",
-                    "fork-sibling-read",
-                )
+        reads += [(i, ident) for ident in _reads(value)]
+    if steps:
+        first, last = body.start_point.row, body.end_point.row
+        for ref in ctx.refs_of(RefKind.VALUE):
+            if first <= ref.range[0] <= last:
+                held = _branch(steps, _byte(ctx.source, ref.range, body))
+                if held is not None:
+                    reads.append((held, ref.range))
+    for i, at in reads:
+        name = ctx.text(at) if isinstance(at, Node) else _text_at(ctx.source, at, body)
+        j = bound.get(name)
+        if j is not None and j != i:
+            ctx.error(
+                at,
+                f"`{name}` is bound by a parallel branch of this fork, which may not have finished: "
+                f"read `{name}` after the `join`, or run the two calls one after the other",
+                "fork-sibling-read",
+            )
+
+
+def _branch(steps: list[tuple[int, int, int]], byte: int) -> int | None:
+    """Which substep branch (index among the branches) holds this byte, if any."""
+    return next((i for i, start, end in steps if start <= byte < end), None)
+
+
+def _byte(source: bytes, r: Range, near: Node) -> int:
+    """The byte offset of a range's start (row, column in bytes), found from a node above it."""
+    at = near.start_byte - near.start_point.column
+    for _ in range(r[0] - near.start_point.row):
+        at = source.find(b"\n", at) + 1
+    return at + r[1]
+
+
+def _text_at(source: bytes, r: Range, near: Node) -> str:
+    start = _byte(source, r, near)
+    return source[start : start + (r[3] - r[1])].decode("utf-8", "replace") if r[0] == r[2] else ""
 
 
 def _reads(node: Node | None) -> list[Node]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.rules_support import a_or_an
 from awl_lsp.model.symbols import Kind, RefKind
 from awl_lsp.model.types import assignable
 
@@ -197,10 +198,11 @@ def _threaded_type(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
             if binding is not None and ctx.text(binding.child_by_field_name("name")) == var:
                 new = env.infer(n.child_by_field_name("value"))
                 if not new.unknown and not assignable(new, seed_type, env.table):
+                    one = a_or_an(str(seed_type))
                     ctx.error(
                         binding,
                         f"loop `{var}` threads its seed's type, {seed_type}, but this line rebinds it as "
-                        f"{new}: every pass must produce a {seed_type} — bind the {new} to another name",
+                        f"{new}: every pass must produce {one} — bind the {new} to another name",
                         "loop-rebind-type",
                     )
         stack.extend(n.named_children)

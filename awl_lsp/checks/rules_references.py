@@ -232,7 +232,7 @@ def _after_and_routes(ctx: ItemContext) -> None:
         target = ctx.target(ref)
         if target is None:
             unresolved.append(ref)
-        elif target.kind is _STEP_OUTCOME and not _from_own_substep(ctx, ref, target):
+        elif target.kind is _STEP_OUTCOME and not _in_substep(ctx, ref):
             arms.append((ref, target))
     for ref, arm in arms:
         ctx.error(
@@ -268,23 +268,16 @@ def _after_and_routes(ctx: ItemContext) -> None:
         )
 
 
-def _from_own_substep(ctx: ItemContext, ref: Reference, arm: Symbol) -> bool:
-    """Is `ref` (a route to `arm`) inside a substep of the step whose outcome arm `arm` is?"""
-    steps = [
-        (n, (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column))
-        for n in ctx.descendants("step_declaration")
-    ]
+def _in_substep(ctx: ItemContext, ref: Reference) -> bool:
+    """Is `ref` (a route) written in a substep? Those routes are `rules_nesting`'s: a substep routes to
+    the outcome arms of its parent."""
     at = ref.range[0], ref.range[1]
-    for node, span in steps:
-        name = field(node, "name")
-        if name is None or ctx.text(name) != arm.container or not contains(span, *at):
-            continue
-        # a step inside it (its substep) holds the route
-        return any(
-            other is not node and contains(span, inner[0], inner[1]) and contains(inner, *at)
-            for other, inner in steps
-        )
-    return False
+    depth = 0
+    for node in ctx.descendants("step_declaration"):
+        s, e = node.start_point, node.end_point
+        if contains((s.row, s.column, e.row, e.column), *at):
+            depth += 1
+    return depth > 1
 
 
 # ---------------------------------------------------------------- rebinding

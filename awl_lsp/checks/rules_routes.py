@@ -12,7 +12,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
-from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
+from awl_lsp.checks.rules_support import STATEMENT_TYPES
+from awl_lsp.checks.step_scopes import enclosing_step, in_unchecked_failure, route_siblings
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind
 
@@ -36,19 +37,24 @@ def check_item(ctx: ItemContext) -> None:
                 _named_like_outcome(ctx, step, scope)
 
 
-def _is_step(ctx: ItemContext, name: str, scope: str) -> bool:
-    """Whether `route name` goes to a step. In a workflow a step shadows an outcome of its name, as
-    the engine resolves it (the clash itself is reported at the step)."""
-    return (
-        bool(name)
-        and ctx.model.first(Kind.STEP, name, scope) is not None
-        and (not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None)
+def _is_step(ctx: ItemContext, route: Node, name: str, scope: str) -> bool:
+    """Whether `route name` goes to a step the route can see (a top-level step from a top-level
+    step, a sibling from a substep). In a workflow a step shadows an outcome of its name, as the
+    engine resolves it (the clash itself is reported at the step)."""
+    if not name:
+        return False
+    owner = enclosing_step(route)
+    if owner is not None and enclosing_step(owner) is not None:
+        return any(ctx.text(s.child_by_field_name("name")) == name for s in route_siblings(owner))
+    steps = [s for s in ctx.model.lookup(Kind.STEP, name) if s.scope == scope]
+    return any(s.container is None or s.scope == f"subflow:{s.container}" for s in steps) and (
+        not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None
     )
 
 
 def _route(ctx: ItemContext, route: Node, scope: str) -> None:
     target = route_target_name(ctx.source, route)
-    if not _is_step(ctx, target, scope):
+    if not _is_step(ctx, route, target, scope):
         return
     payload = route.child_by_field_name("payload")
     if payload is not None:
@@ -72,14 +78,15 @@ def _items(body: Node) -> list[Node]:
 
 
 def _after_route(ctx: ItemContext, body: Node) -> None:
-    if body.type != "step_body" and in_substep(body):
-        return  # blocks inside a substep (`on failure`, fork, loop): the engine leaves them free
+    if in_unchecked_failure(body):
+        return  # inside the `on failure` block of a substep: the engine leaves it free
     items = _items(body)
     routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
     if not routes:
         return
     first = routes[0]
-    later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES]
+    # (a substep written below the route is never entered either)
+    later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES or n.type == "step_declaration"]
     if later:
         ctx.error(
             later[0],

@@ -52,6 +52,12 @@ STATEMENT_TYPES = frozenset(
 )
 
 
+def a_or_an(word: str) -> str:
+    """`word` with its indefinite article, as a message reads it: "an action", "a step", "an Int"."""
+    bare = word.strip("`[")
+    return f"an {word}" if bare[:1].lower() in "aeiou" and bare[:1] else f"a {word}"
+
+
 def field(node: Node | None, name: str) -> Node | None:
     """`node.child_by_field_name(name)`, tolerant of a missing node (by the field's id: no look-up of
     the name in the language on each call)."""
@@ -187,8 +193,14 @@ def match_arguments(
 
 
 def in_substep(node: Node) -> bool:
-    """Is `node` inside a substep? (The engine leaves the route layout of substep bodies free.)"""
+    """Is `node` inside a substep: a step written anywhere in another step's body (its own body, a
+    `loop` body, a fork branch, an `on failure` block)?"""
     cur = node.parent
     while cur is not None and cur.type != "step_declaration":
         cur = cur.parent
-    return cur is not None and cur.parent is not None and cur.parent.type == "step_body"
+    if cur is None:
+        return False
+    cur = cur.parent
+    while cur is not None and cur.type != "step_declaration":
+        cur = cur.parent
+    return cur is not None

@@ -16,6 +16,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
     BOOL,
@@ -251,10 +252,12 @@ class ExprChecker:
                     {"rewrite": "workflow.id"},
                 )
             elif env.text(f) != "id":
+                data, meant = name_data(env.text(f), ["id"])
                 self.ctx.error(
-                    node,
-                    f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists",
+                    f,
+                    f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists{meant}",
                     "workflow-field",
+                    data,
                 )
             return
         if t == "index_expression":
@@ -299,7 +302,8 @@ class ExprChecker:
                 return
             fields = self.env.fields_of_type(base)
             hint = f" (fields: {', '.join(fields)})" if fields else ""
-            self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}", "unknown-field")
+            data, meant = name_data(name, list(fields))
+            self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}{meant}", "unknown-field", data)
         elif base_node is not None:
             self.unguarded(base_node, base, facts, f"reading `.{name}` is allowed")
 
@@ -345,10 +349,12 @@ class ExprChecker:
             name = arg.name
             given.add(name)
             if name not in fields:
+                data, meant = name_data(name, list(fields))
                 self.ctx.error(
                     name_node,
-                    f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}",
+                    f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}{meant}",
                     "record-field",
+                    data,
                 )
         missing = [f for f, t in fields.items() if f not in given and not t.is_optional]
         if missing:

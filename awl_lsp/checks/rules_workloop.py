@@ -23,6 +23,7 @@ from awl_lsp.checks.rules_support import (
     name_of,
     top_items,
 )
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 
 _LOOP_CLAUSES = {
@@ -146,6 +147,18 @@ def _header(ctx: CheckContext) -> None:
                 name,
                 f"carry `{n}` needs a default for the first iteration: `carry {n}: T = <expr>`",
                 "carry",
+            )
+    for clause in header_clauses(ctx, "report_clause", "invariant_clause"):
+        t = field(clause, "type")
+        if t is not None and not any(c.type == "type" and not c.is_named for c in clause.children):
+            word = "report" if clause.type == "report_clause" else "invariant"
+            n = ctx.text(field(clause, "name"))
+            ctx.error(
+                t,
+                f"`{word} {n}: {ctx.text(t)}` is missing the word `type`: the form is `{word} NAME: type T` "
+                f"— write `{word} {n}: type {ctx.text(t)}`",
+                "header-type-word",
+                {"insert": "type ", "at": [t.start_point.row, t.start_point.column]},
             )
     retention = header_clauses(ctx, "retention_clause")
     for extra in retention[1:]:
@@ -275,10 +288,13 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     if word == "start":
         return
     if ctx.model.first(Kind.STEP, word) is None:
+        data, meant = name_data(word, ["start", *ctx.model.names(Kind.STEP)])
         ctx.error(
-            target,
-            f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes to",
+            target.named_children[0] if target.named_children else target,
+            f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes "
+            f"to{meant}",
             "confirms",
+            data,
         )
     elif word not in routed:
         ctx.error(

@@ -12,6 +12,7 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import (
+    a_or_an,
     field,
     first_token,
     match_arguments,
@@ -61,7 +62,7 @@ def _hatches(ctx: ItemContext) -> None:
             other = ctx.model.callable(name)
             if other is not None:
                 msg = (
-                    f"`hatch {name}`: `{name}` is a {other.kind.value}, "
+                    f"`hatch {name}`: `{name}` is {a_or_an(other.kind.value)}, "
                     "but `hatch` starts a `detached` workflow"
                 )
             else:

@@ -41,8 +41,8 @@ def distance(a: str, b: str) -> int:
 def close_names(word: str, choices: list[str] | set[str] | frozenset[str], limit: int = 3) -> list[str]:
     """The choices a typo of `word` could have meant: nearest first, ties by name, at most `limit`.
 
-    A choice is close when at most a third of the longer word differs (at least one edit), or
-    when case alone differs.
+    A choice is close when at most a third of the longer word differs (at least one edit), when
+    case alone differs, or when one is the other cut short (`Boolean` and `Bool`).
     """
     scored: list[tuple[int, str]] = []
     low = word.lower()
@@ -50,6 +50,10 @@ def close_names(word: str, choices: list[str] | set[str] | frozenset[str], limit
         if c == word or not c:
             continue
         most = max(1, max(len(word), len(c)) // 3)
+        shorter, longer = sorted((low, c.lower()), key=len)
+        if len(shorter) >= 3 and longer.startswith(shorter):
+            scored.append((len(longer) - len(shorter), c))  # `Boolean` for `Bool`, `Str` for `String`
+            continue
         if abs(len(c) - len(word)) > most:
             continue  # more insertions than the limit allows: not close, without the table
         d = distance(low, c.lower())
@@ -70,6 +74,14 @@ def did_you_mean(candidates: list[str]) -> str:
         return f"; did you mean `{candidates[0]}`?"
     quoted = [f"`{c}`" for c in candidates]
     return f"; did you mean {', '.join(quoted[:-1])} or {quoted[-1]}?"
+
+
+def name_data(name: str, choices: list[str] | set[str] | frozenset[str]) -> tuple[dict, str]:
+    """For a rule that reports an unknown `name` and knows what it could have been: the problem's
+    `data` (`name` and its close `candidates`, the quick fix's input) and the "did you mean" to end
+    its message with."""
+    found = close_names(name, choices)
+    return {"name": name, "candidates": found}, did_you_mean(found)
 
 
 # ---------------------------------------------------------------- candidates per reference kind
@@ -273,4 +285,12 @@ def _keyword_typo(p: Problem, tree: Tree, source: bytes) -> Problem:
     return replace(p, message=message, data={"name": word, "candidates": found})
 
 
-__all__ = ["annotate", "candidates", "close_names", "did_you_mean", "distance", "keyword_candidates"]
+__all__ = [
+    "annotate",
+    "candidates",
+    "close_names",
+    "did_you_mean",
+    "distance",
+    "keyword_candidates",
+    "name_data",
+]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from awl_lsp.checks.step_scopes import block_kind, enclosing_step
 from awl_lsp.model import Kind, Range
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.syntax import fields as F
@@ -44,7 +45,7 @@ class StepInfo:
     after_rel: Range | None  # the `after` clause, when there is one
     after: list[str]  # step names in `after`
     routes: list[tuple[str, Range]]  # (target step name or "", route) for routes not inside substeps
-    falls: bool  # can finish without routing (no outcome arms, no route in its own body)
+    falls: bool  # can finish without routing (no outcome arms, and its body does not end in a `route`)
     bounded: bool  # has `max N visits`
     has_loop: bool  # a `loop` anywhere below it
     arms: list[str]  # its outcome arm names
@@ -52,7 +53,10 @@ class StepInfo:
     dist: tuple[str, Range] | None  # the first `distribute`/`sequence`: (mode word, range)
     coll: tuple[bool, Range] | None  # the first `collect`: (is it the first line, range)
     failures: list[Range] = field(default_factory=list)  # every `on failure` block below it
-    substeps: list[StepInfo] = field(default_factory=list)
+    substeps: list[StepInfo] = field(default_factory=list)  # the steps of its own body
+    # the steps of each other block below it (a `loop` body, a fork branch block, an `on failure`
+    # block), block by block: (the block's kind as `step_scopes.block_kind` names it, its steps)
+    blocks: list[tuple[str, list[StepInfo]]] = field(default_factory=list)
     bound: frozenset[str] = frozenset()  # names bound in it outside `on failure` (top-level steps)
     loop_bodies: list[Range] = field(default_factory=list)  # every `loop` body below it
     loop_bound: frozenset[str] = frozenset()  # names bound in it only inside a loop body (they stay there)
@@ -172,9 +176,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 falls, outcomes = False, True
                 arms.append(_text(source, i.child_by_field_id(F.NAME)))
                 continue
-            if kind == "route_statement":
-                falls = False
-            elif kind == "distribute_statement":
+            if kind == "distribute_statement":
                 if dist is None:
                     dist = i
             elif kind == "collect_statement":
@@ -186,8 +188,10 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
                 sub = infos.get(i.id)
                 if sub is not None:
                     substeps.append(sub)
-            if kind != "on_failure" and kind != "step_declaration" and kind != "visits_bound":
-                tail = kind
+            if kind != "on_failure" and kind != "visits_bound":
+                tail = kind  # (a substep below the step's last `route` is a line it falls past)
+        if tail == "route_statement":
+            falls = False  # it ends in a `route` (a route further up is followed by dead lines)
         name = step.child_by_field_id(F.NAME)
         after = step.child_by_field_id(F.AFTER)
         after_steps = after.children_by_field_name("step") if after is not None else []
@@ -218,6 +222,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
             broken=step.id in broken or step.has_error,
         )
+    _group_blocks(steps, infos)
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
     elif item.type == "subflow_declaration":
@@ -226,6 +231,25 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
         ]
     _bind(summary.steps, facts, base)
     return summary
+
+
+def _group_blocks(steps: list[Node], infos: dict[int, StepInfo]) -> None:
+    """File the steps written in a `loop` body, a fork block or an `on failure` block under the step
+    that holds the block, one group per block (each block's steps are siblings of each other only)."""
+    groups: dict[int, tuple[StepInfo, str, list[StepInfo]]] = {}
+    for step in steps:  # document order: each group in order
+        block = step.parent
+        if block is None or block.type == "step_body" or block.type not in ("loop_body", "block"):
+            continue
+        owner = enclosing_step(step)
+        info = infos.get(step.id)
+        if owner is None or info is None or owner.id not in infos:
+            continue
+        group = groups.get(block.id)
+        if group is None:
+            group = groups[block.id] = (infos[owner.id], block_kind(block), [])
+            group[0].blocks.append((group[1], group[2]))
+        group[2].append(info)
 
 
 def _bound_line(item: Node, source: bytes) -> bool:

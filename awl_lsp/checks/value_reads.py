@@ -46,7 +46,8 @@ def unknown_names(ctx: ItemContext, reads: list[Reference]) -> None:
 
 def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
     """A value read above the line of its step that binds it (the model resolved it forward)."""
-    loops: list[tuple[int, int, int, int]] | None = None
+    loops: list[tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] | None = None
+    item = _span(ctx.node) if ctx.node is not None and ctx.node.type == "step_declaration" else None
     for ref in reads:
         target = ctx.target(ref)
         if getattr(target, "kind", None) is not _BINDING:
@@ -54,15 +55,20 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
         where = target.range  # type: ignore[union-attr]
         if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
             continue
+        if item is not None and not within(where, item):
+            continue  # bound in another step: whether it runs first is the flow's (`rules_flow_regions`)
         if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
             continue  # the declared value is read here; rebinding it later is its own error
         if loops is None:
             loops = [
-                (n.start_point.row, n.start_point.column, n.end_point.row, n.end_point.column)
+                (_span(n), _span(c))
                 for n in ctx.descendants("loop_statement")
+                if (body := n.child_by_field_name("body")) is not None
+                for c in body.named_children
+                if c.type in ("until_clause", "loop_max")
             ]
-        if any(within(ref.range, lp) and within(where, lp) for lp in loops):
-            continue  # threaded through the loop's passes
+        if any(within(ref.range, clause) and within(where, lp) for lp, clause in loops):
+            continue  # `until` / `max` are read when the pass ends, wherever they are written
         ctx.error(
             ref.range,
             f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} — "

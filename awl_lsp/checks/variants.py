@@ -15,6 +15,7 @@ from typing import Protocol
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
+from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import AwlType, TypeEnv
@@ -62,11 +63,13 @@ def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, wha
     variants = ec.table.variants(expected)
     if variants is not None:
         if name not in variants:
+            data, meant = name_data(name, list(variants))
             ec.ctx.error(
                 node,
                 f"enum `{_enum_name(expected)}` has no variant `{name}` ({what}); its variants: "
-                f"{', '.join(variants)}",
+                f"{', '.join(variants)}{meant}",
                 "enum-variant",
+                data,
             )
         return
     if ec.known(expected):
@@ -106,10 +109,13 @@ def variant_comparison(
     variants = ec.table.variants(ot)
     if variants is not None:
         if name not in variants:
+            data, meant = name_data(name or "", list(variants))
             ec.ctx.error(
                 at,
-                f"enum `{_enum_name(ot)}` has no variant `{name}`; its variants: {', '.join(variants)}",
+                f"enum `{_enum_name(ot)}` has no variant `{name}`; its variants: "
+                f"{', '.join(variants)}{meant}",
                 "enum-variant",
+                data,
             )
     elif ec.known(ot):
         ec.ctx.error(

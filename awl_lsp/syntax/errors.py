@@ -75,6 +75,77 @@ _LINE_HINTS = {
     "collect": "collect NAME[?] -> NAME",
     "distribute": "distribute ITEM in LIST",
     "sequence": "sequence ITEM in LIST",
+    "max": "max N visits` (a step's re-entry bound) or, as a `loop` body's last line, `max N",
+    "until": "until CONDITION",
+    "join": "join` or `join -> NAME",
+    "on": "on failure` for a step's compensation, or `on SIGNAL",
+    "retire": "retire",
+    "workflow": "workflow NAME",
+    "workloop": "workloop NAME",
+    "subflow": "subflow NAME(param: Type, …)",
+    "worker": "worker NAME",
+}
+# What follows a keyword written in the middle of a line (facts of LANGUAGE.md), for a line that
+# stops right after it.
+_AFTER_WORDS = {
+    "key": "the dedupe key (an expression such as `task.id`)",
+    "for": "a duration like `30m`",
+    "every": "a duration like `5m`",
+    "timeout": "a duration like `30s`",
+    "backoff": "a duration range like `1s..30s`",
+    "retry": "a number of retries",
+    "node": "a node name",
+    "in": "the list to go over",
+    "counting": "a name for the pass counter",
+    "after": "the names of the steps to wait for",
+    "route": "a route target (a step or an outcome)",
+    "of": "a type name",
+    "is": "`empty`, `present` or `absent`",
+    "not": "a condition",
+    "and": "a condition",
+    "or": "a condition",
+    "if": "a condition",
+    "when": "a condition",
+    "unconfirmed": "`for` and a duration",
+    "confirms": "the route that confirms the invariant",
+}
+# Where a keyword belongs, for one found in the middle of a line where it cannot stand.
+_KEYWORD_PLACES = {
+    "key": "only a `hatch` line takes a `key` (`hatch DETACHED(arg: value, …) key EXPR`)",
+    "windows": "`windows` ends the count form `tolerance N windows`; after `tolerance unconfirmed for` "
+    "comes a duration like `30m`",
+    "visits": "`visits` ends a step's re-entry bound, `max N visits`, on a line of its own",
+    "sequential": "`sequential` ends a `fork ITEM in LIST` line",
+    "counting": "`counting N` follows a `loop NAME = SEED` line",
+    "timeout": "`timeout D` ends a `wait SIGNAL` line or a call's settings line",
+    "after": "`after a, b` follows a step's name on its `step` line",
+}
+# What a missing piece stands for in one construct (before the field-wide words below).
+_PLACE_WORDS = {
+    ("enum_variant", "name"): "a variant name, as in `type Level = Low | High`",
+    ("node_setting", "value"): "a node name",
+}
+# What a missing piece stands for, by the field it fills, where the token alone ("a name") says little.
+_FIELD_WORDS = {
+    "duration": "a duration like `30s`",
+    "timeout": "a duration like `30s`",
+    "key": "the dedupe key (an expression such as `task.id`)",
+    "limit": "a bound (a number)",
+    "condition": "a condition",
+    "collection": "the list to go over",
+    "seed": "a starting value",
+    "default": "a default value",
+    "target": "a route target (a step or an outcome)",
+    "type": "a type",
+    "return_type": "a return type",
+    "signal": "a signal name",
+    "call": "a call",
+    "value": "a value",
+    "left": "a value",
+    "right": "a value",
+    "operand": "a value",
+    "count": "a number of windows",
+    "payload": "the payload",
 }
 # tokens a quick fix may insert where the parser found them missing (closing brackets and the like)
 _INSERTABLE = frozenset({")", "]", "}", ":", ",", "=", "->"})
@@ -292,7 +363,7 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
     if not any(c.is_missing or c.is_error or c.has_error for c in node.children):
         out.append(_hidden_error(node, source))
         return
-    for child in node.children:
+    for index, child in enumerate(node.children):
         if child.is_missing:
             prev = _previous_leaf(child)
             if child.type in ("_newline", "_dedent") and prev is not None:
@@ -301,6 +372,11 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
                     out.append(repeated)
                     continue
             what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
+            if child.is_named:  # a value the parser stood in: name it by the place it fills
+                place = node.field_name_for_child(index) or ""
+                what = _PLACE_WORDS.get((node.type, place)) or _FIELD_WORDS.get(place, what)
+            elif child.type in ("success", "failure"):
+                what = "`success` or `failure`"
             after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
             data: dict[str, Any] | None = (
                 {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
@@ -410,26 +486,83 @@ def _error_problem(node: Node, source: bytes) -> SyntaxProblem:
         hint = _LINE_HINTS.get(opener.type)
         if hint:
             message += f" — the form is `{hint}`"
+        else:
+            names = expected_tokens(before, source)
+            wanted = _describe(names) or _summarise(names)
+            message += f" — expected {wanted} after `{_snippet(source, before)}`"
         r, c = opener.start_point.row, opener.start_point.column
         return SyntaxProblem((r, c, r, before.end_point.column), message, "syntax")
-    if not culprit.is_named and culprit.type[:1].isalpha():
+    word = source[culprit.start_byte : culprit.end_byte].decode("utf-8", errors="replace")
+    keyword = not culprit.is_named and culprit.type[:1].isalpha()
+    line_end = source.find(b"\n", culprit.start_byte)
+    stop = min(node.end_byte, line_end if line_end != -1 else len(source))
+    typed = source[culprit.start_byte : stop].decode("utf-8", errors="replace").strip()
+    if keyword and culprit.type in ("json", "schema") and "{" in typed:
+        message = (
+            f"the `{culprit.type} {{ … }}` body is never closed: `{typed}` — close every `{{`, `[` and "
+            "string it opens"
+        )
+        end_col = col + len(source[culprit.start_byte : stop].rstrip())
+        return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+    if keyword and (before is None or before.end_point.row < row):
         # a keyword-led line the parser gave up on: show the line as typed, up to the error's end
-        line_end = source.find(b"\n", culprit.start_byte)
-        stop = min(node.end_byte, line_end if line_end != -1 else len(source))
-        typed = source[culprit.start_byte : stop].decode("utf-8", errors="replace").strip()
         message = f"incomplete `{culprit.type}` line: `{typed}`"
         hint = _LINE_HINTS.get(culprit.type)
         if hint:
             message += f" — the form is `{hint}`"
+        else:
+            message += _expected_after(culprit, node, source)
         end_col = col + len(source[culprit.start_byte : stop].rstrip())
         return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
-    expected = _describe(expected_tokens(before, source))
+    names = expected_tokens(before, source)
+    expected = _describe(names)
     after = f" after `{_snippet(source, before)}`" if before is not None else ""
+    if keyword and culprit.type in _AFTER_WORDS and f"`{culprit.type}`" in names and typed == culprit.type:
+        # the keyword fits here, and the line stops right after it
+        what = _AFTER_WORDS[culprit.type]
+        message = f"missing {what} after `{culprit.type}`"
+        hint = _LINE_HINTS.get(_line_word(source, culprit))
+        if hint and re.search(rf"\b{re.escape(culprit.type)}\b", hint):  # the form shows this keyword
+            message += f" — the form is `{hint}`"
+        return SyntaxProblem((row, col, row, max(culprit.end_point.column, col + 1)), message, "syntax")
     message = f"unexpected `{_snippet(source, culprit)}`{after}"
-    if expected:
-        message += f": expected {expected}"
+    place = _KEYWORD_PLACES.get(word)
+    if place:
+        message += f": {place}"
+    else:
+        message += f": expected {expected or _summarise(names)}"
     end_col = culprit.end_point.column if culprit.end_point.row == row else col + 1
     return SyntaxProblem((row, col, row, max(end_col, col + 1)), message, "syntax")
+
+
+def _line_word(source: bytes, node: Node) -> str:
+    """The first word of the line holding `node`."""
+    start = source.rfind(b"\n", 0, node.start_byte) + 1
+    words = source[start : node.start_byte].split()
+    return words[0].decode("utf-8", errors="replace").split("(", 1)[0] if words else ""
+
+
+def _expected_after(culprit: Node, node: Node, source: bytes) -> str:
+    """ ", expected … after `x`" for a keyword line with no known form: what could follow its last
+    typed token (empty when that is not one short list)."""
+    leaves = [leaf for leaf in _leaves(node) if source[leaf.start_byte : leaf.end_byte].strip()]
+    row = culprit.start_point.row
+    last = next((leaf for leaf in reversed(leaves) if leaf.start_point.row == row), culprit)
+    names = expected_tokens(last, source)
+    return f" — expected {_describe(names) or _summarise(names)} after `{_snippet(source, last)}`"
+
+
+def _summarise(names: list[str]) -> str:
+    """What a long list of acceptable tokens amounts to, in words."""
+    ends = _TOKEN_NAMES["_newline"] in names
+    values = any(n in names for n in (_TOKEN_NAMES["identifier"], _TOKEN_NAMES["string"]))
+    if ends and not values:
+        return "the end of the line, or an operator that continues the expression"
+    if values and not ends:
+        return "a value (a name, a literal, a list or a call)"
+    if names:
+        return "a value, an operator, or the end of the line"
+    return "the end of the line"
 
 
 def _line_complete(before: Node, source: bytes) -> bool:

@@ -6,7 +6,8 @@ temporary folder beside copies of its seed's neighbours (schema files), checked 
 `awl_lsp` exactly as `awl check` does, and in batches by `awl-reference check`. The comparison is
 the verdict (accept / reject) and the first error line.
 
-Run it by hand for triage (`--structural` for the structural mutations, reported on their own):
+Run it by hand for triage (`--structural` for the structural mutations, `--nesting` for the nesting
+ones, each reported on its own):
     .venv/bin/python tests/differential/harness.py --mutants 5000 --seed 7 --out /tmp/disagreements.txt
 """
 
@@ -114,11 +115,13 @@ def run(
     include_corpus: bool = True,
     reference: Path = REFERENCE,
     structural: bool = False,
+    nesting: bool = False,
 ) -> list[Outcome]:
-    """Make `count` mutants from `seed` (single-line, or `structural`) and judge each with both front ends."""
+    """Make `count` mutants from `seed` (single-line, `structural` or `nesting`) and judge each with
+    both front ends."""
     seeds = seed_documents(include_corpus)
     folders = {name: folder for name, _, folder in seeds}
-    made = mutants([(name, text) for name, text, _ in seeds], count, seed, structural)
+    made = mutants([(name, text) for name, text, _ in seeds], count, seed, structural, nesting)
     with tempfile.TemporaryDirectory(prefix="awl-diff-") as tmp:
         root = Path(tmp)
         places: dict[str, Path] = {}
@@ -202,11 +205,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--structural", action="store_true", help="the structural mutations (swapped tokens, keywords, …)"
     )
+    parser.add_argument(
+        "--nesting",
+        action="store_true",
+        help="the nesting mutations (steps moved into and out of blocks, routes and `after` re-pointed)",
+    )
     args = parser.parse_args(argv)
     if not REFERENCE.is_file():
         print(f"awl-reference not found at {REFERENCE} (set AWL_REFERENCE)", file=sys.stderr)
         return 2
-    outcomes = run(args.mutants, args.seed, include_corpus=not args.own_only, structural=args.structural)
+    outcomes = run(
+        args.mutants,
+        args.seed,
+        include_corpus=not args.own_only,
+        structural=args.structural,
+        nesting=args.nesting,
+    )
     print(table(outcomes, args.seed))
     text = disagreements(outcomes)
     if args.dump:

@@ -270,14 +270,19 @@ def in_reference_language(text: str) -> bool:
     return _OUTSIDE.search(text) is None
 
 
-def mutants(seeds: list[tuple[str, str]], count: int, seed: int, structural: bool = False) -> list[Mutant]:
+def mutants(
+    seeds: list[tuple[str, str]], count: int, seed: int, structural: bool = False, nesting: bool = False
+) -> list[Mutant]:
     """`count` distinct mutants of the seed documents (name, text), reproducible from `seed`: made
-    by the single-line `MUTATIONS`, or with `structural` by the `STRUCTURAL` ones."""
+    by the single-line `MUTATIONS`, with `structural` by the `STRUCTURAL` ones, with `nesting` by
+    `mutate_nesting.NESTING` (steps moved between blocks, routes and `after` re-pointed)."""
+    from differential.mutate_nesting import NESTING, nesting_mutant
+
     rng = random.Random(seed)
     seen: set[str] = {text for _, text in seeds}
     out: list[Mutant] = []
     table = STRUCTURAL if structural else MUTATIONS
-    kinds = sorted(table)
+    kinds = sorted(NESTING if nesting else table)
     usable = [(name, text) for name, text in seeds if in_reference_language(text)]
     attempts = 0
     while len(out) < count and usable and attempts < count * 50:
@@ -289,8 +294,14 @@ def mutants(seeds: list[tuple[str, str]], count: int, seed: int, structural: boo
         if not candidates:
             continue
         kind = rng.choice(kinds)
-        i = rng.choice(candidates)
-        new = table[kind](rng, lines, i)
+        if nesting:
+            made = nesting_mutant(rng, kind, lines)
+            if made is None:
+                continue
+            new, i = made
+        else:
+            i = rng.choice(candidates)
+            new = table[kind](rng, lines, i)
         if new is None:
             continue
         mutated = "\n".join(new)

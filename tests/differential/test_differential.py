@@ -29,6 +29,12 @@ FIXED_COUNT = 400
 STRUCTURAL_VERDICT_FLOOR = 0.99
 STRUCTURAL_LINE_FLOOR = 0.94
 STRUCTURAL_COUNT = 300
+# the nesting mutations (steps moved into and out of loop, fork, `on failure` and region bodies;
+# routes and `after` pointed at siblings, parents' siblings, arms and outcomes), reported on their
+# own: 99.8 % verdict / 99.0 % same first line over 2,000 mutants each of seeds 1–3, no false alarm
+NESTING_VERDICT_FLOOR = 0.99
+NESTING_LINE_FLOOR = 0.97
+NESTING_COUNT = 300
 
 
 def _reference() -> Path:
@@ -96,3 +102,23 @@ def test_structural_mutants_agree_with_the_engine(capsys: pytest.CaptureFixture[
     line = sum(o.same_line for o in outcomes) / n
     assert verdict >= STRUCTURAL_VERDICT_FLOOR, f"verdict agreement {verdict:.1%}; see {report}"
     assert line >= STRUCTURAL_LINE_FLOOR, f"same first line {line:.1%}; see {report}"
+
+
+def test_nesting_mutants_agree_with_the_engine(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    ref = _reference()
+    count = int(os.environ.get("AWL_DIFF_MUTANTS") or NESTING_COUNT)
+    seed = int(os.environ.get("AWL_DIFF_SEED") or FIXED_SEED)
+    outcomes = run(count, seed, include_corpus=_corpus_present(), reference=ref, nesting=True)
+    assert len(outcomes) >= min(count, 100), f"only {len(outcomes)} nesting mutants could be made"
+    assert len({o.mutant.kind for o in outcomes}) == 5, "every nesting mutation should make mutants"
+    report = Path(os.environ.get("AWL_DIFF_REPORT") or tmp_path / "nesting-disagreements.txt")
+    report.write_text(disagreements(outcomes) + "\n", encoding="utf-8")
+    with capsys.disabled():
+        print(f"\n[differential, nesting mutations]\n{table(outcomes, seed)}\ndisagreements: {report}")
+    n = len(outcomes)
+    false_alarms = [o for o in outcomes if not o.ours.ok and o.ref.ok]
+    assert not false_alarms, f"an error on {len(false_alarms)} mutants the engine accepts; see {report}"
+    verdict = sum(o.same_verdict for o in outcomes) / n
+    line = sum(o.same_line for o in outcomes) / n
+    assert verdict >= NESTING_VERDICT_FLOOR, f"verdict agreement {verdict:.1%}; see {report}"
+    assert line >= NESTING_LINE_FLOOR, f"same first line {line:.1%}; see {report}"
