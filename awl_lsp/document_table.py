@@ -41,6 +41,17 @@ class DocumentTable(RobustLanguageServer):
             value = "utf-16"
         return Encoding(value) if value in {e.value for e in Encoding} else Encoding.UTF16
 
+    @property
+    def dims_unused(self) -> bool:
+        """Does the client dim what carries the `Unnecessary` tag (so an unused name is a hint)?"""
+        from awl_lsp.features.diagnostics import dims_unused
+
+        try:
+            caps = self.client_capabilities
+        except Exception:  # noqa: BLE001 — before initialize
+            return False
+        return dims_unused(caps)
+
     def workspace_root(self) -> Path | None:
         try:
             root = self.workspace.root_path

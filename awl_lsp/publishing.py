@@ -139,8 +139,9 @@ class PublishingServer(DocumentTable):
         if timer is not None:  # (reported now: a pending debounce has nothing left to do)
             timer.cancel()
         try:
+            dim = self.dims_unused
             with self._checking.get(uri) or contextlib.nullcontext():  # (a worker's first run ends first)
-                items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri))
+                items = doc.snapshot.derived("diagnostics", lambda snap: diagnostics(snap, uri, dim))
         except Exception:  # noqa: BLE001 — a checker bug must not take the server down
             log.exception("diagnostics failed for %s", uri)
             items = []
@@ -175,7 +176,7 @@ class PublishingServer(DocumentTable):
 
         def check() -> None:
             with lock:
-                snap.derived("diagnostics", lambda s: diagnostics(s, uri))
+                snap.derived("diagnostics", lambda s: diagnostics(s, uri, self.dims_unused))
 
         async def run() -> None:
             try:

@@ -11,7 +11,8 @@ and returns what it gives. What the server keeps and does between messages lives
 - `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
   workspace index in step; `pull`: diagnostics the client pulls;
 - `cancellable_requests`: requests the client can cancel while they run;
-- `custom_requests`: AWL's own requests and command (`awl/graph`, `awl/syntaxTree`, `awl.guide`).
+- `custom_requests`: AWL's own requests and command (`awl/graph`, `awl/syntaxTree`, `awl.guide`);
+- `navigation_requests`: call hierarchy, type definition and document links.
 
 `importlib.reload` of this module gives a fresh server with every feature registered.
 """
@@ -23,7 +24,7 @@ import sys
 
 from lsprotocol import types as lsp
 
-from awl_lsp import __version__, custom_requests, document_sync, pull, workspace_sync
+from awl_lsp import __version__, custom_requests, document_sync, navigation_requests, pull, workspace_sync
 from awl_lsp.cancellable_requests import cancellable_request
 from awl_lsp.features import definition as definition_feature
 from awl_lsp.features import semantic_tokens, workspace_nav
@@ -320,6 +321,7 @@ def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams
 
 
 custom_requests.register(server)
+navigation_requests.register(server)
 
 
 def run_stdio() -> int:

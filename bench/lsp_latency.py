@@ -364,6 +364,7 @@ def cpu_costs(lines: int) -> dict[str, float]:
     """The server's own work per edit, in CPU time of this process (what a loaded machine cannot
     inflate): the same edits, applied to an `OpenDocument`, each followed by its diagnostics."""
     from awl_lsp.documents import OpenDocument
+    from awl_lsp.features import call_hierarchy_workspace as calls
     from awl_lsp.features.completion import completion_list
     from awl_lsp.features.definition import definition
     from awl_lsp.features.diagnostics import diagnostics
@@ -374,6 +375,7 @@ def cpu_costs(lines: int) -> dict[str, float]:
         semantic_tokens_range,
     )
     from awl_lsp.features.snapshot import Snapshot
+    from awl_lsp.features.type_definition import type_definition
     from awl_lsp.syntax import TextEdit
 
     text = document(lines)
@@ -401,6 +403,13 @@ def cpu_costs(lines: int) -> dict[str, float]:
         sent[0] = answer.result_id or ""
 
     rng = lsp.Range(lsp.Position(max(0, row - 30), 0), lsp.Position(row + 30, 0))
+    at_step = lsp.Position(step, len("step ") + 1)
+
+    def call_hierarchy(snap: Snapshot) -> None:
+        for item in calls.prepare(snap, "file:///bench.awl", at_step, None) or []:
+            calls.incoming_calls(snap, "file:///bench.awl", item, None)
+            calls.outgoing_calls(snap, "file:///bench.awl", item, None)
+
     for name, ask in (
         ("model", lambda snap: None),
         ("hover", lambda snap: hover(snap, word, True)),
@@ -411,6 +420,8 @@ def cpu_costs(lines: int) -> dict[str, float]:
             ),
         ),
         ("definition", lambda snap: definition(snap, word, "file:///bench.awl")),
+        ("call hierarchy", call_hierarchy),
+        ("type definition", lambda snap: type_definition(snap, word, "file:///bench.awl")),
         ("tokens full", lambda snap: semantic_tokens_full(snap)),
         ("tokens delta", delta),
         ("tokens range", lambda snap: semantic_tokens_range(snap, rng)),
@@ -477,6 +488,8 @@ def cpu_table(costs: dict[int, dict[str, float]]) -> str:
         "hover": "hover right after a key (the model apart)",
         "completion": "completion right after a key (the model apart; detail resolved lazily)",
         "definition": "definition right after a key (the model apart)",
+        "call hierarchy": "call hierarchy (prepare, incoming, outgoing) right after a key (the model apart)",
+        "type definition": "type definition right after a key (the model apart)",
         "tokens full": "semantic tokens full right after a key (the model apart)",
         "tokens delta": "semantic tokens full/delta right after a key (the model apart)",
         "tokens range": "semantic tokens range (60 lines) right after a key (the model apart)",

@@ -2,9 +2,13 @@
 
 Both layers report the same `Problem` type; here it becomes an LSP `Diagnostic` carrying the
 problem's stable `code`, its `data` (what quick fixes need; see `features.fixes`) and its
-related places as `relatedInformation` (when the client gives a document URI for them). Hints
-that only explain another problem (a step unreachable because a route is misspelt) carry the
-`Unnecessary` tag so editors dim them instead of underlining them.
+related places as `relatedInformation` (when the client gives a document URI for them).
+
+What the document could do without carries the `Unnecessary` tag, so editors dim it: an unused
+binding, type or detached and an unreachable step (`UNNECESSARY`), and hints that only explain
+another problem (a step unreachable because a route is misspelt). An unused declaration — legal,
+the engine takes it — is then a hint rather than a warning (dimmed, not underlined) for a client
+that shows the tag (`dims_unused`); an unreachable step stays an error (the engine refuses it).
 """
 
 from __future__ import annotations
@@ -21,6 +25,22 @@ from awl_lsp.syntax.errors import reading_stops
 from awl_lsp.syntax.problem_cache import document_syntax_problems
 
 Finding = Problem  # the name callers used before syntax and checker problems became one type
+
+# codes of what the document could do without: their diagnostics carry the `Unnecessary` tag
+UNNECESSARY = frozenset({"unused-binding", "unused-type", "unused-detached", "unreachable-step"})
+
+
+def dims_unused(caps: lsp.ClientCapabilities | None) -> bool:
+    """Does the client show the `Unnecessary` tag (dimmed text) on the diagnostics it is sent?"""
+    text = caps.text_document if caps is not None else None
+    pushed = text.publish_diagnostics if text is not None else None
+    pulled = text.diagnostic if text is not None else None
+    return any(
+        found is not None
+        and found.tag_support is not None
+        and lsp.DiagnosticTag.Unnecessary in (found.tag_support.value_set or ())
+        for found in (pushed, pulled)
+    )
 
 
 def findings(snap: Snapshot) -> list[Problem]:
@@ -87,7 +107,9 @@ def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
     return spans
 
 
-def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Diagnostic:
+def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None, dim: bool = False) -> lsp.Diagnostic:
+    """One problem as an LSP diagnostic; with `dim` (the client shows the `Unnecessary` tag), an
+    unused declaration's warning is a hint, the dimmed text saying it all."""
     related = None
     if uri is not None and p.related:
         related = [
@@ -95,25 +117,28 @@ def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Dia
             for r in p.related
         ]
     explains = p.severity is Severity.HINT and bool((p.data or {}).get("because"))
+    severity = p.severity
+    if dim and p.code in UNNECESSARY and severity is Severity.WARNING:
+        severity = Severity.HINT
     return lsp.Diagnostic(
         range=snap.lsp_range(p.range),
         message=p.message,
-        severity=lsp.DiagnosticSeverity(int(p.severity)),
+        severity=lsp.DiagnosticSeverity(int(severity)),
         code=p.code,
         source="awl",
         data=dict(p.data) if p.data else None,
         related_information=related,
-        tags=[lsp.DiagnosticTag.Unnecessary] if explains else None,
+        tags=[lsp.DiagnosticTag.Unnecessary] if explains or p.code in UNNECESSARY else None,
     )
 
 
-def diagnostics(snap: Snapshot, uri: str | None = None) -> list[lsp.Diagnostic]:
-    """The snapshot's findings as LSP diagnostics.
+def diagnostics(snap: Snapshot, uri: str | None = None, dim: bool = False) -> list[lsp.Diagnostic]:
+    """The snapshot's findings as LSP diagnostics (`dim`: see `to_diagnostic`).
 
     A problem the checker hands out again unchanged (the same object: its item, or the stretch of
     text before an edit, did not change) keeps the diagnostic it was converted to last time; the
     memory holds only the last publish's problems."""
-    key = (uri, snap.doc.encoding)
+    key = (uri, snap.doc.encoding, dim)
     memo = snap.shared.get("diagnostics")
     last: dict[int, tuple[Problem, lsp.Diagnostic]] = (
         memo[1] if isinstance(memo, tuple) and memo[0] == key else {}
@@ -122,7 +147,7 @@ def diagnostics(snap: Snapshot, uri: str | None = None) -> list[lsp.Diagnostic]:
     out: list[lsp.Diagnostic] = []
     for p in findings(snap):
         hit = last.get(id(p))
-        d = hit[1] if hit is not None and hit[0] is p else to_diagnostic(snap, p, uri)
+        d = hit[1] if hit is not None and hit[0] is p else to_diagnostic(snap, p, uri, dim)
         kept[id(p)] = (p, d)
         out.append(d)
     snap.shared["diagnostics"] = (key, kept)

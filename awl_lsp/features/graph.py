@@ -19,12 +19,13 @@ The result is plain data (`FlowGraph.to_json()` is the documented `awl graph --f
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import asdict, dataclass, field
 
 from tree_sitter import Node
 
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.model import Kind, RefKind, Symbol
+from awl_lsp.model import Kind, Range, Reference, RefKind, Symbol
 
 _REGIONS = {"fork_statement": "fork", "loop_statement": "loop", "distribute_statement": "region"}
 _CALL_EDGES = {RefKind.HATCH: "hatch", RefKind.CALL: "call"}
@@ -38,6 +39,7 @@ class GraphNode:
     name: str
     line: int
     parent: str | None = None
+    symbol: Symbol | None = field(default=None, compare=False, repr=False)  # its declaration (not in JSON)
 
 
 @dataclass
@@ -47,6 +49,9 @@ class GraphEdge:
     kind: str
     label: str = ""
     line: int = 0
+    # where the edge is written: the target word of a route, the name in `after`, the callee of a
+    # call; a fall-through is written nowhere, so it is the falling step's name (not in JSON)
+    spans: list[Range] = field(default_factory=list, compare=False, repr=False)
 
 
 @dataclass
@@ -74,7 +79,10 @@ class FlowGraph:
         return {
             "flow": self.flow,
             "kind": self.flow_kind,
-            "nodes": [asdict(n) for n in self.nodes],
+            "nodes": [
+                {"id": n.id, "kind": n.kind, "name": n.name, "line": n.line, "parent": n.parent}
+                for n in self.nodes
+            ],
             "edges": [
                 {"from": e.source, "to": e.target, "kind": e.kind, "label": e.label, "line": e.line}
                 for e in self.edges
@@ -92,6 +100,12 @@ class _Builder:
         self.ids: dict[int, str] = {}  # id(symbol) -> node id
         self.taken: set[str] = set()
         self.targets: dict[str, str] = {}  # detached/child name -> node id
+        self.edges: dict[tuple, GraphEdge] = {}  # (source, target, kind, label, line) -> the edge
+        # the hatch and call references, in document order (a statement's are found by bisection)
+        self.calls_in = sorted(
+            (r for r in self.model.references if r.kind in _CALL_EDGES), key=lambda r: r.range[:2]
+        )
+        self.call_starts = [r.range[:2] for r in self.calls_in]
 
     # ---- nodes
     def add(self, sym: Symbol | None, kind: str, name: str, row: int, parent: str | None) -> str:
@@ -105,13 +119,17 @@ class _Builder:
         self.taken.add(node_id)
         if sym is not None:
             self.ids[id(sym)] = node_id
-        self.graph.nodes.append(GraphNode(node_id, kind, name, row + 1, parent))
+        self.graph.nodes.append(GraphNode(node_id, kind, name, row + 1, parent, sym))
         return node_id
 
-    def edge(self, source: str, target: str, kind: str, label: str = "", row: int = -1) -> None:
-        e = GraphEdge(source, target, kind, label, row + 1)
-        if e not in self.graph.edges:
+    def edge(self, source: str, target: str, kind: str, label: str, row: int, span: Range | None) -> None:
+        key = (source, target, kind, label, row + 1)
+        e = self.edges.get(key)
+        if e is None:
+            e = self.edges[key] = GraphEdge(source, target, kind, label, row + 1)
             self.graph.edges.append(e)
+        if span is not None and span not in e.spans:
+            e.spans.append(span)
 
     def node_of(self, sym: Symbol) -> Node | None:
         r = sym.range
@@ -176,15 +194,19 @@ class _Builder:
                 for dep in after.children_by_field_name("step"):
                     ref = self.model.reference_with(_range(dep), RefKind.STEP)
                     if ref is not None and ref.target is not None and id(ref.target) in self.ids:
-                        self.edge(self.ids[id(ref.target)], sid, "after", "", dep.start_point.row)
+                        source = self.ids[id(ref.target)]
+                        self.edge(source, sid, "after", "", dep.start_point.row, _range(dep))
             if falls and i + 1 < len(steps):
                 nxt_sym, nxt = steps[i + 1]
                 if nxt.child_by_field_name("after") is None:
-                    self.edge(sid, self.ids[id(nxt_sym)], "next", "", node.end_point.row - 1)
+                    row = node.end_point.row - 1
+                    self.edge(sid, self.ids[id(nxt_sym)], "next", "", row, sym.selection)
         if steps and self.model.is_workloop and scope is None:
             first = steps[0][0]
+            flow = self.model.flow
             if "start" in self.taken and not _is_substep(steps[0][1]):
-                self.edge("start", self.ids[id(first)], "next", "", first.range[0])
+                span = flow.selection if flow is not None else None
+                self.edge("start", self.ids[id(first)], "next", "", first.range[0], span)
 
     def body_edges(self, sid: str, owner: Symbol, node: Node, scope: str | None) -> bool:
         """Edges out of one step's (or the retire block's) own statements; True when it falls through."""
@@ -257,18 +279,27 @@ class _Builder:
         tnode = target.named_children[0]
         if tnode.type == "start":
             if "start" in self.taken:
-                self.edge(sid, "start", kind, label, st.start_point.row)
+                self.edge(sid, "start", kind, label, st.start_point.row, _range(tnode))
             return
         ref = self.model.reference_with(_range(tnode), RefKind.ROUTE)
         if ref is not None and ref.target is not None and id(ref.target) in self.ids:
-            self.edge(sid, self.ids[id(ref.target)], kind, label, st.start_point.row)
+            self.edge(sid, self.ids[id(ref.target)], kind, label, st.start_point.row, ref.range)
+
+    def statement_calls(self, r: Range) -> list[Reference]:
+        """The hatch and call references inside the range `r`, in document order."""
+        out = []
+        refs = self.calls_in
+        for i in range(bisect_left(self.call_starts, r[:2]), len(refs)):
+            at = refs[i].range
+            if at[:2] > r[2:]:
+                break
+            if at[2:] <= r[2:]:
+                out.append(refs[i])
+        return out
 
     def calls(self, sid: str, st: Node, skip_blocks: bool) -> None:
         """`hatch`, `spawn` and child/subflow call edges for the references inside one statement."""
-        r = _range(st)
-        for ref in self.model.references:
-            if ref.kind not in _CALL_EDGES or not (r[:2] <= ref.range[:2] and ref.range[2:] <= r[2:]):
-                continue
+        for ref in self.statement_calls(_range(st)):
             if skip_blocks and _inside_block(st, ref.range):
                 continue
             target = ref.target
@@ -279,7 +310,7 @@ class _Builder:
                 kind = "spawn"
             node_id = self.targets.get(target.name)
             if node_id is not None:
-                self.edge(sid, node_id, kind, "", ref.range[0])
+                self.edge(sid, node_id, kind, "", ref.range[0], ref.range)
 
 
 def _range(node: Node) -> tuple[int, int, int, int]:

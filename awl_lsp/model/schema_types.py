@@ -55,6 +55,9 @@ class TypeTable:
         # a schema's `$defs` entry never takes a declared name (see `from_schema`)
         self.declared: frozenset[str] = frozenset()
         self.reading = ""
+        # where each record read from a schema is defined: (the schema type, the JSON keys from
+        # that schema's root to the object) — what type definition leads to
+        self.origins: dict[str, tuple[str, tuple[str, ...]]] = {}
 
     def known(self, t: AwlType) -> bool:
         """False for UNKNOWN and for names nobody declared (those never take part in a mismatch)."""
@@ -146,8 +149,9 @@ class TypeTable:
                 table.from_schema(part.name, part.value, part.value)
         return table
 
-    def from_schema(self, name: str, schema: dict, root: dict) -> AwlType:
-        """Register the object schema `schema` under `name` (nested objects too); return its type."""
+    def from_schema(self, name: str, schema: dict, root: dict, at: tuple[str, ...] = ()) -> AwlType:
+        """Register the object schema `schema` (at the keys `at` of `root`) under `name`, nested
+        objects too; return its type."""
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/"):
             target: object = root
@@ -157,7 +161,7 @@ class TypeTable:
                 def_name = ref.rsplit("/", 1)[-1]
                 if def_name in self.declared:  # its own type, not the record declared under that name
                     def_name = ".".join([self.reading, *ref[2:].split("/")])
-                return self.from_schema(def_name, target, root)
+                return self.from_schema(def_name, target, root, tuple(ref[2:].split("/")))
             return UNKNOWN
         kind = schema.get("type")
         if kind == "object" or (kind is None and "properties" in schema):
@@ -165,17 +169,24 @@ class TypeTable:
                 return named(name)
             fields: dict[str, AwlType] = {}
             self.records[name] = fields
+            self.origins[name] = (self.reading, at)
             required_raw, props_raw = schema.get("required"), schema.get("properties")
             required = required_raw if isinstance(required_raw, list) else []
             props = props_raw if isinstance(props_raw, dict) else {}
             for key, sub in props.items():
-                t = self.from_schema(f"{name}.{key}", sub, root) if isinstance(sub, dict) else UNKNOWN
+                t = (
+                    self.from_schema(f"{name}.{key}", sub, root, (*at, "properties", key))
+                    if isinstance(sub, dict)
+                    else UNKNOWN
+                )
                 fields[key] = t if key in required else optional_of(t)
             return named(name)
         if kind == "array":
             items = schema.get("items")
             return list_of(
-                self.from_schema(f"{name}.item", items, root) if isinstance(items, dict) else UNKNOWN
+                self.from_schema(f"{name}.item", items, root, (*at, "items"))
+                if isinstance(items, dict)
+                else UNKNOWN
             )
         return {"string": STRING, "integer": INT, "number": FLOAT, "boolean": BOOL}.get(str(kind), UNKNOWN)
 

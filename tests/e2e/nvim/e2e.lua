@@ -670,6 +670,92 @@ guarded("workspace", function()
   )
 end)
 
+-- ------------------------------------------------------------------ the call hierarchy, walked
+-- Neovim's own commands, as a user runs them: incoming calls of the workflow (the hatch in the
+-- other document), `:cc` into that document, then what its step leads to (outgoing calls).
+guarded("call hierarchy", function()
+  if not got_client then
+    skip("incoming calls of a workflow list the hatch in another document", "no server")
+    return
+  end
+  local function calls_listed()
+    local qf = vim.fn.getqflist({ title = 0, items = 0 })
+    return qf.title == "LSP call hierarchy" and #qf.items > 0 and qf.items or nil
+  end
+  local function describe(items)
+    local out = {}
+    for _, it in ipairs(items or {}) do
+      local name = vim.fs.basename(vim.api.nvim_buf_get_name(it.bufnr))
+      table.insert(out, string.format("%s %s:%d:%d", it.text, name, it.lnum, it.col))
+    end
+    return table.concat(out, " | ")
+  end
+  local obuf = vim.fn.bufadd(tmp .. "/stash_object.awl") -- (open since the workspace test, and edited)
+  vim.fn.bufload(obuf)
+  vim.api.nvim_set_current_buf(obuf)
+  vim.wait(WAIT, function()
+    return attached[obuf] ~= nil
+  end, 50)
+  local row, col = find(obuf, "^workflow stash_object", "stash_object")
+  vim.api.nvim_win_set_cursor(0, { row + 1, col + 1 })
+  vim.fn.setqflist({}, "r", { title = "", items = {} })
+  vim.lsp.buf.incoming_calls()
+  local items
+  vim.wait(WAIT, function()
+    items = calls_listed()
+    return items ~= nil
+  end, 50)
+  local watch = tmp .. "/stash_watch.awl"
+  local wbuf = vim.fn.bufadd(watch)
+  vim.fn.bufload(wbuf)
+  local hrow, hcol = find(wbuf, "^    hatch stash_object", "stash_object")
+  local first = items and items[1]
+  check(
+    "incoming calls of a workflow list the hatch in another document",
+    items ~= nil and #items == 1 and first.text == "scan" and vim.api.nvim_buf_get_name(first.bufnr) == watch
+      and first.lnum == hrow + 1 and first.col == hcol + 1,
+    describe(items),
+    "quickfix: " .. (items and describe(items) or "empty")
+  )
+  if not items then
+    return
+  end
+  -- walk: into the other document, at the hatch, then what its step leads to
+  vim.cmd("cc 1")
+  vim.cmd("cclose")
+  local landed = vim.api.nvim_buf_get_name(0) == watch and vim.api.nvim_win_get_cursor(0)[1] == hrow + 1
+  check(
+    ":cc on the incoming call opens the other document at the hatch",
+    landed,
+    vim.fs.basename(vim.api.nvim_buf_get_name(0)) .. ":" .. vim.api.nvim_win_get_cursor(0)[1],
+    "now in " .. vim.api.nvim_buf_get_name(0) .. ":" .. vim.api.nvim_win_get_cursor(0)[1]
+  )
+  local srow, scol = find(wbuf, "^step scan", "scan")
+  local start_row, start_col = find(wbuf, "route start", "start")
+  vim.api.nvim_win_set_cursor(0, { srow + 1, scol + 1 })
+  vim.fn.setqflist({}, "r", { title = "", items = {} })
+  vim.lsp.buf.outgoing_calls()
+  items = nil
+  vim.wait(WAIT, function()
+    items = calls_listed()
+    return items ~= nil
+  end, 50)
+  local seen = {}
+  for _, it in ipairs(items or {}) do
+    seen[it.text] = it.lnum .. ":" .. it.col
+  end
+  -- (the lines are where the calls are written in this step; Neovim 0.10 files the entry of a
+  -- callee in another document under that document's name, 0.12 under this buffer's)
+  check(
+    "outgoing calls of the step: the hatched workflow and the workloop's next iteration",
+    items ~= nil and #items == 2 and seen["stash_object"] == (hrow + 1) .. ":" .. (hcol + 1)
+      and seen["stash_watch"] == (start_row + 1) .. ":" .. (start_col + 1),
+    describe(items),
+    "quickfix: " .. (items and describe(items) or "empty")
+  )
+  vim.cmd("cclose")
+end)
+
 -- ------------------------------------------------------------------ a valid document
 guarded("valid document", function()
   vim.cmd("edit " .. vim.fn.fnameescape(tmp .. "/bell_loop.awl"))
