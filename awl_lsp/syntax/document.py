@@ -25,6 +25,7 @@ from tree_sitter import Node, Point, Tree
 from awl_lsp.syntax.bounds import MAX_ANALYSED_BYTES, SourceFacts, bounded_parse
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
+from awl_lsp.syntax.recovery import recovered_as_fresh
 
 _LOG = 64  # updates remembered for `changes_since`
 
@@ -199,11 +200,17 @@ class SyntaxDocument:
             a, c, g = dirty
             facts.edited(source, a, c - g, c)
         new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree, facts)
-        fresh = new_tree.root_node.has_error
+        fresh = False
+        if new_tree.root_node.has_error and not self.skipped:
+            # Error recovery depends on history: a re-parse may recover differently from a fresh
+            # parse. Where the errors lie, the re-parsed tree is compared with fresh parses of the
+            # items around them (`recovery.py`); only a difference there has the whole text parsed
+            # afresh, so an edited document always has the tree (and diagnostics) of a fresh open.
+            a, c, _ = dirty if dirty is not None else (0, len(source), 0)
+            fresh = not recovered_as_fresh(new_tree, self.source, a, c)
+        elif new_tree.root_node.has_error:
+            fresh = True
         if fresh:
-            # Error recovery depends on history: a re-parse may keep a reused subtree (errors and
-            # all) where a fresh parse recovers differently. Broken text is parsed afresh, so an
-            # edited document always has the tree (and diagnostics) of a fresh open.
             new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree
         if had_skips or self.skipped:  # the tree may differ anywhere
