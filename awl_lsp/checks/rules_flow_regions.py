@@ -69,8 +69,8 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                     "distribute-alone",
                 )
             stack.append((i, s.dist))
-    broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
-    for o, (mode, at) in [] if broken else stack:
+    # (a half-written step may be the missing `collect`; asked only when a region is open)
+    for o, (mode, at) in stack if stack and not ctx.tree_has_error() else []:
         ctx.error(
             g.steps[o].at(at),
             f"this `{mode}` region never reaches a `collect`: add a step that opens with "

@@ -9,6 +9,8 @@ that only explain another problem (a step unreachable because a route is misspel
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
@@ -69,22 +71,50 @@ def _indented(snap: Snapshot, item: Node) -> bool:
 
 
 def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
-    """The row spans of the top-level declarations that hold one of `rows`."""
+    """The row spans of the top-level declarations that hold one of `rows` (and of the declaration
+    above an indented ERROR among them: lines that broke away from it). Found around each row by
+    bisection over the items' first bytes, not by a pass over every item."""
     if not rows:
         return []
-    spans: list[tuple[int, int]] = []
-    previous: tuple[int, int] | None = None
-    for item in snap.doc.tree.root_node.named_children:
-        start, end = item.start_point.row, item.end_point.row
-        if item.end_point.column == 0 and end > start:
-            end -= 1  # the item's range runs to the start of the next line
-        if any(start <= row <= end for row in rows):
-            spans.append((start, end))
-            if item.type == "ERROR" and previous is not None and _indented(snap, item):
-                spans.append(previous)  # lines that broke away from the declaration above
-        if "comment" not in item.type and item.type != "narration":
-            previous = (start, end)
-    return spans
+    items = snap.doc.tree.root_node.named_children
+    starts = snap.doc.lines.byte_starts
+    spans: set[tuple[int, int]] = set()
+    for row in set(rows):
+        line_end = starts[row + 1] if row + 1 < len(starts) else len(snap.doc.source) + 1
+        i = bisect_left(items, line_end, key=_start_byte) - 1  # the last item starting on or before the row
+        while i >= 0:
+            item = items[i]
+            start, end = _rows(item)
+            if end < row:
+                break  # (items lie in order: the ones before end earlier still)
+            if start <= row:
+                spans.add((start, end))
+                if item.type == "ERROR" and _indented(snap, item):
+                    before = _previous_code_item(items, i)
+                    if before is not None:
+                        spans.add(_rows(before))
+            i -= 1
+    return sorted(spans)
+
+
+def _start_byte(node: Node) -> int:
+    return node.start_byte
+
+
+def _rows(item: Node) -> tuple[int, int]:
+    """An item's first and last row (its range runs to the start of the next line: that one is not its)."""
+    start, end = item.start_point.row, item.end_point.row
+    if item.end_point.column == 0 and end > start:
+        end -= 1
+    return start, end
+
+
+def _previous_code_item(items: list[Node], i: int) -> Node | None:
+    """The nearest item before `items[i]` that is not a comment or narration."""
+    for j in range(i - 1, -1, -1):
+        if "comment" not in items[j].type and items[j].type != "narration":
+            return items[j]
+    return None
 
 
 def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Diagnostic:

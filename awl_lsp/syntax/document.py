@@ -201,15 +201,24 @@ class SyntaxDocument:
             facts.edited(source, a, c - g, c)
         new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree, facts)
         fresh = False
-        if new_tree.root_node.has_error and not self.skipped:
+        if dirty is not None and (tree.root_node.has_error or new_tree.root_node.has_error):
+            # Around an error the re-parse may read unchanged text differently (a bracket opened or
+            # closed above changes how the lines below it read): the changed stretch reaches over
+            # every range whose structure changed.
+            a, c, g = dirty
+            for changed in tree.changed_ranges(new_tree):
+                a, c = min(a, changed.start_byte), max(c, changed.end_byte)
+            dirty = (a, c, g)
+        if new_tree.root_node.has_error:
             # Error recovery depends on history: a re-parse may recover differently from a fresh
-            # parse. Where the errors lie, the re-parsed tree is compared with fresh parses of the
-            # items around them (`recovery.py`); only a difference there has the whole text parsed
+            # parse. Around the stretch that changed, the re-parsed tree is compared with a fresh
+            # parse of the items there (`recovery.py`); only a difference has the whole text parsed
             # afresh, so an edited document always has the tree (and diagnostics) of a fresh open.
-            a, c, _ = dirty if dirty is not None else (0, len(source), 0)
-            fresh = not recovered_as_fresh(new_tree, self.source, a, c)
-        elif new_tree.root_node.has_error:
-            fresh = True
+            fresh = (
+                dirty is None
+                or bool(self.skipped)
+                or not recovered_as_fresh(new_tree, self.source, dirty[0], dirty[1])
+            )
         if fresh:
             new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree

@@ -54,14 +54,13 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
 
     `cache` (a dict the caller keeps per document between versions) holds the problems of each
     clean top-level declaration keyed by its text from the start of its first line, rows relative
-    to it, read as if the whole tree were clean (`_excused` drops what an error elsewhere excuses):
+    to it, read as if the whole tree were clean (`excused` tells what an error elsewhere excuses):
     a keystroke re-scans only the declaration it touched, whether or not it breaks the syntax
     elsewhere. It keeps only this version's declarations.
     """
     root = tree.root_node
     out: list[tuple[Range, str, str]] = []
     kept: dict[bytes, list[tuple[Range, str, str]]] = {}
-    broken = root.has_error
     for item in root.children:
         start, end = item.start_byte, item.end_byte
         if end <= start or item.type in TRIVIA:
@@ -91,26 +90,30 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
             moved = [
                 ((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found
             ]
-            out += _excused(item, moved) if broken and clean else moved
+            out += moved
     if cache is not None:
         cache.clear()
         cache.update(kept)
     return out
 
 
-def _excused(item: Node, problems: list[tuple[Range, str, str]]) -> list[tuple[Range, str, str]]:
-    """A clean item's problems (read as if the whole tree were clean) in a tree with an error
-    elsewhere: there a line under a statement that opens no block is left to the checker's
-    `unexpected_block` (and to the error), as `_deeper` leaves it in a broken tree."""
-    out = []
-    for problem in problems:
-        if problem[2] == "unexpected-indent":
-            row, col = problem[0][0], problem[0][1]
-            first = largest_with_parent(item, row, col)[0]
-            if first is not None and in_error(first):
-                continue
-        out.append(problem)
-    return out
+def item_layout_problems(root: Node, item: Node, source: bytes) -> list[tuple[Range, str, str]]:
+    """One top-level item's share of `layout_problems` (rows are the document's)."""
+    start, end = item.start_byte, item.end_byte
+    if end <= start or item.type in TRIVIA:
+        return []
+    begin = source.rfind(b"\n", 0, start) + 1
+    return _item_problems(root, item, source, begin, source[begin:end])
+
+
+def excused(root: Node, span: Range, code: str) -> bool:
+    """Whether a problem read as if the tree were clean is excused in this tree, which has an error:
+    there a line under a statement that opens no block is left to the checker's `unexpected_block`
+    (and to the error), as `_deeper` leaves it in a broken item."""
+    if code != "unexpected-indent":
+        return False
+    first = largest_with_parent(root, span[0], span[1])[0]
+    return first is not None and in_error(first)
 
 
 def _item_problems(
@@ -308,7 +311,7 @@ def _deeper(
     first_row, first_col = item.start_point
     # (a line of this item: searched from the item, unless it shares its first line)
     inside = row > first_row or indent >= first_col
-    clean = not item.has_error  # (read as in a clean tree: `_excused` drops what an error excuses)
+    clean = not item.has_error  # (read as in a clean tree: `excused` tells what an error excuses)
     found = line_start(item, byte) if inside and byte >= 0 and clean else None
     first, parent = found if found is not None else largest_with_parent(item if inside else root, row, indent)
     # (a `join` line above: the `fork` over it may have no branches)
@@ -412,4 +415,4 @@ _ARM_WITHOUT_ROUTE = (
 )
 
 
-__all__ = ["layout_problems"]
+__all__ = ["excused", "item_layout_problems", "layout_problems"]

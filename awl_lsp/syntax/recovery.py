@@ -29,49 +29,41 @@ _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
 MAX_WINDOW_BYTES = 64 * 1024
 
 
-def recovery_windows(tree: Tree, source: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
-    """The byte spans of the windows around the errors of `tree` and the edited bytes [start, end)
-    (see the module's docstring), first first; None where no window can be bounded (an error in
-    an item that shares a line with its neighbour, say)."""
+def recovery_window(tree: Tree, source: bytes, start: int, end: int) -> list[Node]:
+    """The top-level children of `tree` from the clean declaration before the bytes [start, end)
+    to the one after them (see the module's docstring), found walking out from there; the first
+    or the last child where the document ends first."""
     root = tree.root_node
-    children = root.children
-    count = len(children)
-    if not count:
-        return None
-    marked = [i for i, child in enumerate(children) if child.has_error]
-    for i, child in enumerate(children):  # (the children the edit reaches, as a bisection would)
-        if child.end_byte >= start:
-            while i < count and children[i].start_byte <= end:
-                marked.append(i)
-                i += 1
-            break
-    if not marked:
+    if not root.child_count:
         return []
-    windows: list[tuple[int, int]] = []  # (first, last) child of each window
-    for i in sorted(set(marked)):
-        if windows and i <= windows[-1][1]:
-            continue  # (its margins are the window's: nothing clean lies between it and them)
-        first, last = _margin(children, source, i, -1), _margin(children, source, i, +1)
-        if windows and first <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], last)
-        else:
-            windows.append((first, last))
-    return [(children[lo].start_byte, children[hi].end_byte) for lo, hi in windows]
+    cursor = root.walk()
+    if cursor.goto_first_child_for_byte(start) is None:
+        cursor.goto_last_child()
+    before: list[Node] = []
+    back = root.walk()
+    back.reset_to(cursor)
+    while back.goto_previous_sibling():
+        node = back.node
+        assert node is not None
+        before.append(node)
+        if _edge(node, source):
+            break
+    window = before[::-1]
+    while True:
+        node = cursor.node
+        assert node is not None
+        window.append(node)
+        if node.start_byte >= end and _edge(node, source):
+            break
+        if not cursor.goto_next_sibling():
+            break
+    return window
 
 
-def _margin(children: list[Node], source: bytes, i: int, step: int) -> int:
-    """The index of the nearest clean declaration before (`step` -1) or after (+1) child `i` that
-    lies on lines of its own; the first or last child when the document ends first."""
-    j = i + step
-    while 0 <= j < len(children):
-        child = children[j]
-        if not child.has_error and child.is_named and child.type not in _TRIVIA and _own_lines(child, source):
-            return j
-        j += step
-    return 0 if step < 0 else len(children) - 1
-
-
-def _own_lines(node: Node, source: bytes) -> bool:
+def _edge(node: Node, source: bytes) -> bool:
+    """Whether a top-level child is a clean declaration on lines of its own."""
+    if node.has_error or node.is_missing or not node.is_named or node.type in _TRIVIA:
+        return False
     start, end = node.start_byte, node.end_byte
     if start > 0 and source[start - 1 : start] != b"\n":
         return False
@@ -79,23 +71,22 @@ def _own_lines(node: Node, source: bytes) -> bool:
 
 
 def recovered_as_fresh(tree: Tree, source: bytes, start: int, end: int) -> bool:
-    """Whether `tree` (an incremental re-parse of `source` with an error, the edit at [start, end))
-    has the tree a fresh parse of `source` would have, as far as its windows tell."""
-    spans = recovery_windows(tree, source, start, end)
-    if spans is None or sum(b - a for a, b in spans) > MAX_WINDOW_BYTES:
+    """Whether `tree` (an incremental re-parse of `source` with an error, its structure changed
+    only within the bytes [start, end)) has the tree a fresh parse of `source` would have, as far
+    as the window around [start, end) tells."""
+    window = recovery_window(tree, source, start, end)
+    if not window:
+        return False
+    a, b = window[0].start_byte, window[-1].end_byte
+    if b - a > MAX_WINDOW_BYTES:
         return False
     parser: Parser | None = getattr(_PARSERS, "parser", None)
     if parser is None:
         parser = _PARSERS.parser = new_parser()
-    root = tree.root_node
-    for a, b in spans:
-        alone = parser.parse(source[a:b]).root_node
-        inside = [c for c in root.children if c.start_byte >= a and c.end_byte <= b]
-        if len(inside) != alone.child_count:
-            return False
-        if not all(_same(x, y, a) for x, y in zip(inside, alone.children, strict=True)):
-            return False
-    return True
+    alone = parser.parse(source[a:b]).root_node
+    if len(window) != alone.child_count:
+        return False
+    return all(_same(x, y, a) for x, y in zip(window, alone.children, strict=True))
 
 
 def _same(node: Node, alone: Node, offset: int) -> bool:
@@ -132,4 +123,4 @@ def _same(node: Node, alone: Node, offset: int) -> bool:
                 return True
 
 
-__all__ = ["MAX_WINDOW_BYTES", "recovered_as_fresh", "recovery_windows"]
+__all__ = ["MAX_WINDOW_BYTES", "recovered_as_fresh", "recovery_window"]
