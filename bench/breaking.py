@@ -12,6 +12,7 @@ side: the keystroke that breaks the text (`do`), then the one that mends it agai
 - `r` typed right after `name:` in a call's arguments (`item_id:r checked_1.id`), then deleted;
 - a second character typed after that `r` (a broken line typed on), then deleted;
 - `(` typed before an argument's value (the bracket left open), then deleted;
+- `[` typed there (a list left open), then deleted;
 - `"` typed before an argument's value (a string left open to the end of the line), then deleted;
 - the call's closing `)` deleted, then typed again;
 - Enter after an argument's comma, inside the brackets (the next argument on a continuation
@@ -44,6 +45,7 @@ LABELS = {
     "mid-word": "`r` typed after `name:` in a call",
     "typing on": "a second character on that broken line",
     "open paren": "`(` typed before an argument",
+    "open bracket": "`[` typed before an argument",
     "open quote": '`"` typed before an argument',
     "close deleted": "the call's `)` deleted",
     "enter in brackets": "Enter after a comma inside the brackets",
@@ -52,18 +54,18 @@ LABELS = {
 
 
 def call_line(text: str) -> tuple[int, str, re.Match[str]]:
-    """The first line of the middle step (a `step` at the left margin) that calls with a named
-    argument, and the match of the call's head (`name(arg: `)."""
+    """The first line of a step from the middle step (a `step` at the left margin) on that calls
+    with a named argument, and the match of the call's head (`name(arg: `)."""
     rows = text.split("\n")
     steps = [i for i, line in enumerate(rows) if line.startswith("step ")]
     start = steps[len(steps) // 2]
     for row in range(start + 1, len(rows)):
-        if rows[row] and not rows[row].startswith(" "):
-            break
+        if not rows[row].startswith(" "):
+            continue
         found = _CALL.search(rows[row])
         if found is not None and not rows[row].lstrip().startswith("//"):
             return row, rows[row], found
-    raise ValueError("no call with a named argument in the middle step")
+    raise ValueError("no call with a named argument in a step from the middle on")
 
 
 def breaking_edits(text: str) -> dict[str, tuple[Edit, Edit]]:
@@ -76,6 +78,7 @@ def breaking_edits(text: str) -> dict[str, tuple[Edit, Edit]]:
     out: dict[str, tuple[Edit, Edit]] = {
         "mid-word": ((row, colon, row, colon, "r"), (row, colon, row, colon + 1, "")),
         "open paren": ((row, value, row, value, "("), (row, value, row, value + 1, "")),
+        "open bracket": ((row, value, row, value, "["), (row, value, row, value + 1, "")),
         "open quote": ((row, value, row, value, '"'), (row, value, row, value + 1, "")),
         "close deleted": ((row, close, row, close + 1, ""), (row, close, row, close, ")")),
         "paste cut short": (
