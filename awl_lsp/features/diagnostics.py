@@ -9,8 +9,6 @@ that only explain another problem (a step unreachable because a route is misspel
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
@@ -72,33 +70,37 @@ def _indented(snap: Snapshot, item: Node) -> bool:
 
 def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
     """The row spans of the top-level declarations that hold one of `rows` (and of the declaration
-    above an indented ERROR among them: lines that broke away from it). Found around each row by
-    bisection over the items' first bytes, not by a pass over every item."""
+    above an indented ERROR among them: lines that broke away from it). Found from each row with a
+    tree cursor, not by a pass over every item."""
     if not rows:
         return []
-    items = snap.doc.tree.root_node.named_children
+    root = snap.doc.tree.root_node
     starts = snap.doc.lines.byte_starts
     spans: set[tuple[int, int]] = set()
     for row in set(rows):
-        line_end = starts[row + 1] if row + 1 < len(starts) else len(snap.doc.source) + 1
-        i = bisect_left(items, line_end, key=_start_byte) - 1  # the last item starting on or before the row
-        while i >= 0:
-            item = items[i]
+        cursor = root.walk()
+        if cursor.goto_first_child_for_byte(starts[row]) is None:  # (the first child ending past it)
+            continue
+        while True:
+            item = cursor.node
+            assert item is not None
             start, end = _rows(item)
-            if end < row:
-                break  # (items lie in order: the ones before end earlier still)
-            if start <= row:
+            if start > row:
+                break
+            if end >= row and item.is_named:
                 spans.add((start, end))
                 if item.type == "ERROR" and _indented(snap, item):
-                    before = _previous_code_item(items, i)
-                    if before is not None:
-                        spans.add(_rows(before))
-            i -= 1
+                    above = root.walk()
+                    above.reset_to(cursor)  # (not `cursor.copy()`: a copy crashes walking back)
+                    while above.goto_previous_sibling():
+                        before = above.node
+                        assert before is not None
+                        if before.is_named and "comment" not in before.type and before.type != "narration":
+                            spans.add(_rows(before))
+                            break
+            if not cursor.goto_next_sibling():
+                break
     return sorted(spans)
-
-
-def _start_byte(node: Node) -> int:
-    return node.start_byte
 
 
 def _rows(item: Node) -> tuple[int, int]:
@@ -107,14 +109,6 @@ def _rows(item: Node) -> tuple[int, int]:
     if item.end_point.column == 0 and end > start:
         end -= 1
     return start, end
-
-
-def _previous_code_item(items: list[Node], i: int) -> Node | None:
-    """The nearest item before `items[i]` that is not a comment or narration."""
-    for j in range(i - 1, -1, -1):
-        if "comment" not in items[j].type and items[j].type != "narration":
-            return items[j]
-    return None
 
 
 def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None) -> lsp.Diagnostic:

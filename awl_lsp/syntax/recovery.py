@@ -41,7 +41,7 @@ def recovery_window(tree: Tree, source: bytes, start: int, end: int) -> list[Nod
         cursor.goto_last_child()
     before: list[Node] = []
     back = root.walk()
-    back.reset_to(cursor)
+    back.reset_to(cursor)  # (not `cursor.copy()`: a copy crashes walking back)
     while back.goto_previous_sibling():
         node = back.node
         assert node is not None
