@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, Tree
 
 from awl_lsp.syntax.layout import excused, item_layout_problems, layout_problems
 from awl_lsp.syntax.layout_nodes import BLOCK_NODES
@@ -21,6 +21,7 @@ from awl_lsp.syntax.leaves import previous_leaf as _previous_leaf
 from awl_lsp.syntax.leaves import snippet as _snippet
 from awl_lsp.syntax.parser import LANGUAGE
 from awl_lsp.syntax.problems import Problem, Severity
+from awl_lsp.syntax.strings import item_strings, string_problems, unterminated_strings
 from awl_lsp.syntax.unclosed import open_at_end, unclosed_fields
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
@@ -44,7 +45,6 @@ _TOKEN_NAMES = {
     "json_body": "a `{ … }` JSON body",
     "type_identifier": "a type",
 }
-_STRINGS = Query(LANGUAGE, "(string) @s")
 # The shape of each keyword-led line, for "incomplete line" messages (facts of LANGUAGE.md).
 _LINE_HINTS = {
     "outcome": "outcome NAME: if COND, route TARGET` (in a step) or `outcome NAME: type T, route success",
@@ -173,7 +173,7 @@ def _syntax_problems(
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
-    out.extend(_unterminated_strings(root, source, cache))
+    out.extend(unterminated_strings(root, source, cache))
     out.extend(
         SyntaxProblem(span, message, code)
         for span, message, code in layout_problems(tree, source, layout_cache)
@@ -199,50 +199,6 @@ def tab_problems(text: str) -> list[SyntaxProblem]:
     return out
 
 
-def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list[SyntaxProblem]:
-    """Strings without their closing quote, per top-level item. With a `cache`, keyed by the item's
-    bytes from the start of its first line (columns are absolute) and its tree when broken (error
-    recovery can read the same text differently); rows relative to the item; the cache keeps only
-    the items of this version."""
-    out: list[SyntaxProblem] = []
-    kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
-    for item in root.children:
-        if source.find(b'"', item.start_byte, item.end_byte) == -1:
-            continue  # no string starts here
-        start = source.rfind(b"\n", 0, item.start_byte) + 1  # from its line's start: columns are absolute
-        key = (source[start : item.end_byte], str(item) if item.has_error else "")
-        row0 = item.start_point.row
-        found = kept.get(key)
-        if found is None and cache is not None:
-            found = cache.get(key)
-        if found is None:
-            found = _item_strings(item, source, row0)
-        kept[key] = found
-        out += _string_problems(found, row0)
-    if cache is not None:
-        cache.clear()
-        cache.update(kept)
-    return out
-
-
-def _item_strings(item: Node, source: bytes, row0: int) -> list[tuple[int, int, int, int]]:
-    """The strings of one item left without their closing quote, rows relative to `row0`."""
-    found = []
-    for _, captures in QueryCursor(_STRINGS).matches(item):
-        for node in captures.get("s", []):
-            if node.end_byte - node.start_byte < 2 or source[node.end_byte - 1 : node.end_byte] != b'"':
-                s, e = node.start_point, node.end_point
-                found.append((s.row - row0, s.column, e.row - row0, e.column))
-    return found
-
-
-def _string_problems(found: list[tuple[int, int, int, int]], row0: int) -> list[SyntaxProblem]:
-    return [
-        SyntaxProblem((r0 + row0, c0, r1 + row0, c1), 'unterminated string: close it with `"`', "string")
-        for r0, c0, r1, c1 in found
-    ]
-
-
 def item_syntax_problems(
     root: Node, item: Node, source: bytes
 ) -> tuple[list[SyntaxProblem], list[SyntaxProblem], list[SyntaxProblem]]:
@@ -256,7 +212,7 @@ def item_syntax_problems(
         _child_errors(root, item, source, errors)
     strings: list[SyntaxProblem] = []
     if source.find(b'"', item.start_byte, item.end_byte) != -1:
-        strings = _string_problems(_item_strings(item, source, 0), 0)
+        strings = string_problems(item_strings(item, source, 0), 0)
     layout = [SyntaxProblem(*found) for found in item_layout_problems(root, item, source)]
     return errors, strings, layout
 
