@@ -5,14 +5,13 @@ tree-sitter's error recovery depends on what the parser reuses from the tree bef
 edit that leaves a syntax error the re-parsed tree may differ from a fresh open's — and with it the
 messages, the model and the colours. A fresh parse of the whole document costs what the document
 costs (≈ 20 ms at 5,000 lines, on every keystroke of a broken text); what recovery can change lies
-around the errors, though. So the top-level items of the new tree are grouped into windows — each
-run of items with an error or touched by the edit, with one clean declaration on either side that
-starts and ends on a line of its own (where the parser is back at the top level, its indentation
-stack empty) — and each window's text is parsed fresh on its own. Where every window's tree is
-node for node the re-parsed tree's (kinds, fields, byte spans, missing tokens), the re-parse stands;
-otherwise the caller parses the whole text afresh. Outside the windows both trees hold the same
-clean items (a clean item is parsed the same whatever was reused: tree-sitter never reuses a node
-with an error in it).
+where the re-parse changed the tree, though. `SyntaxDocument.apply` takes the stretch the edit and
+the tree's changed ranges cover; the window around it runs from the clean declaration before it to
+the one after it (each starting and ending on a line of its own: there the parser is back at the
+top level, its indentation stack empty), and the window's text is parsed fresh on its own. Where
+that tree is node for node the re-parsed tree's there (kinds, fields, byte spans, missing tokens),
+the re-parse stands; otherwise the caller parses the whole text afresh. Outside the stretch the
+re-parse kept the last version's structure — itself a fresh parse's tree.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from awl_lsp.syntax.parser import new_parser
 
 _PARSERS = threading.local()  # one parser per thread for the windows parsed on their own
 _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
-# beyond this many bytes in the windows, a fresh parse of everything costs about as much
+# beyond this many bytes in the window, it is not worth telling (the whole text is parsed afresh)
 MAX_WINDOW_BYTES = 64 * 1024
 
 
