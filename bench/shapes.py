@@ -10,7 +10,9 @@ generator of a valid document of at least `lines` lines:
 - `types`: many record types, one field per line with `///` docs, read by a few steps;
 - `tiny`: many two-line steps, each routing to the next;
 - `deep`: steps whose substeps nest four levels deep;
-- `subflows`: a workflow with many subflows, each with its own outcome and steps, called from steps.
+- `subflows`: a workflow with many subflows, each with its own outcome and steps, called from steps;
+- `rebound`: `dense`'s steps pasted from one template, so every step binds the same names again
+  (each binding after the first is reported: a document with hundreds of diagnostics).
 
 `SHAPES` names them all, `generate.document` included as `bench`.
 """
@@ -83,6 +85,23 @@ def dense(lines: int = 5000) -> str:
         ]
 
     return _loop("dense_loop", "dense fork, hatch and answer steps", lines, step, _HATCHED)
+
+
+def rebound(lines: int = 5000) -> str:
+    def step(i: int, next_step: str) -> list[str]:
+        return [
+            f"step s_{i}",
+            "  gather(region: region, cursor: cursor) -> batch",
+            f"  answer board(seen: {i}, last: batch.id)",
+            "  fork part in batch.parts",
+            "    hatch follow_up(item_id: part.name, note: batch.note) key part.name",
+            "  join",
+            f"  outcome busy_{i}: if batch.parts is empty, route {next_step}",
+            f"  outcome calm_{i}: else, route {next_step}",
+            "",
+        ]
+
+    return _loop("rebound_loop", "steps pasted from one template", lines, step, _HATCHED)
 
 
 def pipes(lines: int = 5000) -> str:
@@ -213,4 +232,5 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "tiny": tiny,
     "deep": deep,
     "subflows": subflows,
+    "rebound": rebound,
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
-from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs
+from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
 from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
@@ -109,7 +109,7 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
         for member in range(o, close):
             region[member] = k
     first: dict[str, tuple[int, Item, int]] = {}  # name -> (step, item, symbol) binding it first
-    cyclic: dict[int, bool] = {}
+    cyclic: set[int] | None = None  # the steps some route cycle re-enters
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
     # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
@@ -145,9 +145,9 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
             j = seen[0]
             if j == i or region[j] != region[i]:
                 continue
-            if i not in cyclic:
-                cyclic[i] = any(i in g.reach(t) for t in g.succ[i])
-            if cyclic[i]:
+            if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
+                cyclic = on_cycles(g)
+            if i in cyclic:
                 continue
             line = seen[1].facts.flat[seen[2]].range[0] + 1
             ctx.error(
