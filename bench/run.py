@@ -12,3 +12,8 @@ for name in ("parse_bench.py", "lsp_latency.py", "workspace_index.py"):
     if path.exists():
         print(f"== {name}")
         runpy.run_path(str(path), run_name="__main__")
+
+# the syntax-breaking keystrokes and the open of every document shape (issue 21)
+for name in ("breaking.py", "open_shapes.py"):
+    print(f"== {name}")
+    runpy.run_path(str(HERE / name), run_name="__main__")

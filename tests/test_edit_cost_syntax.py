@@ -11,14 +11,18 @@ import pytest
 
 from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
-from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds
+from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds, problem_cache
+from awl_lsp.syntax import document as document_module
 from awl_lsp.syntax.bounds import MAX_LINE_BYTES, SourceFacts, might_be_too_deep
 from awl_lsp.syntax.errors import syntax_problems
 from awl_lsp.syntax.positions import LineIndex
 from awl_lsp.syntax.problem_cache import SyntaxProblemCache, document_syntax_problems
+from awl_lsp.syntax.recovery import recovered_as_fresh, recovery_window
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from breaking import breaking_edits  # noqa: E402
 from generate import STEP_LINE, document  # noqa: E402
+from shapes import SHAPES  # noqa: E402
 
 PIECES = ["a", "b", " ", "\n", "\r", "\r\n", "é", "😀", "(", ")", "[", "]", "{", "}", "  " * 12]
 
@@ -143,8 +147,14 @@ def test_changes_since_a_revision_cover_every_edit_after_it() -> None:
             assert old[:start] == doc.source[:start]
             assert old[old_end:] == doc.source[new_end:]
         assert new_end - start < 2000
-    doc.apply([TextEdit(row, 0, row, 0, "  )\n")])  # broken: parsed afresh
-    assert doc.changes_since(first) is None
+    # broken: the re-parse stands where it is a fresh parse's tree, and the changes still say where
+    doc.apply([TextEdit(row, 0, row, 0, "  )\n")])
+    assert doc.root.has_error and str(doc.root) == str(SyntaxDocument(doc.text).root)
+    changes = doc.changes_since(first)
+    assert changes is not None
+    start, old_end, new_end = changes
+    assert before[:start] == doc.source[:start] and before[old_end:] == doc.source[new_end:]
+    assert new_end - start < 2000
     assert doc.changes_since(doc.revision) == (0, 0, 0)
 
 
@@ -197,3 +207,110 @@ def test_a_syntax_error_fixed_by_an_edit_is_not_kept() -> None:
     assert document_syntax_problems(doc, shared)
     doc.apply([TextEdit(0, 10, 2, 7, "\n\n")])  # the header deleted: a comment line is left
     assert document_syntax_problems(doc, shared) == syntax_problems(doc.tree, doc.source, doc.text)
+
+
+def _shape_docs() -> list[str]:
+    return [make(160) for make in SHAPES.values()]
+
+
+# what people type that breaks a line for a moment (and mends it)
+BREAKING = ["r", "(", ")", "[", "]", '"', ",", ":", "\n", "\n    ", "->", "  outcome o: else,\n", " fork x"]
+
+
+def test_syntax_problems_of_broken_texts_kept_between_versions_equal_a_fresh_reading() -> None:
+    """Random edits that break and mend the syntax, on every bench shape: the problems kept between
+    versions (read again around each edit only) are the whole tree's, and a fresh open's."""
+    rng = random.Random(8)
+    spliced = reads = 0
+    for text in _shape_docs():
+        doc = SyntaxDocument(text)
+        shared: dict[str, object] = {}
+        document_syntax_problems(doc, shared)
+        for _ in range(40):
+            current = doc.text
+            at = rng.randrange(len(current))
+            end = min(len(current), at + rng.choice([0, 0, 0, 1, 2, 8]))
+            (sl, sc), (el, ec) = _position(current, at), _position(current, end)
+            doc.apply([TextEdit(sl, sc, el, ec, rng.choice(BREAKING))])
+            got = document_syntax_problems(doc, shared)
+            assert got == syntax_problems(doc.tree, doc.source, doc.text)
+            fresh = SyntaxDocument(doc.text)
+            assert got == syntax_problems(fresh.tree, fresh.source, fresh.text)
+            cache = shared["syntax-problems"]
+            assert isinstance(cache, SyntaxProblemCache)
+            spliced += cache.last_window is not None
+            reads += 1
+    assert spliced > reads * 3 // 4, (spliced, reads)  # (most were read around the edit only)
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
+
+
+@pytest.mark.parametrize("name", ["mid-word", "open paren", "open quote", "close deleted", "paste cut short"])
+def test_a_keystroke_that_breaks_the_syntax_reads_again_only_what_it_touched(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """At 1,200 lines, a keystroke that breaks a call line (and the one that mends it) re-parses
+    incrementally (the re-parse is a fresh parse's tree), reads the syntax problems of a few items
+    only and checks few items again; the diagnostics are a fresh open's."""
+    text = _doc(1200)
+    doc = OpenDocument(text, 1, None, None)
+    diagnostics(doc.snapshot)
+    read: list[int] = []
+    real = problem_cache.item_syntax_problems
+
+    def counting(root: object, item: object, source: bytes) -> object:
+        read.append(1)
+        return real(root, item, source)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(problem_cache, "item_syntax_problems", counting)
+    for edit in breaking_edits(text)[name]:
+        revision = doc.syntax.revision
+        read.clear()
+        doc.checks.last_checked = 0  # (a text the engine cannot read is not checked at all)
+        doc.edit([TextEdit(*edit)], (doc.version or 0) + 1)
+        assert doc.syntax.changes_since(revision) is not None  # (not parsed afresh)
+        assert str(doc.syntax.root) == str(SyntaxDocument(doc.syntax.text).root)
+        found = [(d.range, d.message) for d in diagnostics(doc.snapshot)]
+        assert len(read) <= 4, len(read)
+        assert doc.checks.last_checked <= 4
+        fresh = OpenDocument(doc.syntax.text, doc.version, None, None)
+        assert found == [(d.range, d.message) for d in diagnostics(fresh.snapshot)]
+    assert doc.syntax.text == text
+
+
+def test_a_re_parse_the_recovery_check_cannot_vouch_for_is_parsed_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the items around an error do not parse alone as they did in the document, the whole
+    text is parsed afresh (and everything is read again)."""
+    monkeypatch.setattr(document_module, "recovered_as_fresh", lambda *args: False)
+    text = _doc(300)
+    doc = OpenDocument(text, 1, None, None)
+    diagnostics(doc.snapshot)
+    do, undo = breaking_edits(text)["mid-word"]
+    revision = doc.syntax.revision
+    doc.edit([TextEdit(*do)], 2)
+    assert doc.syntax.root.has_error and doc.syntax.changes_since(revision) is None
+    fresh = OpenDocument(doc.syntax.text, 2, None, None)
+    assert [d.message for d in diagnostics(doc.snapshot)] == [d.message for d in diagnostics(fresh.snapshot)]
+    doc.edit([TextEdit(*undo)], 3)
+    assert diagnostics(doc.snapshot) == []
+
+
+def test_a_recovery_window_ends_at_clean_declarations_on_lines_of_their_own() -> None:
+    """The window a broken re-parse is checked in runs from the clean declaration before the edit
+    to the one after it, and parsed alone it is the document's tree there."""
+    text = _doc(300)
+    do, _ = breaking_edits(text)["open paren"]
+    doc = SyntaxDocument(text)
+    doc.apply([TextEdit(*do)])
+    row = do[0]
+    at = doc.lines.byte_starts[row]
+    window = recovery_window(doc.tree, doc.source, at, at + 1)
+    assert window[0].start_point.row < row < window[-1].start_point.row
+    assert not window[0].has_error and not window[-1].has_error
+    assert any(node.has_error for node in window)
+    assert recovered_as_fresh(doc.tree, doc.source, at, at + 1)

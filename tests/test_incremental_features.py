@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import example
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,9 @@ from awl_lsp.model.facts import plain_scope
 from awl_lsp.syntax import TextEdit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from breaking import breaking_edits, typing_on  # noqa: E402
 from generate import document  # noqa: E402
+from shapes import SHAPES  # noqa: E402
 
 EXAMPLES = int(os.environ.get("AWL_DIFF_EXAMPLES", "25"))
 BASES = [document(120), example("inbox_sweep.awl"), example("release_notes.awl")]
@@ -124,6 +127,52 @@ def test_random_edit_sequences_end_where_a_fresh_open_ends(base: int, edits: lis
     got = derived(doc.snapshot)
     assert got == scratch(doc)
     assert got == derived(OpenDocument(doc.syntax.text, doc.version, None, None).snapshot)
+
+
+def fresh_open(doc: OpenDocument) -> dict[str, object]:
+    return derived(OpenDocument(doc.syntax.text, doc.version, None, None).snapshot)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_keystrokes_that_break_and_mend_the_syntax_end_where_a_fresh_open_ends(shape: str) -> None:
+    """In every bench shape, the states a line is in while someone types — a character mid-word, a
+    `(`, `[` or `"` left open, the closing `)` deleted, Enter inside the brackets, a line pasted cut
+    short — and each undone again: after every keystroke the diagnostics, model, tokens and folding
+    are a fresh open's (and the undone text is the document it was)."""
+    text = SHAPES[shape](150)
+    doc = OpenDocument(text, 1, None, None)
+    derived(doc.snapshot)
+    broke = 0
+    for name, (do, undo) in breaking_edits(text).items():
+        for edit in (do, undo):
+            doc.edit([TextEdit(*edit)], (doc.version or 0) + 1)
+            broke += doc.syntax.root.has_error
+            assert derived(doc.snapshot) == fresh_open(doc), (shape, name, edit)
+        assert doc.syntax.text == text, name
+    first, on, back = typing_on(text)
+    for edit in (first, on, back, breaking_edits(text)["mid-word"][1]):  # typed on while broken
+        doc.edit([TextEdit(*edit)], (doc.version or 0) + 1)
+        assert derived(doc.snapshot) == fresh_open(doc), (shape, edit)
+    assert doc.syntax.text == text
+    assert broke >= 5, broke  # (the edits really broke the syntax)
+
+
+def test_breaking_keystrokes_analysed_only_every_few_keys_end_where_a_fresh_open_ends() -> None:
+    """Breaking and mending edits in a burst (the versions between not analysed), then analysed."""
+    text = SHAPES["dense"](300)
+    doc = OpenDocument(text, 1, None, None)
+    derived(doc.snapshot)
+    edits = breaking_edits(text)
+    for burst in (["mid-word", "open paren"], ["open quote", "close deleted", "paste cut short"]):
+        # (the last place first, so each edit's place is the one it has in the text; undone in turn)
+        burst.sort(key=lambda name: edits[name][0][:2], reverse=True)
+        for name in burst:
+            doc.edit([TextEdit(*edits[name][0])], (doc.version or 0) + 1)
+        assert derived(doc.snapshot) == fresh_open(doc)
+        for name in reversed(burst):
+            doc.edit([TextEdit(*edits[name][1])], (doc.version or 0) + 1)
+        assert derived(doc.snapshot) == fresh_open(doc)
+    assert doc.syntax.text == text
 
 
 def test_an_item_moved_along_its_line_keeps_no_stale_token_columns() -> None:

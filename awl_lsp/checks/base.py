@@ -75,6 +75,16 @@ class CheckContext:
     doc: DocFacts = field(default_factory=DocFacts)
     memo: dict[str, object] = field(default_factory=dict)  # results shared by rules within one run
     across: Across | None = None  # what the document-wide rules gather across items (see `across`)
+    # whether the tree has an error anywhere, as a rule read it (None: no rule read it this run); the
+    # document-wide rules' problems are reused across an edit that breaks or mends the syntax only
+    # while none of them read it
+    read_has_error: bool | None = None
+
+    def tree_has_error(self) -> bool:
+        """Whether the document's tree has a syntax error anywhere (the read is noted, see
+        `read_has_error`)."""
+        self.read_has_error = self.tree.root_node.has_error
+        return self.read_has_error
 
     def text(self, node: Node | None) -> str:
         if node is None:

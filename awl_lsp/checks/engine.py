@@ -214,7 +214,8 @@ class CheckCache:
             last is not None
             and len(old) == count
             and changed.isdisjoint(_DOC_TOKENS)
-            and last.signature == outside
+            and last.signature[0] == outside
+            and last.signature[1] in (None, ctx.tree.root_node.has_error)
         ):
             wide = replay_wide(
                 last, old, self._entries, nodes, visited, p, s, delta, self._deps, model.item_deps
@@ -272,13 +273,15 @@ class CheckCache:
         doc.narration = _top_narration(ctx)
         ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
         kept, ctx.problems = ctx.problems, []
+        ctx.read_has_error = None
         for rule in rules:
             check = getattr(rule, "check", None)
             if callable(check):
                 check(ctx)
         wide, ctx.problems = ctx.problems, kept
         wide = soften_unchecked(wide, ctx.tree, ctx.source)
-        self._replay = Replay.record(wide, key_rows, reads, ref_reads, signature)
+        # (whether the tree has an error is a document fact only when a rule read it)
+        self._replay = Replay.record(wide, key_rows, reads, ref_reads, (signature, ctx.read_has_error))
         return wide
 
     def _check_item(
@@ -383,10 +386,11 @@ def _gap(source: bytes, nodes: Sequence[Node], index: int) -> int:
 
 
 def _signature(ctx: CheckContext, nodes: Sequence[Node], doc: DocFacts) -> tuple:
-    """What the document-wide rules read outside the items: whether the tree has errors, the text
-    after the last item and which item is the flow. (Top-level narration lies in the items' keys.)"""
+    """What the document-wide rules read outside the items: the text after the last item and which
+    item is the flow. (Top-level narration lies in the items' keys; whether the tree has an error
+    anywhere is recorded with the problems when a rule asked, `CheckContext.tree_has_error`.)"""
     tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source
-    return (ctx.tree.root_node.has_error, tail, doc.flow_index)
+    return (tail, doc.flow_index)
 
 
 def _item(e: _Entry, facts: ItemFacts, resolution: frozenset[str]) -> Item:

@@ -170,6 +170,16 @@ def strongly_connected(edges: list[set[int]]) -> list[list[int]]:
     return out
 
 
+def on_cycles(g: StepGraph) -> set[int]:
+    """The steps a path of edges leads back to (the members of a strongly connected part of more
+    than one step, and the steps with an edge to themselves)."""
+    out = {i for i, succ in enumerate(g.succ) if i in succ}
+    for part in strongly_connected(g.succ):
+        if len(part) > 1:
+            out.update(part)
+    return out
+
+
 class Locator:
     """Which of a container's steps holds a range (steps are disjoint and in document order)."""
 

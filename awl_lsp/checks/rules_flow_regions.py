@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
-from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs
+from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
 from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
@@ -70,8 +70,8 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                     "distribute-alone",
                 )
             stack.append((i, s.dist))
-    broken = ctx.tree.root_node.has_error  # a half-written step may be the missing `collect`
-    for o, (mode, at) in [] if broken else stack:
+    # (a half-written step may be the missing `collect`; asked only when a region is open)
+    for o, (mode, at) in stack if stack and not ctx.tree_has_error() else []:
         ctx.error(
             g.steps[o].at(at),
             f"this `{mode}` region never reaches a `collect`: add a step that opens with "
@@ -119,7 +119,7 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
         for member in range(o, close):
             region[member] = k
     first: dict[str, tuple[int, Item, int]] = {}  # name -> (step, item, symbol) binding it first
-    cyclic: dict[int, bool] = {}
+    cyclic: set[int] | None = None  # the steps some route cycle re-enters
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
     # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
@@ -155,9 +155,9 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
             j = seen[0]
             if j == i or region[j] != region[i]:
                 continue
-            if i not in cyclic:
-                cyclic[i] = any(i in g.reach(t) for t in g.succ[i])
-            if cyclic[i]:
+            if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
+                cyclic = on_cycles(g)
+            if i in cyclic:
                 continue
             line = seen[1].facts.flat[seen[2]].range[0] + 1
             ctx.error(

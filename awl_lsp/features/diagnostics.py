@@ -89,22 +89,46 @@ def _indented(snap: Snapshot, item: Node) -> bool:
 
 
 def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
-    """The row spans of the top-level declarations that hold one of `rows`."""
+    """The row spans of the top-level declarations that hold one of `rows` (and of the declaration
+    above an indented ERROR among them: lines that broke away from it). Found from each row with a
+    tree cursor, not by a pass over every item."""
     if not rows:
         return []
-    spans: list[tuple[int, int]] = []
-    previous: tuple[int, int] | None = None
-    for item in snap.doc.tree.root_node.named_children:
-        start, end = item.start_point.row, item.end_point.row
-        if item.end_point.column == 0 and end > start:
-            end -= 1  # the item's range runs to the start of the next line
-        if any(start <= row <= end for row in rows):
-            spans.append((start, end))
-            if item.type == "ERROR" and previous is not None and _indented(snap, item):
-                spans.append(previous)  # lines that broke away from the declaration above
-        if "comment" not in item.type and item.type != "narration":
-            previous = (start, end)
-    return spans
+    root = snap.doc.tree.root_node
+    starts = snap.doc.lines.byte_starts
+    spans: set[tuple[int, int]] = set()
+    for row in set(rows):
+        cursor = root.walk()
+        if cursor.goto_first_child_for_byte(starts[row]) is None:  # (the first child ending past it)
+            continue
+        while True:
+            item = cursor.node
+            assert item is not None
+            start, end = _rows(item)
+            if start > row:
+                break
+            if end >= row and item.is_named:
+                spans.add((start, end))
+                if item.type == "ERROR" and _indented(snap, item):
+                    above = root.walk()
+                    above.reset_to(cursor)  # (not `cursor.copy()`: a copy crashes walking back)
+                    while above.goto_previous_sibling():
+                        before = above.node
+                        assert before is not None
+                        if before.is_named and "comment" not in before.type and before.type != "narration":
+                            spans.add(_rows(before))
+                            break
+            if not cursor.goto_next_sibling():
+                break
+    return sorted(spans)
+
+
+def _rows(item: Node) -> tuple[int, int]:
+    """An item's first and last row (its range runs to the start of the next line: that one is not its)."""
+    start, end = item.start_point.row, item.end_point.row
+    if item.end_point.column == 0 and end > start:
+        end -= 1
+    return start, end
 
 
 def to_diagnostic(snap: Snapshot, p: Problem, uri: str | None = None, dim: bool = False) -> lsp.Diagnostic:

@@ -242,6 +242,8 @@ class ModelBuilder:
         if len(starts) != count or len(old_keys) != count:
             return None
         i0 = max(0, bisect_right(ends, a) - 1)  # the item before the first one the edit reaches
+        if i0 == 0 and a < starts[0]:
+            return None  # the edit reaches above the first item (new items may stand there)
         while i0 > 0 and source.find(b"\n", ends[i0 - 1], starts[i0]) == -1:
             i0 -= 1  # items sharing a line share their keys' text
         cursor = root.walk()

@@ -83,6 +83,9 @@ class SemanticModel(DeclarationTables, Resolution):
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
         self.item_deps: list[frozenset[str]] = []
         self._readers: dict[str, list[ItemFacts]] = {}  # name -> the items whose resolution read it
+        # (kind, name) -> the list `first` last searched and its first symbol per scope (a name
+        # declared in many scopes, like a step name in every subflow, is not searched one by one)
+        self._in_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str | None, Symbol]]] = {}
         if reuse is None:
             self._item_starts = [item.start_row for item in items]
             self._link_all()
@@ -187,9 +190,18 @@ class SemanticModel(DeclarationTables, Resolution):
         if not found:
             return None
         if scope is not None:
-            for s in found:
-                if s.scope == scope:
-                    return s
+            if len(found) <= 8:
+                for s in found:
+                    if s.scope == scope:
+                        return s
+                return found[0]
+            known = self._in_scope.get((kind, name))
+            if known is None or known[0] is not found:  # (the tables' lists are replaced, never changed)
+                firsts: dict[str | None, Symbol] = {}
+                for s in found:
+                    firsts.setdefault(s.scope, s)
+                known = self._in_scope[(kind, name)] = (found, firsts)
+            return known[1].get(scope, found[0])
         return found[0]
 
     def type_symbol(self, name: str) -> Symbol | None:

@@ -9,9 +9,13 @@ version of the document keep an unchanged item's resolutions.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
+
+# a name bound more often than this in one scope is looked up by bisection (`resolve_value`)
+BISECT_FROM = 8
 
 _NO_NAMES: dict[str, list[Symbol]] = {}
 _UNSEEN: Any = object()
@@ -169,6 +173,9 @@ class Resolution:
                 inner = scopes.get(key)
                 if inner:
                     # the innermost scope wins; within it the last definition above the use, else the first
+                    if len(inner) > BISECT_FROM:  # (in document order: found by bisection)
+                        i = bisect_left(inner, (row, col), key=_declared_at)
+                        return inner[i - 1] if i else inner[0]
                     for s in reversed(inner):
                         sel = s._selection  # type: ignore[attr-defined]  # (`s.selection`, in line)
                         at = sel[0] + s._at.rows  # type: ignore[attr-defined]
@@ -235,6 +242,12 @@ def scope_chain(scope: str) -> set[str]:
         acc = part if i == 0 else f"{acc}/{part}"
         chain.add(acc)
     return chain
+
+
+def _declared_at(s: Symbol) -> tuple[int, int]:
+    """Where a value's name is declared (`s.selection`'s start, in line)."""
+    sel = s._selection  # type: ignore[attr-defined]
+    return sel[0] + s._at.rows, sel[1]  # type: ignore[attr-defined]
 
 
 __all__ = ["Resolution", "scope_chain"]

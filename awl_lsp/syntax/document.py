@@ -25,6 +25,7 @@ from tree_sitter import Node, Point, Tree
 from awl_lsp.syntax.bounds import MAX_ANALYSED_BYTES, SourceFacts, bounded_parse
 from awl_lsp.syntax.parser import new_parser
 from awl_lsp.syntax.positions import Encoding, LineIndex, tree_source, without_surrogates
+from awl_lsp.syntax.recovery import recovered_as_fresh
 
 _LOG = 64  # updates remembered for `changes_since`
 
@@ -199,11 +200,26 @@ class SyntaxDocument:
             a, c, g = dirty
             facts.edited(source, a, c - g, c)
         new_tree, self.source, self.skipped = bounded_parse(self._parser, source, tree, facts)
-        fresh = new_tree.root_node.has_error
+        fresh = False
+        if dirty is not None and (tree.root_node.has_error or new_tree.root_node.has_error):
+            # Around an error the re-parse may read unchanged text differently (a bracket opened or
+            # closed above changes how the lines below it read): the changed stretch reaches over
+            # every range whose structure changed.
+            a, c, g = dirty
+            for changed in tree.changed_ranges(new_tree):
+                a, c = min(a, changed.start_byte), max(c, changed.end_byte)
+            dirty = (a, c, g)
+        if new_tree.root_node.has_error:
+            # Error recovery depends on history: a re-parse may recover differently from a fresh
+            # parse. Around the stretch that changed, the re-parsed tree is compared with a fresh
+            # parse of the items there (`recovery.py`); only a difference has the whole text parsed
+            # afresh, so an edited document always has the tree (and diagnostics) of a fresh open.
+            fresh = (
+                dirty is None
+                or bool(self.skipped)
+                or not recovered_as_fresh(new_tree, self.source, dirty[0], dirty[1])
+            )
         if fresh:
-            # Error recovery depends on history: a re-parse may keep a reused subtree (errors and
-            # all) where a fresh parse recovers differently. Broken text is parsed afresh, so an
-            # edited document always has the tree (and diagnostics) of a fresh open.
             new_tree, self.source, self.skipped = bounded_parse(self._parser, source, None, facts)
         self.tree = new_tree
         if had_skips or self.skipped:  # the tree may differ anywhere

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tree_sitter import Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Node, Parser, Tree
 
-from awl_lsp.syntax.layout import layout_problems
+from awl_lsp.syntax.layout import excused, item_layout_problems, layout_problems
 from awl_lsp.syntax.layout_nodes import BLOCK_NODES
 from awl_lsp.syntax.leaves import first_leaf as _first_leaf
 from awl_lsp.syntax.leaves import last_leaf as _last_leaf
@@ -21,6 +21,7 @@ from awl_lsp.syntax.leaves import previous_leaf as _previous_leaf
 from awl_lsp.syntax.leaves import snippet as _snippet
 from awl_lsp.syntax.parser import LANGUAGE
 from awl_lsp.syntax.problems import Problem, Severity
+from awl_lsp.syntax.strings import item_strings, string_problems, unterminated_strings
 from awl_lsp.syntax.unclosed import open_at_end, unclosed_fields
 
 SyntaxProblem = Problem  # syntax errors are ordinary problems (severity error, no fix data yet)
@@ -44,7 +45,6 @@ _TOKEN_NAMES = {
     "json_body": "a `{ … }` JSON body",
     "type_identifier": "a type",
 }
-_STRINGS = Query(LANGUAGE, "(string) @s")
 # The shape of each keyword-led line, for "incomplete line" messages (facts of LANGUAGE.md).
 _LINE_HINTS = {
     "outcome": "outcome NAME: if COND, route TARGET` (in a step) or `outcome NAME: type T, route success",
@@ -229,17 +229,7 @@ def syntax_problems(
     per-item string and layout scans reuse the items an edit did not touch; without them
     everything is scanned.
     """
-    found = _syntax_problems(tree, source, text, cache, layout_cache)
-    if reading_stops(found):
-        found = [problem for problem in found if problem.code in READING_CODES]
-    seen: set[tuple[int, str]] = set()
-    unique: list[SyntaxProblem] = []
-    for problem in found:  # two ERROR nodes on one line often tell the same story
-        key = (problem.range[0], problem.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(problem)
-    return unique
+    return finish_problems(tree.root_node, _syntax_problems(tree, source, text, cache, layout_cache))
 
 
 def reading_stops(problems: list[SyntaxProblem]) -> bool:
@@ -254,62 +244,73 @@ def _syntax_problems(
     root = tree.root_node
     if root.has_error:
         _collect(root, source, out)
-    out.extend(_unterminated_strings(root, source, cache))
+    out.extend(unterminated_strings(root, source, cache))
     out.extend(
         SyntaxProblem(span, message, code)
         for span, message, code in layout_problems(tree, source, layout_cache)
     )
     if text is not None and "\t" in text:
-        for row, line in enumerate(re.split(r"\r\n|\r|\n", text)):
-            indent = len(line) - len(line.lstrip(" \t"))
-            if "\t" in line[:indent]:
-                out.append(
-                    SyntaxProblem(
-                        (row, 0, row, indent),
-                        "tab in indentation: AWL blocks are indented with two spaces per level",
-                        "tab-indent",
-                    )
-                )
+        out += tab_problems(text)
     return out
 
 
-def _unterminated_strings(root: Node, source: bytes, cache: dict | None) -> list[SyntaxProblem]:
-    """Strings without their closing quote, per top-level item. With a `cache`, keyed by the item's
-    bytes from the start of its first line (columns are absolute) and its tree when broken (error
-    recovery can read the same text differently); rows relative to the item; the cache keeps only
-    the items of this version."""
-    out: list[SyntaxProblem] = []
-    kept: dict[tuple[bytes, str], list[tuple[int, int, int, int]]] = {}
-    for item in root.children:
-        if source.find(b'"', item.start_byte, item.end_byte) == -1:
-            continue  # no string starts here
-        start = source.rfind(b"\n", 0, item.start_byte) + 1  # from its line's start: columns are absolute
-        key = (source[start : item.end_byte], str(item) if item.has_error else "")
-        row0 = item.start_point.row
-        found = kept.get(key)
-        if found is None and cache is not None:
-            found = cache.get(key)
-        if found is None:
-            found = []
-            for _, captures in QueryCursor(_STRINGS).matches(item):
-                for node in captures.get("s", []):
-                    if (
-                        node.end_byte - node.start_byte < 2
-                        or source[node.end_byte - 1 : node.end_byte] != b'"'
-                    ):
-                        s, e = node.start_point, node.end_point
-                        found.append((s.row - row0, s.column, e.row - row0, e.column))
-        kept[key] = found
-        for r0, c0, r1, c1 in found:
+def tab_problems(text: str) -> list[SyntaxProblem]:
+    """A problem on each line indented with a tab."""
+    out = []
+    for row, line in enumerate(re.split(r"\r\n|\r|\n", text)):
+        indent = len(line) - len(line.lstrip(" \t"))
+        if "\t" in line[:indent]:
             out.append(
                 SyntaxProblem(
-                    (r0 + row0, c0, r1 + row0, c1), 'unterminated string: close it with `"`', "string"
+                    (row, 0, row, indent),
+                    "tab in indentation: AWL blocks are indented with two spaces per level",
+                    "tab-indent",
                 )
             )
-    if cache is not None:
-        cache.clear()
-        cache.update(kept)
     return out
+
+
+def item_syntax_problems(
+    root: Node, item: Node, source: bytes
+) -> tuple[list[SyntaxProblem], list[SyntaxProblem], list[SyntaxProblem]]:
+    """One top-level item's share of `syntax_problems` (before `finish_problems`): its errors, its
+    unterminated strings and its layout problems (a clean item's read as if the whole tree were
+    clean: `finish_problems` drops what an error elsewhere excuses). Together over the items, in
+    order, they are what `_syntax_problems` finds, but for a tree with an error that no child shows
+    (`root_errors`) and for tabs (`tab_problems`)."""
+    errors: list[SyntaxProblem] = []
+    if item.is_missing or item.is_error or item.has_error:
+        _child_errors(root, None, item, source, errors)  # the root's children have no field names
+    strings: list[SyntaxProblem] = []
+    if source.find(b'"', item.start_byte, item.end_byte) != -1:
+        strings = string_problems(item_strings(item, source, 0), 0)
+    layout = [SyntaxProblem(*found) for found in item_layout_problems(root, item, source)]
+    return errors, strings, layout
+
+
+def root_errors(root: Node, source: bytes) -> list[SyntaxProblem]:
+    """The error of a tree that has one no top-level child shows (see `_collect`), else none."""
+    if root.has_error and not any(c.is_missing or c.is_error or c.has_error for c in root.children):
+        return [_hidden_error(root, source)]
+    return []
+
+
+def finish_problems(root: Node, found: list[SyntaxProblem]) -> list[SyntaxProblem]:
+    """What `syntax_problems` makes of the problems found (errors, strings, layout, tabs, in that
+    order): in a tree with an error, the layout problems an error excuses dropped (`excused`); only
+    the reading problems where the engine stops while reading; one problem per line and message."""
+    if root.has_error:
+        found = [p for p in found if not excused(root, p.range, p.code)]
+    if reading_stops(found):
+        found = [problem for problem in found if problem.code in READING_CODES]
+    seen: set[tuple[int, str]] = set()
+    unique: list[SyntaxProblem] = []
+    for problem in found:  # two ERROR nodes on one line often tell the same story
+        key = (problem.range[0], problem.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(problem)
+    return unique
 
 
 # The scanner tracks at most this many nested blocks (MAX_DEPTH in tree-sitter-awl/src/scanner.c);
@@ -364,67 +365,75 @@ def _collect(node: Node, source: bytes, out: list[SyntaxProblem]) -> None:
         out.append(_hidden_error(node, source))
         return
     for index, child in enumerate(node.children):
-        if child.is_missing:
-            prev = _previous_leaf(child)
-            if child.type in ("_newline", "_dedent") and prev is not None:
-                repeated = _line_after(node, prev, source) or _arm_indented_after(prev, source)
-                if repeated is not None:
-                    out.append(repeated)
-                    continue
-            what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
-            if child.is_named:  # a value the parser stood in: name it by the place it fills
-                place = node.field_name_for_child(index) or ""
-                what = _PLACE_WORDS.get((node.type, place)) or _FIELD_WORDS.get(place, what)
-            elif child.type in ("success", "failure"):
-                what = "`success` or `failure`"
-            after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
-            data: dict[str, Any] | None = (
-                {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
-            )
-            span = _range(child)
-            message = f"missing {what}{after}"
-            # a value after `name:` (a bare name could still be waiting for its `:`)
-            lead = _previous_leaf(prev) if prev is not None else None
-            complete = prev is not None and (
-                ((prev.is_named or prev.type in _CLOSERS) and (lead is None or lead.type != ","))
-                or prev.type == ","  # a list that goes on on the next line, where the engine looks
-            )
-            if (
-                child.type == "}"
-                and node.type == "record_body"
-                and node.start_point.row < span[0]
-                and _rest_is_blank(source, child.start_byte)
-            ):
-                out.extend(unclosed_fields(node, child, source, data))
-                continue
-            if (
-                child.type in _CLOSERS
-                and complete
-                and node.type != "list_type"  # a type's `[T]` ends with its line, where the engine looks
-                and _rest_is_blank(source, child.start_byte)
-            ):
-                # the line ended with the bracket open: the parser finds out on the next line, which
-                # is where the engine names it; the fix still inserts where the bracket belongs
-                row = _next_code_row(source, child.start_byte)
-                if row > span[0]:
-                    if data is not None:
-                        data = {**data, "insert_at": [span[0], span[1]]}
-                    opener = _CLOSERS[child.type]
-                    message += f": the `{opener}` is still open on this line"
-                    out.append(
-                        SyntaxProblem(
-                            span,
-                            f"the `{opener}` is never closed: end it with `{child.type}` here",
-                            "missing",
-                            Severity.HINT,
-                        )
+        _child_errors(node, index, child, source, out)
+
+
+def _child_errors(
+    node: Node, index: int | None, child: Node, source: bytes, out: list[SyntaxProblem]
+) -> None:
+    """The errors `_collect` finds in one child of `node` (its `index`-th, where its field name
+    matters): a missing token, an ERROR, or what lies below a child with an error."""
+    if child.is_missing:
+        prev = _previous_leaf(child)
+        if child.type in ("_newline", "_dedent") and prev is not None:
+            repeated = _line_after(node, prev, source) or _arm_indented_after(prev, source)
+            if repeated is not None:
+                out.append(repeated)
+                return
+        what = _TOKEN_NAMES.get(child.type, f"`{child.type}`")
+        if child.is_named:  # a value the parser stood in: name it by the place it fills
+            place = (node.field_name_for_child(index) if index is not None else None) or ""
+            what = _PLACE_WORDS.get((node.type, place)) or _FIELD_WORDS.get(place, what)
+        elif child.type in ("success", "failure"):
+            what = "`success` or `failure`"
+        after = f" after `{_snippet(source, prev)}`" if prev is not None else ""
+        data: dict[str, Any] | None = (
+            {"missing": child.type} if not child.is_named and child.type in _INSERTABLE else None
+        )
+        span = _range(child)
+        message = f"missing {what}{after}"
+        # a value after `name:` (a bare name could still be waiting for its `:`)
+        lead = _previous_leaf(prev) if prev is not None else None
+        complete = prev is not None and (
+            ((prev.is_named or prev.type in _CLOSERS) and (lead is None or lead.type != ","))
+            or prev.type == ","  # a list that goes on on the next line, where the engine looks
+        )
+        if (
+            child.type == "}"
+            and node.type == "record_body"
+            and node.start_point.row < span[0]
+            and _rest_is_blank(source, child.start_byte)
+        ):
+            out.extend(unclosed_fields(node, child, source, data))
+            return
+        if (
+            child.type in _CLOSERS
+            and complete
+            and node.type != "list_type"  # a type's `[T]` ends with its line, where the engine looks
+            and _rest_is_blank(source, child.start_byte)
+        ):
+            # the line ended with the bracket open: the parser finds out on the next line, which
+            # is where the engine names it; the fix still inserts where the bracket belongs
+            row = _next_code_row(source, child.start_byte)
+            if row > span[0]:
+                if data is not None:
+                    data = {**data, "insert_at": [span[0], span[1]]}
+                opener = _CLOSERS[child.type]
+                message += f": the `{opener}` is still open on this line"
+                out.append(
+                    SyntaxProblem(
+                        span,
+                        f"the `{opener}` is never closed: end it with `{child.type}` here",
+                        "missing",
+                        Severity.HINT,
                     )
-                    span = (row, 0, row, 0)
-            out.append(SyntaxProblem(span, message, "missing", data=data))
-        elif child.is_error:
-            out.extend(open_at_end(child, source) or [_error_problem(child, source)])
-        elif child.has_error:
-            _collect(child, source, out)
+                )
+                span = (row, 0, row, 0)
+        out.append(SyntaxProblem(span, message, "missing", data=data))
+    elif child.is_error:
+        out.extend(open_at_end(child, source) or [_error_problem(child, source)])
+    elif child.has_error:
+        _collect(child, source, out)
 
 
 # closers the engine looks for across line ends (a type's `{ … }` on one line ends with its line)

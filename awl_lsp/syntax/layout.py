@@ -53,15 +53,14 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
     """(range, message, code) of every layout rule broken, first line first.
 
     `cache` (a dict the caller keeps per document between versions) holds the problems of each
-    top-level declaration keyed by its text from the start of its first line (and whether the tree
-    has an error anywhere), rows relative to it:
-    a keystroke re-scans only the declaration it touched. It keeps only this version's declarations.
+    clean top-level declaration keyed by its text from the start of its first line, rows relative
+    to it, read as if the whole tree were clean (`excused` tells what an error elsewhere excuses):
+    a keystroke re-scans only the declaration it touched, whether or not it breaks the syntax
+    elsewhere. It keeps only this version's declarations.
     """
     root = tree.root_node
     out: list[tuple[Range, str, str]] = []
     kept: dict[bytes, list[tuple[Range, str, str]]] = {}
-    # (whether the tree has an error anywhere decides whether an `unexpected_block` excuses a line)
-    broken = b"\0E" if root.has_error else b""
     for item in root.children:
         start, end = item.start_byte, item.end_byte
         if end <= start or item.type in TRIVIA:
@@ -69,12 +68,12 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
         begin = source.rfind(b"\n", 0, start) + 1
         base = item.start_point.row
         text = source[begin:end]
-        key = text + broken
         found = None
-        if not item.has_error and cache is not None:
-            found = kept.get(key)
+        clean = not item.has_error
+        if clean and cache is not None:
+            found = kept.get(text)
             if found is None:
-                found = cache.get(key)
+                found = cache.get(text)
         if found is None:
             problems = _item_problems(root, item, source, begin, text)
             found = (
@@ -85,16 +84,36 @@ def layout_problems(tree: Tree, source: bytes, cache: dict | None = None) -> lis
                 if problems
                 else []
             )
-        if not item.has_error:
-            kept[key] = found
+        if clean:
+            kept[text] = found
         if found:  # (most items have none)
-            out += [
+            moved = [
                 ((r0 + base, c0, r1 + base, c1), message, code) for (r0, c0, r1, c1), message, code in found
             ]
+            out += moved
     if cache is not None:
         cache.clear()
         cache.update(kept)
     return out
+
+
+def item_layout_problems(root: Node, item: Node, source: bytes) -> list[tuple[Range, str, str]]:
+    """One top-level item's share of `layout_problems` (rows are the document's)."""
+    start, end = item.start_byte, item.end_byte
+    if end <= start or item.type in TRIVIA:
+        return []
+    begin = source.rfind(b"\n", 0, start) + 1
+    return _item_problems(root, item, source, begin, source[begin:end])
+
+
+def excused(root: Node, span: Range, code: str) -> bool:
+    """Whether a problem read as if the tree were clean is excused in this tree, which has an error:
+    there a line under a statement that opens no block is left to the checker's `unexpected_block`
+    (and to the error), as `_deeper` leaves it in a broken item."""
+    if code != "unexpected-indent":
+        return False
+    first = largest_with_parent(root, span[0], span[1])[0]
+    return first is not None and in_error(first)
 
 
 def _item_problems(
@@ -292,14 +311,15 @@ def _deeper(
     first_row, first_col = item.start_point
     # (a line of this item: searched from the item, unless it shares its first line)
     inside = row > first_row or indent >= first_col
-    found = line_start(item, byte) if inside and byte >= 0 and not root.has_error else None
+    clean = not item.has_error  # (read as in a clean tree: `excused` tells what an error excuses)
+    found = line_start(item, byte) if inside and byte >= 0 and clean else None
     first, parent = found if found is not None else largest_with_parent(item if inside else root, row, indent)
     # (a `join` line above: the `fork` over it may have no branches)
     joins = prev_row < first_row or lines[prev_row - first_row][prev : prev + 4] == b"join"
     fork = _fork_without_branches(root, prev_row, prev) if joins else None
     if fork is not None:
         return fork
-    if first is not None and not (root.has_error and in_error(first)) and not opens_here(first, parent):
+    if first is not None and (clean or not in_error(first)) and not opens_here(first, parent):
         return (
             _span(row, indent, line),
             "this line is indented one level deeper than the line above, which opens no "
@@ -395,4 +415,4 @@ _ARM_WITHOUT_ROUTE = (
 )
 
 
-__all__ = ["layout_problems"]
+__all__ = ["excused", "item_layout_problems", "layout_problems"]

@@ -1,97 +1,224 @@
 """Syntax problems of an open document, per version, re-read only around what an edit changed.
 
-`syntax_problems` (`errors.py`) reads a whole tree. While the text parses without errors, what it
-reports for a top-level item (an unterminated string, a layout rule broken) depends on that
-item's own lines only, so after an edit the problems of the items before and after the edited
-bytes are the last version's (those after it moved by the lines added or removed), and only the
-items around the edit are asked again: their text, parsed on its own, goes through the very same
-`syntax_problems`, and its answer is moved to where the items are. That is done only when the
-text on its own parses into the same items (same trees) as inside the document, and the version
-before was clean too; a broken text (before or after the edit), a tab, skipped parts, or a problem
-that stops the reading, and everything is read again.
+`syntax_problems` (`errors.py`) reads a whole tree. What it finds belongs to the top-level items:
+each item's errors, unterminated strings and layout problems (`item_syntax_problems`) are read from
+the item and the lines right around it, and `finish_problems` makes the document's answer of them
+all. So the cache keeps each top-level child's share from the last version, and after an edit reads
+again only the children between the nearest clean declarations on either side of the edited bytes
+(each on lines of its own: what an error beside the edit reads around itself — the next code
+line, the token before — lies in them, and they are the same as before, the ones after only moved).
+The children before the window keep their problems, those after it are moved by the lines added or
+removed; the errors elsewhere in a broken text are the same text in the same tree (`recovery.py`:
+a broken text has the tree of a fresh parse), so they keep theirs too. A text with a tab, skipped
+parts, an update that may have changed anything (`changes_since` None) or a window whose edges are
+not where the last version had them, and everything is read again (a clean item's layout by its
+text, from the last version's).
 """
 
 from __future__ import annotations
 
-import threading
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from itertools import compress
 
 from tree_sitter import Node
 
 from awl_lsp.syntax.document import SyntaxDocument
-from awl_lsp.syntax.errors import SyntaxProblem, reading_stops, syntax_problems
-from awl_lsp.syntax.parser import new_parser
+from awl_lsp.syntax.errors import (
+    SyntaxProblem,
+    finish_problems,
+    item_syntax_problems,
+    root_errors,
+    syntax_problems,
+)
 from awl_lsp.syntax.problems import moved
 
-_PARSERS = threading.local()  # one parser per thread for the items read on their own
+_TRIVIA = frozenset({"comment", "doc_comment", "narration"})
+
+
+@dataclass(eq=False)
+class _Share:
+    """One top-level child's problems, at `row` (its first row when they were placed)."""
+
+    row: int
+    errors: list[SyntaxProblem]
+    strings: list[SyntaxProblem]
+    layout: list[SyntaxProblem]
+
+    def at(self, row: int) -> _Share:
+        """The same problems moved to `row` (this share, moved in place)."""
+        if row != self.row:
+            by = row - self.row
+            self.errors = [moved(p, by) for p in self.errors]
+            self.strings = [moved(p, by) for p in self.strings]
+            self.layout = [moved(p, by) for p in self.layout]
+            self.row = row
+        return self
 
 
 class SyntaxProblemCache:
-    """The last version's syntax problems of one document (kept in its `Snapshot.shared`)."""
+    """The last version's syntax problems of one document, per top-level child (kept in its
+    `Snapshot.shared`)."""
 
     def __init__(self) -> None:
         self._revision: int | None = None
         self._lines = 0
-        self._problems: list[SyntaxProblem] = []
-        self._clean = False  # were they read from a clean text (no error, tab or skipped part)?
+        # per top-level child, in order: its bytes, its first row, whether it can be a window's
+        # edge, the text its layout is known by (b"": none) and its problems (None: none)
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        self._rows: list[int] = []
+        self._edges: list[bool] = []
+        self._keys: list[bytes] = []
+        self._shares: list[_Share | None] = []
+        self._layout: dict[bytes, list[SyntaxProblem]] = {}  # a clean child's layout by its text
         self.last_window: tuple[int, int] | None = None  # rows read again last time (None: all)
 
     def problems(
         self, doc: SyntaxDocument, strings: dict | None = None, layout: dict | None = None
     ) -> list[SyntaxProblem]:
-        """`syntax_problems(doc.tree, doc.source, doc.text, strings, layout)`, for the newest version."""
-        found = None
-        clean = not doc.skipped and not doc.root.has_error and "\t" not in doc.text
-        if self._clean and clean:  # (an error's problems are not the broken item's alone)
-            changes = doc.changes_since(self._revision)
-            if changes is not None:
-                found = self._spliced(doc, changes)
-        if found is None:
+        """`syntax_problems(doc.tree, doc.source, doc.text)`, for the newest version (`strings` and
+        `layout`, the item caches of `syntax_problems`, serve the texts this cache does not read)."""
+        if doc.skipped or "\t" in doc.text:
+            self._revision = None
             self.last_window = None
-            found = syntax_problems(doc.tree, doc.source, doc.text, strings, layout)
-        self._revision, self._lines, self._problems = doc.revision, doc.lines.line_count, found
-        self._clean = clean
-        return list(found)
+            return syntax_problems(doc.tree, doc.source, doc.text, strings, layout)
+        changes = doc.changes_since(self._revision) if self._revision is not None else None
+        if changes is None or not self._spliced(doc, changes):
+            self.last_window = None
+            self._read_all(doc)
+        self._revision, self._lines = doc.revision, doc.lines.line_count
+        return self._assembled(doc)
 
-    def _spliced(self, doc: SyntaxDocument, changes: tuple[int, int, int]) -> list[SyntaxProblem] | None:
-        start, _, end = changes
-        old = self._problems
-        if reading_stops(old):
-            return None
-        window = _window(doc, start, end)
-        if window is None:
-            return None
-        nodes, first_byte, last_byte = window
-        source = doc.source
-        part = source[first_byte:last_byte]
-        parser = getattr(_PARSERS, "parser", None)
-        if parser is None:
-            parser = _PARSERS.parser = new_parser()
-        tree = parser.parse(part)
-        alone = [c for c in tree.root_node.children]
-        if tree.root_node.has_error or len(alone) != len(nodes):
-            return None
-        for a, b in zip(alone, nodes, strict=True):
-            if a.type != b.type or a.end_byte - a.start_byte != b.end_byte - b.start_byte or str(a) != str(b):
-                return None
-        inside = syntax_problems(tree, part, part.decode("utf-8", errors="replace"))
-        if reading_stops(inside):
-            return None
-        top = nodes[0].start_point.row
-        end_point = nodes[-1].end_point
-        bottom = end_point.row if end_point.column == 0 else end_point.row + 1  # rows [top, bottom)
-        shift = doc.lines.line_count - self._lines
-        old_bottom = bottom - shift
+    def _read(self, root: Node, child: Node, source: bytes) -> tuple[bytes, _Share | None]:
+        """A child's layout key and problems (a clean child's layout from the last version's, by
+        its text)."""
+        row = child.start_point.row
+        key = b""
+        if _cleanly(child) and child.type not in _TRIVIA:
+            key = source[source.rfind(b"\n", 0, child.start_byte) + 1 : child.end_byte]
+            known = self._layout.get(key)
+            if known is not None:
+                strings: list[SyntaxProblem] = []
+                if source.find(b'"', child.start_byte, child.end_byte) != -1:
+                    strings = item_syntax_problems(root, child, source)[1]
+                layout = [moved(p, row) for p in known] if known else []
+                return key, (_Share(row, [], strings, layout) if strings or layout else None)
+        errors, strings, layout = item_syntax_problems(root, child, source)
+        if key:
+            self._layout[key] = [moved(p, -row) for p in layout] if layout else []
+        return key, (_Share(row, errors, strings, layout) if errors or strings or layout else None)
+
+    def _read_all(self, doc: SyntaxDocument) -> None:
+        root, source = doc.root, doc.source
+        children = root.children
+        last, self._layout = self._layout, {}
+        read = []
+        for child in children:
+            key = b""
+            if _cleanly(child) and child.type not in _TRIVIA:  # (the last version's layout, by text)
+                key = source[source.rfind(b"\n", 0, child.start_byte) + 1 : child.end_byte]
+                if key in last:
+                    self._layout[key] = last[key]
+            read.append(self._read(root, child, source))
+        self._starts = [c.start_byte for c in children]
+        self._ends = [c.end_byte for c in children]
+        self._rows = [c.start_point.row for c in children]
+        self._edges = [_edge(c, source) for c in children]
+        self._keys = [key for key, _ in read]
+        self._shares = [share for _, share in read]
+
+    def _spliced(self, doc: SyntaxDocument, changes: tuple[int, int, int]) -> bool:
+        """Read again only the children between the edges around the edit; False when the new
+        tree's children do not line up with the last version's there."""
+        start, old_end, new_end = changes
+        delta = new_end - old_end
+        starts, ends, edges = self._starts, self._ends, self._edges
+        count = len(starts)
+        if not count:
+            return False
+        first = bisect_left(ends, start)  # the first child reaching the edit (or right after it)
+        last = bisect_right(starts, old_end) - 1  # the last child starting at or before its end
+        lo = first - 1
+        while lo >= 0 and not edges[lo]:
+            lo -= 1
+        hi = max(last, first) + 1
+        while hi < count and not edges[hi]:
+            hi += 1
+        # the new children between the edges: after the edge before (the same bytes), up to the
+        # edge after (moved by `delta`), which must be where the last version had it
+        root, source = doc.root, doc.source
+        begin = ends[lo] if lo >= 0 else 0
+        stop = starts[hi] + delta if hi < count else len(source) + 1
+        found: list[Node] = []
+        edge: Node | None = None
+        cursor = root.walk()
+        if cursor.goto_first_child_for_byte(begin) is not None:
+            while True:
+                node = cursor.node
+                assert node is not None
+                if node.start_byte >= stop:
+                    edge = node
+                    break
+                found.append(node)
+                if not cursor.goto_next_sibling():
+                    break
+        if found and found[0].start_byte < begin:
+            return False  # the edge before is part of something else now
+        if hi < count and (
+            edge is None
+            or edge.start_byte != stop
+            or edge.end_byte != ends[hi] + delta
+            or not _edge(edge, source)
+        ):
+            return False
+        if hi == count and edge is not None:
+            return False
+        for key in self._keys[lo + 1 : hi]:
+            self._layout.pop(key, None)  # (the cache holds this version's children's texts only)
+        read = [self._read(root, child, source) for child in found]
+        lines = doc.lines.line_count - self._lines
+        tail = slice(hi, count)
+        self._starts[lo + 1 :] = [c.start_byte for c in found] + list(map(delta.__add__, starts[tail]))
+        self._ends[lo + 1 :] = [c.end_byte for c in found] + list(map(delta.__add__, ends[tail]))
+        self._rows[lo + 1 :] = [c.start_point.row for c in found] + list(map(lines.__add__, self._rows[tail]))
+        self._edges[lo + 1 : hi] = [_edge(c, source) for c in found]
+        self._keys[lo + 1 : hi] = [key for key, _ in read]
+        self._shares[lo + 1 : hi] = [share for _, share in read]
+        top = found[0].start_point.row if found else (edge.start_point.row if edge is not None else 0)
+        bottom = found[-1].end_point.row + (found[-1].end_point.column > 0) if found else top
         self.last_window = (top, bottom)
-        out: list[SyntaxProblem] = []
-        for strings in (True, False):  # `syntax_problems` gives the strings first, then the layout
-            out += [p for p in old if (p.code == "string") is strings and p.range[0] < top]
-            out += [moved(p, top) for p in inside if (p.code == "string") is strings]
-            out += [
-                moved(p, shift) if shift else p
-                for p in old
-                if (p.code == "string") is strings and p.range[0] >= old_bottom
-            ]
-        return out
+        return True
+
+    def _assembled(self, doc: SyntaxDocument) -> list[SyntaxProblem]:
+        """The document's problems from the children's, in `syntax_problems`' order."""
+        root = doc.root
+        errors: list[SyntaxProblem] = []
+        strings: list[SyntaxProblem] = []
+        layout: list[SyntaxProblem] = []
+        rows, shares = self._rows, self._shares
+        for i in compress(range(len(shares)), shares):
+            share = shares[i].at(rows[i])  # type: ignore[union-attr]
+            errors += share.errors
+            strings += share.strings
+            layout += share.layout
+        if root.has_error and not errors:  # (every child with an error has some: see `root_errors`)
+            errors = root_errors(root, doc.source)
+        return finish_problems(root, errors + strings + layout)
+
+
+def _cleanly(child: Node) -> bool:
+    return not child.has_error and not child.is_missing
+
+
+def _edge(child: Node, source: bytes) -> bool:
+    """Whether a top-level child can be a window's edge: a clean declaration on lines of its own."""
+    if not _cleanly(child) or not child.is_named or child.type in _TRIVIA:
+        return False
+    start, end = child.start_byte, child.end_byte
+    if start > 0 and source[start - 1 : start] != b"\n":
+        return False
+    return end >= len(source) or source[end - 1 : end] == b"\n"
 
 
 def document_syntax_problems(
@@ -103,34 +230,6 @@ def document_syntax_problems(
     if not isinstance(cache, SyntaxProblemCache):
         cache = shared["syntax-problems"] = SyntaxProblemCache()
     return cache.problems(doc, strings, layout)
-
-
-def _window(doc: SyntaxDocument, start: int, end: int) -> tuple[list[Node], int, int] | None:
-    """The top-level nodes around source bytes [start, end), and the lines they cover (whole)."""
-    root = doc.root
-    cursor = root.walk()
-    if cursor.goto_first_child_for_byte(max(0, start - 1)) is None:
-        return None
-    nodes: list[Node] = []
-    while True:
-        node = cursor.node
-        if node is None:
-            return None
-        nodes.append(node)
-        if node.start_byte > end or not cursor.goto_next_sibling():
-            break
-    if nodes[0].start_byte > start:  # the edit begins between items: the one before is read too
-        before = nodes[0].prev_sibling
-        if before is None:
-            return None
-        nodes.insert(0, before)
-    source = doc.source
-    first, last = nodes[0].start_byte, nodes[-1].end_byte
-    if first > 0 and source[first - 1 : first] != b"\n":
-        return None  # the items share a line with what lies before them
-    if last < len(source) and source[last - 1 : last] != b"\n":
-        return None
-    return nodes, first, last
 
 
 __all__ = ["SyntaxProblemCache", "document_syntax_problems"]
