@@ -1,0 +1,21 @@
+# Generators for contributors (CONTRIBUTING.md). Included by the root Makefile.
+#
+#   make keywords   rewrite the editors' keyword lists (highlights.scm, the TextMate grammar, the
+#                   VS Code indentation rule, the Emacs mode, the Neovim indent) from the keyword
+#                   table awl_lsp/reference/keywords.py; `tests/test_keywords.py` fails until it is run
+#   make new-rule NAME=word_word [FAMILY=…] [NODE=…]
+#                   a checker rule module awl_lsp/checks/rules_NAME.py from the template, registered
+#                   in awl_lsp/checks/__init__.py, with a test and a valid and an invalid document
+
+NAME   ?=
+FAMILY ?=
+NODE   ?=
+
+.PHONY: keywords new-rule
+
+keywords: $(STAMP)
+	$(PY) tools/gen_keywords.py
+
+new-rule: $(STAMP)
+	@test -n "$(NAME)" || { echo "make new-rule: say the rule's name: make new-rule NAME=quiet_once" >&2; exit 2; }
+	$(PY) tools/new_rule.py "$(NAME)" $(if $(FAMILY),--family "$(FAMILY)") $(if $(NODE),--node "$(NODE)")
