@@ -8,6 +8,8 @@
 - each word is coloured by the highlight query as its class says, in its own hover example —
   through the generated lists or, for the words the table marks with a node, the hand-written
   patterns; each contextual word has a TextMate context pattern;
+- a workflow is refused every workloop-only word it could hold (a header clause, a statement, a
+  declaration), as the table's document kinds say;
 - the keyword catalog (hover, `awl guide`), the completion slots and the other word-keyed maps
   of the server hold no word the table lacks, and completion offers none.
 """
@@ -324,3 +326,42 @@ def test_completion_offers_no_keyword_the_table_lacks(path: Path) -> None:
                     offered.add(item.label)
     assert offered, "no keyword offered anywhere"
     assert offered <= set(BY_WORD), sorted(offered - set(BY_WORD))
+
+
+PROBE = "//! Probe.\nworkflow probe\n  outcome done: type Int, route success\n\nstep s\n  route done(1)\n"
+
+
+def _probe_with(word: str, slots: tuple[str, ...], example: str) -> tuple[str, int] | None:
+    """A workflow using `word` as its example does, and the 0-based row it is used on."""
+    lines = example.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip().split(" ", 1)[0] != word:
+            continue
+        if "workloop-header" in slots and line.startswith("  ") and not line.startswith("   "):
+            return PROBE.replace("route success\n", f"route success\n{line}\n", 1), 3
+        if "top-level" in slots and not line.startswith(" "):
+            block = [line] + [rest for rest in lines[i + 1 :] if rest.startswith(" ")]
+            return PROBE + "\n" + "\n".join(block) + "\n", PROBE.count("\n") + 1
+        if "step-body" in slots and line.startswith(" "):
+            return PROBE.replace("step s\n", f"step s\n  {line.strip()}\n", 1), 5
+    return None
+
+
+def test_a_workflow_refuses_every_workloop_only_word_it_could_hold() -> None:
+    from helpers import checker_problems
+
+    probed = []
+    for k in TABLE:
+        item = entry(k.word)
+        if k.kinds != WORKLOOP or item is None or item.example is None:
+            continue
+        made = _probe_with(k.word, item.slots, item.example)
+        if made is None:
+            continue  # (a word inside another workloop-only construct: refused with it)
+        text, row = made
+        codes = {p.code for p in checker_problems(text) if p.range[0] == row}
+        assert "workloop-only" in codes, f"a workflow holding `{k.word}` is not refused:\n{text}"
+        probed.append(k.word)
+    assert {"carry", "report", "invariant", "retention", "hatch", "answer", "detached", "retire"} <= set(
+        probed
+    )

@@ -60,7 +60,10 @@ def _catalog() -> dict[str, KeywordEntry]:
     unlisted = sorted(set(built) - set(order))
     missing = [word for word in order if word not in built]
     if unlisted or missing:
-        raise RuntimeError(f"keyword catalog out of step: unlisted {unlisted}, undocumented {missing}")
+        raise RuntimeError(
+            f"keyword catalog out of step: documented but not in keywords.TABLE: {unlisted}; in the table "
+            f"without an entry (write one in reference/entries_structure.py or entries_body.py): {missing}"
+        )
     return {word: built[word] for word in order}
 
 
