@@ -3,12 +3,13 @@
 #   make keywords   rewrite the editors' keyword lists (highlights.scm, the TextMate grammar, the
 #                   VS Code indentation rule, the Emacs mode, the Neovim indent) from the keyword
 #                   table awl_lsp/reference/keywords.py; `tests/test_keywords.py` fails until it is run
-#   make new-rule NAME=word_word [FAMILY=…] [NODE=…]
+#   make new-rule NAME=word_word [KIND=workflow|workloop] [NODE=node_type]
 #                   a checker rule module awl_lsp/checks/rules_NAME.py from the template, registered
-#                   in awl_lsp/checks/__init__.py, with a test and a valid and an invalid document
+#                   in awl_lsp/checks/__init__.py, with its test (tests/test_rules_NAME.py) and a valid
+#                   and an invalid document of KIND with a sidecar (tests/data/checks/NAME/)
 
 NAME   ?=
-FAMILY ?=
+KIND   ?=
 NODE   ?=
 
 .PHONY: keywords new-rule
@@ -18,4 +19,4 @@ keywords: $(STAMP)
 
 new-rule: $(STAMP)
 	@test -n "$(NAME)" || { echo "make new-rule: say the rule's name: make new-rule NAME=quiet_once" >&2; exit 2; }
-	$(PY) tools/new_rule.py "$(NAME)" $(if $(FAMILY),--family "$(FAMILY)") $(if $(NODE),--node "$(NODE)")
+	$(PY) tools/new_rule.py "$(NAME)" $(if $(KIND),--kind "$(KIND)") $(if $(NODE),--node "$(NODE)")
