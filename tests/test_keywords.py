@@ -11,7 +11,8 @@
 - a workflow is refused every workloop-only word it could hold (a header clause, a statement, a
   declaration), as the table's document kinds say;
 - the keyword catalog (hover, `awl guide`), the completion slots and the other word-keyed maps
-  of the server hold no word the table lacks, and completion offers none.
+  of the server hold no word the table lacks, and completion offers none;
+- the printer has a place for every header clause and declaration the grammar has.
 """
 
 from __future__ import annotations
@@ -365,3 +366,18 @@ def test_a_workflow_refuses_every_workloop_only_word_it_could_hold() -> None:
     assert {"carry", "report", "invariant", "retention", "hatch", "answer", "detached", "retire"} <= set(
         probed
     )
+
+
+def _choice(rule: str) -> list[str]:
+    rules = json.loads(GRAMMAR_JSON.read_text(encoding="utf-8"))["rules"]
+    return [m["name"] for m in rules[rule]["members"] if m.get("type") == "SYMBOL"]
+
+
+def test_the_printer_has_a_place_for_every_header_clause_and_declaration() -> None:
+    from awl_lsp.features.printer.blocks import HEADER_ORDER, TOP_ORDER
+
+    unplaced = sorted(set(_choice("_header_clause")) - set(HEADER_ORDER))
+    assert not unplaced, f"header clauses without a place in printer/blocks.py HEADER_ORDER: {unplaced}"
+    flows = {"workflow_declaration", "workloop_declaration", "unknown_declaration"}
+    unplaced = sorted(set(_choice("_item")) - flows - set(TOP_ORDER))
+    assert not unplaced, f"declarations without a place in printer/blocks.py TOP_ORDER: {unplaced}"
