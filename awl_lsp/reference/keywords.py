@@ -206,9 +206,3 @@ KEYWORDS: tuple[str, ...] = tuple(k.word for k in TABLE if k.role != "builtin-ty
 BUILTIN_TYPES: tuple[str, ...] = tuple(k.word for k in TABLE if k.role == "builtin-type")
 """AWL's builtin type names."""
 
-
-def words(*, role: str | None = None, place: str | None = None) -> tuple[str, ...]:
-    """The table's words (in table order) of one role and/or one place."""
-    return tuple(
-        k.word for k in TABLE if (role is None or k.role == role) and (place is None or k.place == place)
-    )
