@@ -205,4 +205,3 @@ KEYWORDS: tuple[str, ...] = tuple(k.word for k in TABLE if k.role != "builtin-ty
 
 BUILTIN_TYPES: tuple[str, ...] = tuple(k.word for k in TABLE if k.role == "builtin-type")
 """AWL's builtin type names."""
-
