@@ -17,8 +17,8 @@ demo: $(STAMP)
 	$(PY) -m awl_lsp.demo examples
 
 test: $(STAMP) test-extra
-	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench
-	$(PY) -m ruff format --check awl_lsp tests tree-sitter-awl/bindings bench
+	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench tools
+	$(PY) -m ruff format --check awl_lsp tests tree-sitter-awl/bindings bench tools
 	$(PY) -m mypy
 	$(PY) -m pytest -q -rs tests
 

@@ -197,3 +197,62 @@ def test_emacs_mode_byte_compiles_cleanly(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "awl-mode.elc").is_file()
+
+
+EMACS_FACES = """\
+workflow hold_for_go
+  timeout 2h
+  signal go: Go
+  outcome done: type Go, route success
+
+type Go { key: String }
+
+worker w
+  action ask(key: String) -> Go
+    retry 3 every 10s
+
+step hold
+  wait go timeout 30m -> reply
+  ask(key: reply.key) -> answer
+  outcome ok: if reply is present, route done(answer)
+  outcome late: else, route failure
+"""
+
+# (line, the word's occurrence on it, the face the generated word lists give it)
+EMACS_EXPECTED = [
+    (1, "workflow", "font-lock-keyword-face"),
+    (2, "timeout", "font-lock-keyword-face"),
+    (4, "type", "font-lock-keyword-face"),
+    (4, "success", "font-lock-constant-face"),
+    (10, "every", "font-lock-keyword-face"),  # inside a line, after `retry N`
+    (13, "timeout", "font-lock-keyword-face"),  # `wait go timeout 30m`
+    (14, "key", "nil"),  # `key:` names an argument
+    (15, "if", "font-lock-keyword-face"),
+    (15, "present", "font-lock-keyword-face"),
+    (16, "failure", "font-lock-constant-face"),
+]
+
+
+def test_emacs_colours_words_as_the_keyword_table_says(tmp_path: Path):
+    require_program("emacs", "apt-get install emacs-nox elpa-eglot")
+    doc = tmp_path / "hold.awl"
+    doc.write_text(EMACS_FACES)
+    probes = " ".join(f'({line} "{word}")' for line, word, _ in EMACS_EXPECTED)
+    program = f"""
+(progn
+  (load "{EMACS / "awl-mode.el"}" nil t)
+  (find-file "{doc}")
+  (font-lock-ensure)
+  (dolist (probe '({probes}))
+    (goto-char (point-min))
+    (forward-line (1- (car probe)))
+    (re-search-forward (concat "\\\\_<" (regexp-quote (cadr probe)) "\\\\_>") (line-end-position))
+    (let ((face (get-text-property (match-beginning 0) 'face)))
+      (princ (format "%d %s %s\\n" (car probe) (cadr probe) (if (consp face) (car face) face))))))
+"""
+    result = subprocess.run(
+        ["emacs", "--batch", "-Q", "--eval", program], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    got = [line.split() for line in result.stdout.splitlines()]
+    assert got == [[str(line), word, face] for line, word, face in EMACS_EXPECTED]

@@ -2,7 +2,8 @@
 
 Built once on first use: the packaged `keyword-reference.txt` is parsed, paired with
 `REFERENCE_KEYWORDS`, merged with the project-written entries, and given the slots
-`SLOTS` assigns to each word.
+`SLOTS` assigns to each word. The words, their order, their form and the document kinds they
+belong to are the keyword table's (`keywords.py`); the entries hold only the text.
 """
 
 from __future__ import annotations
@@ -12,30 +13,12 @@ from importlib.resources import files
 
 from awl_lsp.reference.entries_body import BODY_ENTRIES
 from awl_lsp.reference.entries_structure import STRUCTURE_ENTRIES
+from awl_lsp.reference.keywords import BUILTIN_TYPES, BY_WORD, KEYWORDS, WORKFLOW, WORKLOOP
 from awl_lsp.reference.model import SOURCE_OWN, SOURCE_REFERENCE, KeywordEntry
-from awl_lsp.reference.parser import REFERENCE_KEYWORDS, parse_keyword_reference
+from awl_lsp.reference.parser import parse_keyword_reference
 from awl_lsp.reference.slots import SLOTS, slots_of
 
 REFERENCE_FILE = "keyword-reference.txt"
-
-KEYWORDS: tuple[str, ...] = tuple(
-    """
-    workflow workloop input signal outcome type schema worker action child detached subflow
-    step const after fork join loop counting until max sequential spawn hatch key answer wait
-    sleep timeout retry every backoff node on failure if else when otherwise route success
-    start carry report invariant tolerance windows unconfirmed for confirms retention retire
-    filter map sort count any all is empty present absent not and or true false in of json
-    visits distribute sequence collect
-    """.split()
-)
-"""AWL's contextual keywords, in the order LANGUAGE.md lists them."""
-
-BUILTIN_TYPES: tuple[str, ...] = ("Bool", "Int", "Float", "String", "Nil", "Dir")
-"""AWL's builtin type names."""
-
-# The reference covers workloop words; all but the `workloop` header itself only mean
-# something inside a workloop document.
-_REFERENCE_WORKLOOP_ONLY = frozenset(REFERENCE_KEYWORDS) - {"workloop"}
 
 
 def read_reference_text() -> str:
@@ -43,39 +26,44 @@ def read_reference_text() -> str:
     return files(__package__).joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
 
 
+def _entry(
+    keyword: str, description: str, positions: tuple[str, ...], example: str, source: str
+) -> KeywordEntry:
+    row = BY_WORD.get(keyword)
+    if row is None:
+        raise RuntimeError(
+            f"keyword catalog out of step: {keyword!r} is documented but not in keywords.TABLE"
+        )
+    return KeywordEntry(
+        keyword=keyword,
+        description=description,
+        form=row.form,
+        positions=positions,
+        slots=slots_of(keyword),
+        example=example or None,
+        source=source,
+        workloop_only=row.kinds == WORKLOOP,
+        workflow_only=row.kinds == WORKFLOW,
+    )
+
+
 @cache
 def _catalog() -> dict[str, KeywordEntry]:
     built: dict[str, KeywordEntry] = {}
     for keyword, raw in parse_keyword_reference(read_reference_text()):
-        built[keyword] = KeywordEntry(
-            keyword=keyword,
-            description=raw.description,
-            form=raw.form,
-            positions=raw.positions,
-            slots=slots_of(keyword),
-            example=raw.example or None,
-            source=SOURCE_REFERENCE,
-            workloop_only=keyword in _REFERENCE_WORKLOOP_ONLY,
-        )
+        built[keyword] = _entry(keyword, raw.description, raw.positions, raw.example, SOURCE_REFERENCE)
     for text in (*STRUCTURE_ENTRIES, *BODY_ENTRIES):
         if text.keyword in built:
             raise RuntimeError(f"keyword {text.keyword!r} is documented twice")
-        built[text.keyword] = KeywordEntry(
-            keyword=text.keyword,
-            description=text.description,
-            form=text.form,
-            positions=text.positions,
-            slots=slots_of(text.keyword),
-            example=text.example or None,
-            source=SOURCE_OWN,
-            workloop_only=text.workloop_only,
-            workflow_only=text.workflow_only,
-        )
+        built[text.keyword] = _entry(text.keyword, text.description, text.positions, text.example, SOURCE_OWN)
     order = (*KEYWORDS, *BUILTIN_TYPES)
     unlisted = sorted(set(built) - set(order))
     missing = [word for word in order if word not in built]
     if unlisted or missing:
-        raise RuntimeError(f"keyword catalog out of step: unlisted {unlisted}, undocumented {missing}")
+        raise RuntimeError(
+            f"keyword catalog out of step: documented but not in keywords.TABLE: {unlisted}; in the table "
+            f"without an entry (write one in reference/entries_structure.py or entries_body.py): {missing}"
+        )
     return {word: built[word] for word in order}
 
 

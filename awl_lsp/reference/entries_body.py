@@ -36,7 +36,6 @@ def _tally(stage: str, name: str) -> str:
 BODY_ENTRIES: tuple[EntryText, ...] = (
     EntryText(
         "fork",
-        "statement",
         ("step-body",),
         "Runs work in parallel: `fork x in coll` runs its indented body once per element, and a bare "
         "`fork` runs its indented calls side by side, each closed by `join`.",
@@ -54,7 +53,6 @@ step gather
     ),
     EntryText(
         "join",
-        "clause",
         ("step-body",),
         "Closes a `fork` and waits for all of its branches; on a collection fork `join -> name` binds the "
         "branch results as a list.",
@@ -66,7 +64,6 @@ step apply_all
     ),
     EntryText(
         "sequential",
-        "clause",
         ("step-body",),
         "Makes a collection `fork` handle one element at a time, in collection order, instead of in "
         "parallel.",
@@ -78,7 +75,6 @@ step apply_all
     ),
     EntryText(
         "in",
-        "clause",
         ("step-body",),
         "Names the collection that `fork`, `distribute` or `sequence` iterates, as in `fork x in items`.",
         """\
@@ -89,7 +85,6 @@ step ship_all
     ),
     EntryText(
         "loop",
-        "statement",
         ("step-body",),
         "Repeats its indented body from `x = SEED`, rebinding `x` each round, until its `until` condition "
         "holds or its `max` bound is reached.",
@@ -97,21 +92,18 @@ step ship_all
     ),
     EntryText(
         "counting",
-        "clause",
         ("step-body",),
         "Names an Int that counts a loop's rounds and stays readable after the loop.",
         _LOOP_EXAMPLE,
     ),
     EntryText(
         "until",
-        "clause",
         ("step-body",),
         "Ends a loop body with the condition that stops the loop once it holds.",
         _LOOP_EXAMPLE,
     ),
     EntryText(
         "max",
-        "clause",
         ("step-body",),
         "Bounds repetition: `max EXPR` closes a loop body with its round limit, and `max N visits` after a "
         "step's outcomes limits how often routes may re-enter that step.",
@@ -124,7 +116,6 @@ step check
     ),
     EntryText(
         "spawn",
-        "statement",
         ("step-body",),
         "Starts a declared `child` workflow without waiting for it and without binding a result.",
         """\
@@ -135,7 +126,6 @@ step release
     ),
     EntryText(
         "answer",
-        "statement",
         ("step-body",),
         "Registers this iteration's value for a declared workloop `report`, naming each field of its type.",
         """\
@@ -143,11 +133,9 @@ step sweep_queue
   sweep(queue_dir: queue_dir) -> found
   answer board(swept: found.swept)
   route start""",
-        workloop_only=True,
     ),
     EntryText(
         "wait",
-        "statement",
         ("step-body",),
         "Pauses the step until a declared signal arrives and binds its payload with the required "
         "`-> name`; with `timeout D` the binding is optional and absent when the time runs out.",
@@ -160,7 +148,6 @@ step ask
     ),
     EntryText(
         "sleep",
-        "statement",
         ("step-body",),
         "Pauses the step for a fixed duration such as `30s`, `5m`, `3h` or `2d`.",
         """\
@@ -169,7 +156,6 @@ step cooldown
     ),
     EntryText(
         "route",
-        "statement",
         ("step-body", "pipe-stage"),
         "Sends control on to a step, to a declared outcome with its payload, or in a workloop to `start`, "
         "and also ends pipes (`x |> route done`) and outcome guards.",
@@ -182,7 +168,6 @@ step ship
     ),
     EntryText(
         "distribute",
-        "statement",
         ("step-body",),
         "As a step's only line, fans the following steps out over a collection in parallel, one instance "
         "per element, until a `collect` gathers their results.",
@@ -190,14 +175,12 @@ step ship
     ),
     EntryText(
         "sequence",
-        "statement",
         ("step-body",),
         "Like `distribute`, but runs the per-element instances one at a time in collection order.",
         _REGION_EXAMPLE.format(opener="sequence", tolerant="?"),
     ),
     EntryText(
         "collect",
-        "statement",
         ("step-body",),
         "Closes a `distribute` or `sequence` region by gathering one binding per element into a list; "
         "`collect b? -> name` tolerates failed instances by leaving their slots absent.",
@@ -205,35 +188,30 @@ step ship
     ),
     EntryText(
         "filter",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage keeping the elements for which its predicate holds.",
         _tally("filter(.blocking)", "blockers"),
     ),
     EntryText(
         "map",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage replacing each element with the given projection.",
         _tally("map(.title)", "titles"),
     ),
     EntryText(
         "sort",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage ordering a list by the given key.",
         _tally("sort(.severity)", "ranked"),
     ),
     EntryText(
         "count",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage giving the number of elements in a list as an Int.",
         _tally("count", "total"),
     ),
     EntryText(
         "any",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage that is true when its predicate holds for at least one element, so false on an "
         "empty list.",
@@ -241,14 +219,12 @@ step ship
     ),
     EntryText(
         "all",
-        "combinator",
         ("pipe-stage",),
         "A pipe stage that is true when its predicate holds for every element, so true on an empty list.",
         _tally('all(.severity != "blocker")', "all_minor"),
     ),
     EntryText(
         "is",
-        "operator",
         ("expression",),
         "Tests the state of a value: `x is empty` for a collection, `x is present` or `x is absent` for "
         "an optional.",
@@ -260,7 +236,6 @@ step decide
     ),
     EntryText(
         "empty",
-        "test",
         ("expression",),
         "Completes `x is empty`, true when the collection has no elements.",
         """\
@@ -270,7 +245,6 @@ step decide
     ),
     EntryText(
         "present",
-        "test",
         ("expression",),
         "Completes `x is present`, true when the optional value holds something.",
         """\
@@ -281,7 +255,6 @@ step ask
     ),
     EntryText(
         "absent",
-        "test",
         ("expression",),
         "Completes `x is absent`, true when the optional value holds nothing.",
         """\
@@ -292,7 +265,6 @@ step check
     ),
     EntryText(
         "not",
-        "operator",
         ("expression",),
         "Negates the boolean expression that follows it.",
         """\
@@ -302,7 +274,6 @@ step decide
     ),
     EntryText(
         "and",
-        "operator",
         ("expression",),
         "Is true when both boolean operands are true.",
         """\
@@ -312,7 +283,6 @@ step decide
     ),
     EntryText(
         "or",
-        "operator",
         ("expression",),
         "Is true when at least one of its boolean operands is true.",
         """\
@@ -322,7 +292,6 @@ step decide
     ),
     EntryText(
         "true",
-        "literal",
         ("expression",),
         "The Bool literal for truth.",
         """\
@@ -331,7 +300,6 @@ step notify
     ),
     EntryText(
         "false",
-        "literal",
         ("expression",),
         "The Bool literal for falsehood.",
         """\
@@ -343,7 +311,6 @@ step poll
     ),
     EntryText(
         "of",
-        "operator",
         ("expression",),
         "Completes `schema of T`, whose value is the JSON Schema of the declared type `T`.",
         """\
@@ -353,7 +320,6 @@ const verdict_schema = schema of Verdict""",
     ),
     EntryText(
         "json",
-        "literal",
         ("expression",),
         "Writes a JSON value verbatim between balanced braces, as in `const s = json { … }`.",
         """\
@@ -364,35 +330,30 @@ const item_schema = json {
     ),
     EntryText(
         "Bool",
-        "type",
         ("type",),
         "The builtin truth-value type, whose values are `true` and `false`.",
         "type Check { passed: Bool }",
     ),
     EntryText(
         "Int",
-        "type",
         ("type",),
         "The builtin whole-number type, also the type of `count` results and `counting` variables.",
         "type Tally { attempts: Int }",
     ),
     EntryText(
         "Float",
-        "type",
         ("type",),
         "The builtin fractional-number type, written like `0.5`.",
         "type Score { weight: Float }",
     ),
     EntryText(
         "String",
-        "type",
         ("type",),
         'The builtin text type, written as `"…"` with escapes or as a `"""…"""` raw string.',
         "type Note { title: String, body: String? }",
     ),
     EntryText(
         "Nil",
-        "type",
         ("type",),
         "The builtin type of no value, the result of an action or child that returns nothing.",
         """\
@@ -401,7 +362,6 @@ worker mailer
     ),
     EntryText(
         "Dir",
-        "type",
         ("type",),
         "The builtin directory type, for workspace paths handed to actions.",
         """\

@@ -11,7 +11,6 @@ from awl_lsp.reference.model import EntryText
 STRUCTURE_ENTRIES: tuple[EntryText, ...] = (
     EntryText(
         "workflow",
-        "declaration",
         ("top-level", "expression"),
         "Opens a document whose run ends in one of its declared header outcomes; inside expressions the "
         "same word is the `workflow` namespace, where `workflow.id` is the run's replay-stable execution id.",
@@ -27,7 +26,6 @@ step identify
     ),
     EntryText(
         "input",
-        "header-clause",
         ("workflow-header", "workloop-header"),
         "Declares a typed value supplied when the flow starts, readable by name throughout the document.",
         """\
@@ -39,7 +37,6 @@ workflow resize_images
     ),
     EntryText(
         "signal",
-        "header-clause",
         ("workflow-header", "workloop-header"),
         "Declares a typed message the running flow can receive from outside, read by `wait` in a step or, "
         "in a workloop, used by `on` to arm iterations.",
@@ -53,7 +50,6 @@ type Approval { approver: String }""",
     ),
     EntryText(
         "outcome",
-        "header-clause",
         ("workflow-header", "step-body"),
         "Names a way to finish: in a workflow header it fixes the result type and whether it routes to "
         "`success` or `failure`, and after a step body it is a guarded branch choosing where the step "
@@ -76,7 +72,6 @@ step probe
     ),
     EntryText(
         "type",
-        "declaration",
         ("top-level", "header-outcome-type"),
         "Declares a named record, enum or JSON-Schema-backed type at top level, and after `outcome n:`, "
         "`report n:` or `invariant n:` introduces the type of that value.",
@@ -87,7 +82,6 @@ type Ticket = schema("ticket.schema.json")""",
     ),
     EntryText(
         "schema",
-        "type-door",
         ("top-level", "expression"),
         "Brings JSON Schema into the type system: `type T = schema { … }` inlines one, "
         '`type T = schema("file.json")` imports one, and `schema of T` is a declared type\'s schema as '
@@ -103,7 +97,6 @@ const round_schema = schema of Round""",
     ),
     EntryText(
         "worker",
-        "declaration",
         ("top-level",),
         "Declares a named group of typed actions that external workers serve and steps call by name.",
         """\
@@ -113,7 +106,6 @@ worker mailer
     ),
     EntryText(
         "action",
-        "declaration",
         ("worker-body",),
         "Declares one typed operation of a `worker`, optionally followed by an indented "
         "`node`/`timeout`/`retry` config line that applies to every call.",
@@ -125,7 +117,6 @@ worker builds
     ),
     EntryText(
         "child",
-        "declaration",
         ("top-level",),
         "Declares another workflow that a step calls like an action and awaits, with typed inputs and a "
         "typed result.",
@@ -137,7 +128,6 @@ step changelog
     ),
     EntryText(
         "subflow",
-        "declaration",
         ("top-level",),
         "Declares a reusable group of steps with its own parameters and `outcome`s, called from a step like "
         "an action.",
@@ -150,7 +140,6 @@ subflow shout(text: String)
     ),
     EntryText(
         "step",
-        "declaration",
         ("top-level", "step-body"),
         "Declares a named unit of work whose body runs in written order; a step nested in another step's "
         "body is a substep.",
@@ -163,7 +152,6 @@ step index after fetch
     ),
     EntryText(
         "const",
-        "declaration",
         ("top-level",),
         "Binds a name to a compile-time value: a literal, raw string, `json { … }`, `schema of T`, list, "
         "or a `+` of these.",
@@ -176,7 +164,6 @@ const prompt = """
     ),
     EntryText(
         "after",
-        "clause",
         ("step-header",),
         "Makes a step wait for the named steps, turning file order into an explicit dependency graph.",
         """\
@@ -185,7 +172,6 @@ step compose after claims, citations
     ),
     EntryText(
         "timeout",
-        "clause",
         ("workflow-header", "action-config", "wait-tail"),
         "Sets a deadline: in a workflow header it bounds the whole run, on an action's config line each "
         "call, and after `wait SIGNAL` the wait, whose binding then becomes optional.",
@@ -201,7 +187,6 @@ worker reports
     ),
     EntryText(
         "retry",
-        "clause",
         ("action-config",),
         "Sets how many times a failed action call is retried, followed by its schedule: `every D` for a "
         "fixed pause or `backoff D..D` for growing pauses.",
@@ -212,7 +197,6 @@ worker fetcher
     ),
     EntryText(
         "every",
-        "clause",
         ("workloop-header", "retry-schedule"),
         "Sets a fixed period: in a workloop header it arms one iteration per period, and after `retry N` "
         "it is the pause between attempts.",
@@ -227,7 +211,6 @@ worker storage
     ),
     EntryText(
         "backoff",
-        "clause",
         ("retry-schedule",),
         "Makes the pauses between retries grow from the first duration to the second, as in "
         "`retry 4 backoff 5s..2m`.",
@@ -238,7 +221,6 @@ worker chat
     ),
     EntryText(
         "node",
-        "clause",
         ("action-config",),
         "Pins an action to a named execution node, either on its config line or on an override line "
         "indented under one call.",
@@ -253,7 +235,6 @@ step render
     ),
     EntryText(
         "on",
-        "clause",
         ("workloop-header", "step-body"),
         "Either arms a workloop with a declared signal (`on nudge` starts an iteration when it arrives) or, "
         "as `on failure` in a step body, opens the block that runs when the step fails.",
@@ -270,7 +251,6 @@ step publish
     ),
     EntryText(
         "failure",
-        "target-word",
         ("workflow-header", "step-body"),
         "Marks a failed end: `route failure` makes a header outcome finish the run as failed, and "
         "`on failure` opens a step's compensation block.",
@@ -285,18 +265,15 @@ type Failed  { reason: String }""",
     ),
     EntryText(
         "success",
-        "target-word",
         ("workflow-header",),
         "Marks a header outcome as a successful end of the run: `outcome n: type T, route success`.",
         """\
 workflow triage_message
   input message: String
   outcome triaged: type String, route success""",
-        workflow_only=True,
     ),
     EntryText(
         "if",
-        "guard",
         ("step-body",),
         "Guards a step outcome so that it is taken when the expression holds: `outcome n: if EXPR, route …`.",
         """\
@@ -307,7 +284,6 @@ step decide
     ),
     EntryText(
         "else",
-        "guard",
         ("step-body",),
         "Guards the last outcome of a step, taken when none of the `if` guards above it holds.",
         """\
@@ -319,7 +295,6 @@ step decide
     ),
     EntryText(
         "when",
-        "guard",
         ("step-body",),
         "The older spelling of `if` in an outcome guard, still accepted.",
         """\
@@ -330,7 +305,6 @@ step await_approval
     ),
     EntryText(
         "otherwise",
-        "guard",
         ("step-body",),
         "The older spelling of `else` in an outcome guard, still accepted.",
         """\
@@ -341,7 +315,6 @@ step await_approval
     ),
     EntryText(
         "visits",
-        "clause",
         ("step-body", "expression"),
         "Completes `max N visits`, the bound on how often routes may re-enter a step, and inside that "
         "step's outcome guards reads how many visits have happened.",

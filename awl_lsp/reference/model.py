@@ -26,15 +26,13 @@ SOURCE_OWN = "awl-lsp"
 
 @dataclass(frozen=True)
 class EntryText:
-    """One keyword's text as authored by this project, before slots are attached."""
+    """One keyword's text as authored by this project (its form, document kinds and slots are the
+    keyword table's and `slots.py`'s)."""
 
     keyword: str
-    form: str
     positions: tuple[str, ...]
     description: str
     example: str
-    workloop_only: bool = False
-    workflow_only: bool = False
 
 
 @dataclass(frozen=True)

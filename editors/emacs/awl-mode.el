@@ -39,22 +39,48 @@ in an awl-lsp clone."
   :type 'integer
   :safe #'integerp)
 
+;; The word lists are the keyword table's (awl_lsp/reference/keywords.py).
+;; BEGIN generated keywords: `make keywords` writes this from awl_lsp/reference/keywords.py; edit the table
 (defconst awl--line-keywords
-  '("workflow" "workloop" "input" "signal" "outcome" "type" "worker" "action" "child"
-    "detached" "subflow" "step" "const" "fork" "join" "loop" "until" "max" "spawn" "hatch"
-    "answer" "wait" "sleep" "timeout" "retry" "every" "node" "on" "route" "carry" "report"
-    "invariant" "tolerance" "confirms" "retention" "retire" "distribute" "sequence" "collect")
-  "Words that open a line (a declaration, header clause or statement).")
+  '("workflow" "workloop" "input" "signal" "outcome" "worker" "action" "child" "detached"
+    "subflow" "step" "const" "fork" "join" "loop" "until" "max" "spawn" "hatch" "answer" "wait"
+    "sleep" "retry" "node" "on" "carry" "report" "invariant" "tolerance" "confirms" "retention"
+    "retire" "distribute" "sequence" "collect")
+  "Keywords where they open a line: declarations, header clauses, statements.")
 
 (defconst awl--inner-keywords
-  '("after" "counting" "sequential" "key" "backoff" "failure" "if" "else" "when" "otherwise"
-    "success" "windows" "unconfirmed" "for" "in" "of" "json" "schema" "visits"
-    "is" "empty" "present" "absent" "not" "and" "or")
-  "Words that continue a construct.")
+  '("type" "schema" "after" "counting" "sequential" "key" "timeout" "every" "backoff" "if"
+    "else" "when" "otherwise" "route" "windows" "unconfirmed" "for" "is" "empty" "present"
+    "absent" "not" "and" "or" "in" "of" "json" "visits")
+  "Keywords where they continue a construct (not as a `.field').")
 
-(defconst awl--builtin-types '("Bool" "Int" "Float" "String" "Nil" "Dir"))
+(defconst awl--constants
+  '("failure" "success" "start" "true" "false")
+  "Literal words and route targets.")
 
-(defconst awl--combinators '("filter" "map" "sort" "count" "any" "all"))
+(defconst awl--builtin-types
+  '("Bool" "Int" "Float" "String" "Nil" "Dir")
+  "Builtin type names.")
+
+(defconst awl--combinators
+  '("filter" "map" "sort" "count" "any" "all")
+  "Pipe combinators.")
+
+(defconst awl--block-openers
+  '("workflow" "workloop" "worker" "subflow" "step" "fork" "loop" "invariant" "retire"
+    "distribute" "sequence")
+  "Words that, opening a line, open an indented block.")
+;; END generated keywords
+
+(defconst awl--inner-keyword-re (regexp-opt awl--inner-keywords 'symbols))
+
+(defun awl--match-inner-keyword (limit)
+  "Next continuing keyword before LIMIT that is no `.field' and no `name:'."
+  (let (found)
+    (while (and (not found) (re-search-forward awl--inner-keyword-re limit t))
+      (setq found (not (or (eq (char-before (match-beginning 0)) ?.)
+                           (save-match-data (looking-at "[ \t]*:"))))))
+    found))
 
 (defvar awl-font-lock-keywords
   `(;; `///' doc lines and `//!' narration.
@@ -63,8 +89,8 @@ in an awl-lsp clone."
     (,(concat "^[ \t]*" (regexp-opt awl--line-keywords 'symbols)) 1 font-lock-keyword-face)
     ;; `on failure'.
     ("^[ \t]*on[ \t]+\\(failure\\)\\_>" 1 font-lock-keyword-face)
-    ;; Continuing keywords, but not as a field (`task.key').
-    (,(concat "\\(?:^\\|[^.]\\)" (regexp-opt awl--inner-keywords 'symbols)) 1 font-lock-keyword-face)
+    ;; Continuing keywords, but not as a field (`task.key') or a name (`key: …').
+    (awl--match-inner-keyword 0 font-lock-keyword-face)
     ;; Declared names.
     ("^[ \t]*\\(?:workflow\\|workloop\\|subflow\\)[ \t]+\\(\\(?:\\sw\\|\\s_\\)+\\)"
      1 font-lock-function-name-face)
@@ -81,7 +107,7 @@ in an awl-lsp clone."
     ("\\_<[A-Z][A-Za-z0-9]*\\_>" . font-lock-type-face)
     ;; Pipe combinators, literals.
     (,(concat "|>[ \t]*" (regexp-opt awl--combinators 'symbols)) 1 font-lock-builtin-face)
-    ("\\_<\\(?:true\\|false\\|start\\)\\_>" . font-lock-constant-face)
+    (,(regexp-opt awl--constants 'symbols) . font-lock-constant-face)
     ("\\_<[0-9]+\\(?:\\.[0-9]+\\)?[smhd]?\\_>" . font-lock-constant-face)
     ("->\\||>" . font-lock-keyword-face))
   "Highlighting for `awl-mode'.")
@@ -99,9 +125,7 @@ in an awl-lsp clone."
 
 (defconst awl--block-opener-re
   (concat "^[ \t]*\\(?:"
-          (regexp-opt '("workflow" "workloop" "invariant" "worker" "subflow" "step" "retire"
-                        "fork" "loop" "distribute" "sequence")
-                      'symbols)
+          (regexp-opt awl--block-openers 'symbols)
           "\\|on[ \t]+failure\\_>\\|action\\_>.*->\\)")
   "A line that opens an indented block.")
 

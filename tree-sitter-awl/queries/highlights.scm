@@ -15,7 +15,11 @@
 
 ; ------------------------------------------------------------------ keywords
 
-; Words that open declarations, header clauses and statements.
+; The word lists below are the keyword table's (awl_lsp/reference/keywords.py). The words it
+; marks with a node (`workflow`, `failure`, `success`, `start`, `true`/`false`, the combinators,
+; the builtin types) are captured through that node instead, by the hand-written patterns after
+; the lists and further down: elsewhere the same words are a value, a target or a name.
+; BEGIN generated keywords: `make keywords` writes this from awl_lsp/reference/keywords.py; edit the table
 [
   "workloop"
   "input"
@@ -33,6 +37,7 @@
   "after"
   "fork"
   "join"
+  "max"
   "sequential"
   "spawn"
   "hatch"
@@ -64,8 +69,31 @@
   "distribute"
   "sequence"
   "collect"
-  "max"
 ] @keyword
+
+[
+  "loop"
+  "counting"
+  "until"
+] @keyword.repeat
+
+[
+  "if"
+  "else"
+  "when"
+  "otherwise"
+] @keyword.conditional
+
+[
+  "is"
+  "empty"
+  "present"
+  "absent"
+  "not"
+  "and"
+  "or"
+] @keyword.operator
+; END generated keywords
 
 ; `workflow` opens a document; `workflow.id` is a value (below).
 (workflow_declaration
@@ -74,25 +102,6 @@
 ; `on failure` handler (`failure` is also an outcome route kind, see below).
 (on_failure
   "failure" @keyword)
-
-[
-  "loop"
-  "counting"
-  "until"
-] @keyword.repeat
-
-(guard
-  keyword: _ @keyword.conditional)
-
-[
-  "not"
-  "and"
-  "or"
-  "is"
-  "empty"
-  "present"
-  "absent"
-] @keyword.operator
 
 ; ------------------------------------------------------------------ declarations
 
@@ -179,11 +188,13 @@
 
 ; ------------------------------------------------------------------ types
 
+; BEGIN generated builtin-types: `make keywords` writes this from awl_lsp/reference/keywords.py; edit the table
 ((type_identifier) @type.builtin
   (#match? @type.builtin "^(Bool|Int|Float|String|Nil|Dir)$"))
 
 ((type_identifier) @type
   (#not-match? @type "^(Bool|Int|Float|String|Nil|Dir)$"))
+; END generated builtin-types
 
 ; ------------------------------------------------------------------ bindings and values
 

@@ -20,6 +20,8 @@ test("indent after lines that open a block", () => {
     "  fork task in found.tasks sequential",
     "  fork",
     "  loop round = Round(summary: \"\") counting cycles",
+    "  distribute item in items",
+    "  sequence page in pages",
     "  on failure",
     "retire",
     "  invariant serving: type Board",

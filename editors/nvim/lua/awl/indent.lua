@@ -5,10 +5,13 @@
 -- of a block is the writer's choice, as in any indentation-structured language.
 local M = {}
 
+-- The block-opening words are the keyword table's (awl_lsp/reference/keywords.py).
+-- BEGIN generated block openers: `make keywords` writes this from awl_lsp/reference/keywords.py; edit the table
 local openers = {
-  "workflow", "workloop", "invariant", "worker", "subflow", "step", "retire",
-  "fork", "loop", "distribute", "sequence",
+  "workflow", "workloop", "worker", "subflow", "step", "fork", "loop", "invariant", "retire",
+  "distribute", "sequence",
 }
+-- END generated block openers
 
 local function opens_block(line)
   local code = line:gsub("%s+//.*$", "")
