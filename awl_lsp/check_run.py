@@ -34,6 +34,7 @@ from awl_lsp.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.file_jobs import run_jobs
+from awl_lsp.file_reads import decode_source
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, awl_files, contract_problems
 from awl_lsp.workspace.files import document_text, read_document
@@ -80,35 +81,7 @@ class Checked:
         return [*self.records, *self.cross]
 
 
-# ---- which files ------------------------------------------------------------------------------
-
-
-def _skipped_folder(name: str) -> bool:
-    return name.startswith(".") or name == "node_modules"
-
-
-def awl_paths(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
-    """The files the user named: files as given, folders searched for `*.awl` (hidden folders and
-    node_modules left out), each document once; and an error line for each path that is missing."""
-    files: list[Path] = []
-    errors: list[str] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            # Hidden folders (.git, .venv, …) and node_modules are not the user's documents.
-            files.extend(
-                f
-                for f in sorted(p.rglob("*.awl"))
-                if f.is_file() and not any(_skipped_folder(part) for part in f.relative_to(p).parts[:-1])
-            )
-        elif p.is_file():
-            files.append(p)
-        else:
-            errors.append(f"awl: {raw}: no such file or directory")
-    once: dict[Path, Path] = {}  # a document reached twice (a folder and a file in it) is checked once
-    for f in files:
-        once.setdefault(f.resolve(), f)
-    return list(once.values()), errors
+# ---- the work ----------------------------------------------------------------------------------
 
 
 def plan(
@@ -134,18 +107,6 @@ def plan(
 # ---- one file ---------------------------------------------------------------------------------
 
 
-def read_source(path: Path) -> str:
-    """The text of a file the user named; ValueError when it is not UTF-8 text."""
-    return _decode(path.read_bytes())
-
-
-def _decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-
-
 def _summary(snap: Snapshot) -> DocumentSummary:
     summary = snap.derived("summary", lambda s: summarize(s.model))
     summary.settle()  # built now, so it travels between processes without the model's facts
@@ -165,7 +126,7 @@ def check_one(options: Options, task: Task) -> Checked:
         return Checked(task.path, text, summary=_summary(_analyse(options, task, text)), indexed=True)
     try:
         data = task.path.read_bytes()
-        text = _decode(data)
+        text = decode_source(data)
     except (OSError, ValueError) as exc:
         return Checked(task.path, unreadable=str(exc))
     snap = _analyse(options, task, text)

@@ -25,7 +25,7 @@ def _started() -> None:
 
 
 def _read(path: Path) -> str:
-    from awl_lsp.check_run import read_source
+    from awl_lsp.file_reads import read_source
 
     return read_source(path)
 
@@ -49,7 +49,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     with --fix, a fixed file could not be written). With --fix, the errors counted are those that
     remain; with --diff, 1 also when some file would change."""
     from awl_lsp.check_report import github_io_error, render
-    from awl_lsp.check_run import Options, awl_paths, check_files, plan
+    from awl_lsp.check_run import Options, check_files, plan
+    from awl_lsp.file_reads import awl_paths
 
     _started()
     files, errors = awl_paths(args.paths)
@@ -149,8 +150,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     Exit status: 0 all formatted (or rewritten), 1 with --check/--diff when a file would change,
     or when a file cannot be formatted (syntax errors), 2 for usage and I/O errors.
     """
-    from awl_lsp.check_run import awl_paths
     from awl_lsp.file_jobs import run_jobs
+    from awl_lsp.file_reads import awl_paths
     from awl_lsp.fmt_run import format_one
 
     _started()

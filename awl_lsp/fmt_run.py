@@ -12,8 +12,8 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from awl_lsp.check_run import read_source
 from awl_lsp.features.printer import canonical_text
+from awl_lsp.file_reads import read_source
 
 
 @dataclass(frozen=True)
