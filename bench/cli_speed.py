@@ -15,6 +15,8 @@ sorted by path, 480 picked at even steps. The engine knows no workloops: its row
 workflows of the same set (the documents that declare no `workloop`); for the workloop row, on
 the small workflow. Before timing, the package's bytecode is compiled (as `pip install` does):
 with `PYTHONDONTWRITEBYTECODE=1` in the environment every run would compile ~100 modules again.
+A context row gives Python's own start in this venv (`python -c pass`): an editable install adds
+an import hook to every start that an installed wheel does not have.
 """
 
 from __future__ import annotations
@@ -180,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print("| command | awl | reference (awl-reference check) | wall ratio |")
         print("|---|---|---|---|")
+        start, _ = paired([sys.executable, "-c", "pass"], None, args.runs)
+        print(f"| (context) Python's own start in this venv: `python -c pass` | {_cell(start)} | – | – |")
         for label, ours_args, theirs in rows:
             ours, ref_runs = paired([*awl, *ours_args], theirs, args.runs)
             ratio = "–"

@@ -90,6 +90,22 @@ def test_fix_on_two_cores_writes_and_prints_what_one_process_does(tmp_path: Path
     assert done[1].splitlines() == plain
 
 
+def test_fix_reports_the_set_as_fixed(tmp_path: Path) -> None:
+    # `archive.awl` declares `child checksum(data: String)`; `checksum.awl` misspells its input's type.
+    # Fixing the workflow mends the contract too: what --fix reports is the fixed files against each
+    # other, not the contract as it stood when `archive.awl` (first in order) was checked.
+    data = Path(__file__).parent / "data" / "workspace" / "flows"
+    (tmp_path / "archive.awl").write_text((data / "archive_object.awl").read_text(encoding="utf-8"))
+    workflow = (data / "checksum.awl").read_text(encoding="utf-8")
+    (tmp_path / "checksum.awl").write_text(workflow.replace("input data: String", "input data: Strng"))
+    before = awl("check", ".", cwd=tmp_path)
+    assert before[0] == 1 and "archive.awl:" in before[1] and "`Strng`" in before[1]
+    done = awl("check", "--fix", "--unsafe-fixes", ".", cwd=tmp_path)
+    assert (tmp_path / "checksum.awl").read_text(encoding="utf-8") == workflow
+    assert done[:2] == (0, ""), done[2]
+    assert "0 error(s)" in done[2]
+
+
 def _pid(offset: int, item: int) -> tuple[int, int]:
     time.sleep(0.005)  # (work of a few milliseconds, like a small document's: every worker gets some)
     return item + offset, os.getpid()
