@@ -259,12 +259,19 @@ def _wants_fix(r: Checked, unsafe: bool) -> bool:
     return any(f.preferred and (f.safe or unsafe) for rec in r.all_records for f in rec.fixes)
 
 
+def _declaring(results: list[Checked]) -> bool:
+    """Does some document of the set declare a contract? (Else none has a cross-document problem.)"""
+    return any(r.summary is not None and r.summary.contracts for r in results)
+
+
 def check_files(tasks: list[Task], options: Options, jobs: int | None = None) -> list[Checked]:
     """`awl check` (with --fix, --diff) on the planned files: one `Checked` per checked file, in order."""
     results = run_jobs(check_one, tasks, options, jobs)
-    index = _index(options, results)
-    _join(options, tasks, results, index)
-    if options.fix or options.diff:
+    fixing = options.fix or options.diff
+    index = _index(options, results) if fixing or _declaring(results) else None
+    if index is not None and _declaring(results):
+        _join(options, tasks, results, index)
+    if fixing:
         chosen = [
             i
             for i, (t, r) in enumerate(zip(tasks, results, strict=True))
