@@ -23,7 +23,7 @@ fixed files against each other (with `--diff`, of the files as they would be).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -90,14 +90,21 @@ def plan(
     """The work: the files checked (in order), then the documents only indexed; and the index's
     folders. The documents `awl check` sees together are every `*.awl` below the folders given
     (or below `--workspace`) and the files given by name."""
+    resolved: dict[Path, Path] = {}  # (each path resolved once: that reads every folder on its way)
+
+    def resolve(p: Path) -> Path:
+        if p not in resolved:
+            resolved[p] = p.resolve()
+        return resolved[p]
+
     given = [Path(p) for p in paths if Path(p).exists()]
-    folders = [p.resolve() for p in given if p.is_dir()]
-    named = [p.resolve() for p in given if p.is_file()]
+    folders = [resolve(p) for p in given if p.is_dir()]
+    named = [resolve(p) for p in given if p.is_file()]
     roots = tuple([workspace] if workspace else folders + sorted({f.parent for f in named}))
-    around = [p.resolve() for p in awl_files([workspace] if workspace else folders)]
+    around = [resolve(p) for p in awl_files([workspace] if workspace else folders)]
     folders_in = set(roots)  # (resolved, as every path here: a parent test is `inside` for them)
     indexed = {p for p in [*around, *([] if workspace else named)] if not folders_in.isdisjoint(p.parents)}
-    keys = [f.resolve() for f in files]
+    keys = [resolve(f) for f in files]
     tasks = [Task(f, key, True, key in indexed) for f, key in zip(files, keys, strict=True)]
     checked = {t.key for t in tasks}
     tasks += [Task(p, p, False, True) for p in dict.fromkeys(around) if p not in checked and p in indexed]
@@ -238,18 +245,19 @@ def _eol(text: str, crlf: bool) -> str:
 # ---- the set ----------------------------------------------------------------------------------
 
 
-def _index(options: Options, results: Iterable[Checked]) -> WorkspaceIndex:
+def _index(options: Options, tasks: list[Task], results: list[Checked]) -> WorkspaceIndex:
     index = WorkspaceIndex(options.roots)
-    for r in results:
+    for task, r in zip(tasks, results, strict=True):
         if r.indexed and r.text is not None and r.summary is not None:
-            index.put(r.path, r.text, r.summary)
+            index.put(task.key, r.text, r.summary)
     return index
 
 
 def _join(options: Options, tasks: list[Task], results: list[Checked], index: WorkspaceIndex) -> None:
     """Each checked file's problems against the other documents of the set."""
     for task, r in zip(tasks, results, strict=True):
-        if not task.check or r.text is None or r.summary is None:
+        if not task.check or r.text is None or r.summary is None or not r.summary.contracts:
+            r.cross = []
             continue
         cross = _cross_problems(task.path, r.summary, index)
         r.cross = records(task.path, _analyse(options, task, r.text), cross) if cross else []
@@ -268,7 +276,7 @@ def check_files(tasks: list[Task], options: Options, jobs: int | None = None) ->
     """`awl check` (with --fix, --diff) on the planned files: one `Checked` per checked file, in order."""
     results = run_jobs(check_one, tasks, options, jobs)
     fixing = options.fix or options.diff
-    index = _index(options, results) if fixing or _declaring(results) else None
+    index = _index(options, tasks, results) if fixing or _declaring(results) else None
     if index is not None and _declaring(results):
         _join(options, tasks, results, index)
     if fixing:
@@ -284,5 +292,5 @@ def check_files(tasks: list[Task], options: Options, jobs: int | None = None) ->
             options.index = None
             for i, r in zip(chosen, fixed, strict=True):
                 results[i] = r
-            _join(options, tasks, results, _index(options, results))  # the set as fixed
+            _join(options, tasks, results, _index(options, tasks, results))  # the set as fixed
     return [r for t, r in zip(tasks, results, strict=True) if t.check]

@@ -108,10 +108,10 @@ class WorkspaceIndex:
         self.skipped.pop(key, None)
         return self._put(key, text, summarize(_model_of(text)), False, stamp)
 
-    def put(self, path: Path, text: str, summary: DocumentSummary) -> Entry:
+    def put(self, key: Path, text: str, summary: DocumentSummary) -> Entry:
         """A document read from disk and summarised elsewhere (the command line's worker processes
-        read with `files.document_text`, as `load` would), filed as `load` files it."""
-        key = path.resolve()
+        read with `files.document_text`, as `load` would), filed as `load` files it; `key` is its
+        resolved path."""
         self.skipped.pop(key, None)
         return self._put(key, text, summary, False, _stamp(key))
 
