@@ -2,4 +2,5 @@
 
 from awl_lsp.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # (a spawned worker process imports this module again: `file_jobs`)
+    raise SystemExit(main())

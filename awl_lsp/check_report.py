@@ -1,18 +1,19 @@
 """How `awl check` prints its findings: text, JSON, GitHub workflow commands and SARIF 2.1.0.
 
 Owns the record a finding becomes on the command line (1-based lines, columns counted in Unicode
-code points, end exclusive), with the fixes offered for it (their edits in the same positions),
-and the four renderings of a list of them. Pure functions: the CLI collects records and prints
-what one of these returns. JSON carries every fix (`title`, `preferred`, `safe`, `edits`); SARIF
-carries them as `fixes` with `artifactChanges`; text and GitHub annotations carry none.
+code points, end exclusive), with the fixes offered for it (their edits in the same positions) —
+plain named tuples, cheap to make and to send between processes — and the four renderings of a
+list of them. Pure functions: the CLI collects records and prints what one of these returns.
+JSON carries every fix (`title`, `preferred`, `safe`, `edits`); SARIF carries them as `fixes`
+with `artifactChanges`; text and GitHub annotations carry none.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from awl_lsp import __version__
 
@@ -20,8 +21,7 @@ FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-@dataclass(frozen=True)
-class EditRecord:
+class EditRecord(NamedTuple):
     """Replace the text from (line, column) to (end_line, end_column) — exclusive — by `text`."""
 
     line: int
@@ -31,8 +31,7 @@ class EditRecord:
     text: str
 
 
-@dataclass(frozen=True)
-class FixRecord:
+class FixRecord(NamedTuple):
     """A fix for a finding: what `awl check --fix` would apply when preferred and safe (or with
     `--unsafe-fixes`, when preferred)."""
 
@@ -42,8 +41,7 @@ class FixRecord:
     edits: tuple[EditRecord, ...]
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """One finding in one file, as the command line reports it."""
 
     file: str
@@ -56,11 +54,16 @@ class Record:
     message: str
     fixes: tuple[FixRecord, ...] = ()
 
+    def to_json(self) -> dict:
+        """The record as `--format json` prints it: its fields by name, the fixes' too."""
+        fixes = [{**f._asdict(), "edits": [e._asdict() for e in f.edits]} for f in self.fixes]
+        return {**self._asdict(), "fixes": fixes}
+
 
 def render(fmt: str, records: list[Record]) -> str:
     """The whole standard output of `awl check --format FMT` for these records ("" for none in text)."""
     if fmt == "json":
-        return json.dumps([asdict(r) for r in records], indent=2, ensure_ascii=False)
+        return json.dumps([r.to_json() for r in records], indent=2, ensure_ascii=False)
     if fmt == "github":
         return "\n".join(github_annotation(r) for r in records)
     if fmt == "sarif":

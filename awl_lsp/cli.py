@@ -3,182 +3,45 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 from awl_lsp import __version__
 
-
-def _skipped_folder(name: str) -> bool:
-    return name.startswith(".") or name == "node_modules"
+_collecting = True  # was the cycle collector on when `main` began (see `_started`)
 
 
-def _awl_files(paths: Iterable[str]) -> tuple[list[Path], list[str]]:
-    files: list[Path] = []
-    errors: list[str] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            # Hidden folders (.git, .venv, …) and node_modules are not the user's documents.
-            files.extend(
-                f
-                for f in sorted(p.rglob("*.awl"))
-                if f.is_file() and not any(_skipped_folder(part) for part in f.relative_to(p).parts[:-1])
-            )
-        elif p.is_file():
-            files.append(p)
-        else:
-            errors.append(f"awl: {raw}: no such file or directory")
-    once: dict[Path, Path] = {}  # a document reached twice (a folder and a file in it) is checked once
-    for f in files:
-        once.setdefault(f.resolve(), f)
-    return list(once.values()), errors
+def _started() -> None:
+    """A command has imported what it runs. Start-up (the imports: ~100 modules, tens of thousands
+    of objects that live until the process exits) ran with the cycle collector off — it would have
+    walked them again and again and freed nothing; from here it runs, but never walks them
+    (`gc.freeze`), so collections cost only what the work leaves."""
+    gc.freeze()
+    if _collecting:
+        gc.enable()
 
 
 def _read(path: Path) -> str:
-    data = path.read_bytes()
+    from awl_lsp.file_reads import read_source
+
+    return read_source(path)
+
+
+JOBS_HELP = "worker processes for many files (default 0: one per core; 1: this process only)"
+
+
+def _jobs(value: str) -> int:
+    """`--jobs N`: N worker processes at most (0: one per core)."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
-
-
-def _workspace_index(paths: Iterable[str], workspace: Path | None):  # noqa: ANN202
-    """The documents `awl check` sees together: every `*.awl` below the folders given (or below
-    `--workspace`), and the files given by name."""
-    from awl_lsp.workspace import WorkspaceIndex
-
-    given = [Path(p) for p in paths if Path(p).exists()]
-    folders = [p.resolve() for p in given if p.is_dir()]
-    files = [p.resolve() for p in given if p.is_file()]
-    roots = [workspace] if workspace else folders + sorted({f.parent for f in files})
-    index = WorkspaceIndex(roots)
-    if workspace:
-        index.scan()
-    else:
-        for folder in folders:
-            WorkspaceIndex.scan_into(index, folder)
-        for f in files:
-            index.load(f)
-    return index
-
-
-def _contract_findings(index, path: Path, snap) -> list:  # noqa: ANN001
-    """Cross-document problems of one file (a contract against the workflow it names); the hint that a
-    contract's workflow is not among the files checked is for editors, not for CI output."""
-    from awl_lsp.checks import Severity
-    from awl_lsp.workspace import contract_problems
-    from awl_lsp.workspace.summary import summarize
-
-    found = contract_problems(path, summarize(snap.model), index)
-    return [c.problem for c in found if c.problem.severity is not Severity.HINT]
-
-
-def _analyser(index, path: Path, workspace: Path | None):  # noqa: ANN001, ANN202
-    """One analysis of a text of `path`: its snapshot and every problem `awl check` reports for it."""
-    from awl_lsp.documents import analyse_text
-    from awl_lsp.features.diagnostics import findings
-
-    resolved = path.resolve()
-
-    def analyse(text: str):  # noqa: ANN202
-        snap = analyse_text(text, resolved, workspace or resolved.parent)
-        return snap, [*findings(snap), *_contract_findings(index, path, snap)]
-
-    return analyse
-
-
-def _records(path: Path, snap, problems: list) -> list:  # noqa: ANN001
-    """The problems as the command line reports them, with their fixes: 1-based lines, columns in
-    code points, end exclusive — the same for a problem and for its fixes' edits."""
-    from awl_lsp.check_report import EditRecord, FixRecord, Record
-    from awl_lsp.checks import Severity
-    from awl_lsp.features.fixes import fixes_for
-    from awl_lsp.syntax import Encoding
-
-    lines = snap.doc.lines
-    crlf = "\r\n" in snap.doc.text
-
-    def at(row: int, col: int) -> tuple[int, int]:
-        line, column = lines.point_to_position(row, col, Encoding.UTF32)
-        return line + 1, column + 1
-
-    def fix_record(fix) -> FixRecord:  # noqa: ANN001
-        edits = tuple(
-            EditRecord(*at(e.range[0], e.range[1]), *at(e.range[2], e.range[3]), _eol(e.text, crlf))
-            for e in fix.plain_edits()
-        )
-        return FixRecord(fix.title, fix.preferred, fix.safe, edits)
-
-    out = []
-    for p in problems:
-        severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(p.severity, "info")
-        fixes = tuple(fix_record(f) for f in fixes_for(snap, p))
-        out.append(
-            Record(
-                str(path),
-                *at(p.range[0], p.range[1]),
-                *at(p.range[2], p.range[3]),
-                severity,
-                p.code,
-                p.message,
-                fixes,
-            )
-        )
-    return out
-
-
-def _eol(text: str, crlf: bool) -> str:
-    return text.replace("\r\n", "\n").replace("\n", "\r\n") if crlf else text
-
-
-def _diff(path: Path, before: str, after: str) -> str:
-    import difflib
-
-    return "".join(
-        difflib.unified_diff(
-            before.splitlines(keepends=True), after.splitlines(keepends=True), f"{path}", f"{path} (fixed)"
-        )
-    )
-
-
-@dataclass
-class _Checked:
-    """What checking (and with --fix, fixing) one file gave: what to report, what changed."""
-
-    records: list
-    fixed: list[str] = field(default_factory=list)  # titles of the fixes applied (--diff: to apply)
-    diff: str = ""  # --diff: the fixes as a unified diff
-    notes: list[str] = field(default_factory=list)  # for stderr: fixes given up, a failed write
-    write_failed: bool = False
-
-
-def _check_file(path: Path, text: str, analyse, args: argparse.Namespace) -> _Checked:  # noqa: ANN001
-    """Check one file; with --fix apply its fixes (written atomically), with --diff only show them."""
-    if not (args.fix or args.diff):
-        return _Checked(_records(path, *analyse(text)))
-    from awl_lsp.features.fixes import fix_text
-    from awl_lsp.file_writes import write_text
-
-    result = fix_text(text, analyse, unsafe=args.unsafe_fixes)
-    checked = _Checked(
-        [], [a.fix.title for a in result.applied], notes=[f"not fixed: {w}" for w in result.refused]
-    )
-    snap, problems = result.snapshot, result.problems
-    if result.changed and args.diff:
-        checked.diff = _diff(path, text, result.text)
-    elif result.changed:
-        try:
-            write_text(path, result.text)
-        except OSError as exc:
-            checked.notes.append(f"cannot write the fixes: {exc}")
-            checked.write_failed, checked.fixed = True, []
-            snap, problems = analyse(text)
-    checked.records = _records(path, snap, problems)
-    return checked
+        n = int(value)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0: one per core), got {value!r}")
+    return n
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -186,27 +49,29 @@ def cmd_check(args: argparse.Namespace) -> int:
     with --fix, a fixed file could not be written). With --fix, the errors counted are those that
     remain; with --diff, 1 also when some file would change."""
     from awl_lsp.check_report import github_io_error, render
+    from awl_lsp.check_run import Options, check_files, plan
+    from awl_lsp.file_reads import awl_paths
 
-    files, errors = _awl_files(args.paths)
+    _started()
+    files, errors = awl_paths(args.paths)
     for e in errors:
         print(e, file=sys.stderr)
         if args.format == "github":
             print(github_io_error(None, e))
+    workspace = Path(args.workspace).resolve() if args.workspace else None
+    tasks, roots = plan(args.paths, files, workspace)
+    options = Options(workspace, roots, args.fix, args.diff, args.unsafe_fixes)
     records: list = []
     unreadable = bool(errors)
     fixed_files = fixed_problems = 0
-    workspace = Path(args.workspace).resolve() if args.workspace else None
-    index = _workspace_index(args.paths, workspace)
-    for path in files:
-        try:
-            text = _read(path)
-        except (OSError, ValueError) as exc:
-            print(f"awl: {path}: {exc}", file=sys.stderr)
+    for checked in check_files(tasks, options, args.jobs):
+        path = checked.path
+        if checked.unreadable is not None:
+            print(f"awl: {path}: {checked.unreadable}", file=sys.stderr)
             if args.format == "github":
-                print(github_io_error(str(path), f"awl cannot read this file: {exc}"))
+                print(github_io_error(str(path), f"awl cannot read this file: {checked.unreadable}"))
             unreadable = True
             continue
-        checked = _check_file(path, text, _analyser(index, path, workspace), args)
         for note in checked.notes:
             if checked.write_failed or not args.quiet:
                 print(f"awl check: {path}: {note}", file=sys.stderr)
@@ -215,15 +80,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             fixed_files += 1
             fixed_problems += len(checked.fixed)
             sys.stdout.write(checked.diff)
-            if not args.diff:
-                index.load(path)  # the files checked after this one see it as fixed
             if not args.quiet:
                 how = "would fix" if args.diff else "fixed"
                 print(
                     f"awl check: {path}: {how} {len(checked.fixed)}: {', '.join(checked.fixed)}",
                     file=sys.stderr,
                 )
-        records += checked.records
+        records += checked.all_records
     if not args.diff:
         out = render(args.format, records)
         if out or args.format in ("json", "sarif"):
@@ -287,55 +150,34 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     Exit status: 0 all formatted (or rewritten), 1 with --check/--diff when a file would change,
     or when a file cannot be formatted (syntax errors), 2 for usage and I/O errors.
     """
-    import difflib
+    from awl_lsp.file_jobs import run_jobs
+    from awl_lsp.file_reads import awl_paths
+    from awl_lsp.fmt_run import format_one
 
-    from awl_lsp.features.printer import canonical_text
-    from awl_lsp.file_writes import write_text
-
-    files, errors = _awl_files(args.paths)
+    _started()
+    files, errors = awl_paths(args.paths)
     for e in errors:
         print(e, file=sys.stderr)
     status = 2 if errors else 0
-    changed: list[Path] = []
-    unformattable = False
-    for path in files:
-        try:
-            text = _read(path)
-        except (OSError, ValueError) as exc:
-            print(f"awl: {path}: {exc}", file=sys.stderr)
-            status = 2
-            continue
-        result = canonical_text(text)
-        if result is None:
-            print(
-                f"awl fmt: {path}: not formatted: the file has syntax errors (see `awl check {path}`)",
-                file=sys.stderr,
-            )
+    mode = "diff" if args.diff else "check" if args.check else "write"
+    changed = unformattable = False
+    for done in run_jobs(format_one, files, mode, args.jobs):
+        if done.unformattable:
+            why = f"not formatted: the file has syntax errors (see `awl check {done.path}`)"
+            print(f"awl fmt: {done.path}: {why}", file=sys.stderr)
             unformattable = True
-            continue
-        if result == text:
-            continue
-        changed.append(path)
-        if args.diff:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    text.splitlines(keepends=True),
-                    result.splitlines(keepends=True),
-                    f"{path}",
-                    f"{path} (formatted)",
-                )
-            )
-        elif args.check:
-            print(path)
-        else:
-            try:
-                write_text(path, result)
-            except OSError as exc:
-                print(f"awl: {path}: {exc}", file=sys.stderr)
-                status = 2
+        elif done.error is not None:
+            print(f"awl: {done.path}: {done.error}", file=sys.stderr)
+            status = 2
+        elif done.changed:
+            changed = True
+            if mode == "diff":
+                sys.stdout.write(done.diff)
+            elif mode == "check":
+                print(done.path)
     if status:
         return status
-    if unformattable or (changed and (args.check or args.diff)):
+    if unformattable or (changed and mode != "write"):
         return 1
     return 0
 
@@ -419,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--workspace", help='folder schema("…") paths must stay inside (default: the file\'s folder)'
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    p.add_argument("-j", "--jobs", type=_jobs, default=0, help=JOBS_HELP)
     p.add_argument(
         "--fix",
         action="store_true",
@@ -439,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", help="files or folders (folders are searched for *.awl)")
     p.add_argument("--check", action="store_true", help="change nothing; list files that would change")
     p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff")
+    p.add_argument("-j", "--jobs", type=_jobs, default=0, help=JOBS_HELP)
     p.set_defaults(func=cmd_fmt)
     p = sub.add_parser("parse", help="print the syntax tree")
     p.add_argument("path")
@@ -455,10 +299,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global _collecting
     args = build_parser().parse_args(argv)
+    _collecting = gc.isenabled()
+    if args.func is not cmd_lsp:  # (the server keeps its own rules: `memory`)
+        gc.disable()  # until the command has imported what it runs: `_started`
     try:
         return int(args.func(args))
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    finally:
+        if _collecting:
+            gc.enable()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from awl_lsp.checks import Severity
 from awl_lsp.documents import analyse_text
-from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import fixes_for
 
 REPO = Path(__file__).resolve().parents[1]

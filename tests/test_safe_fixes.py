@@ -34,6 +34,7 @@ from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics, findings
 from awl_lsp.features.fixes import Fix, apply_edits, fixes_for
 from awl_lsp.features.fixes.apply import syntax_broken
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 
 REPO = Path(__file__).resolve().parents[1]
@@ -79,7 +80,7 @@ def _normal(message: str, renames: list[tuple[str, str]]) -> str:
 
 
 def _lsp_view(snap: Snapshot, fix: Fix) -> tuple:
-    edits = [(snap.lsp_range(e.range), e.text) for e in fix.plain_edits()]
+    edits = [(lsp_range(snap, e.range), e.text) for e in fix.plain_edits()]
     return (fix.title, fix.preferred, edits)
 
 

@@ -14,7 +14,6 @@ from functools import cache
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import field, name_of
-from awl_lsp.reference import keywords_for_slot
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -26,6 +25,10 @@ def check_item(ctx: ItemContext) -> None:
 
 @cache
 def _slot_words(slot: str, workloop: bool) -> str:
+    # (the keyword catalog is loaded only for a message that lists the words: `awl check` on a
+    # document without an unknown clause never reads it, as `suggest` does)
+    from awl_lsp.reference import keywords_for_slot
+
     try:
         words = [e.keyword for e in keywords_for_slot(slot, workloop=workloop)]
     except ValueError:

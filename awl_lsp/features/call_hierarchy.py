@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types as lsp
 
 from awl_lsp.features.graph import FlowGraph, GraphNode, flow_graph
+from awl_lsp.features.lsp_positions import lsp_range, point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.symbols import _KIND
 from awl_lsp.model import Kind, Range, RefKind, Symbol
@@ -128,8 +129,8 @@ def item(snap: Snapshot, uri: str, item_id: str) -> lsp.CallHierarchyItem | None
         name=sym.name,
         kind=_KIND.get(sym.kind, lsp.SymbolKind.Function),
         uri=uri,
-        range=snap.lsp_range(sym.range),
-        selection_range=snap.lsp_range(sym.selection),
+        range=lsp_range(snap, sym.range),
+        selection_range=lsp_range(snap, sym.selection),
         detail=_detail(snap, node, sym),
         data={"awl": item_id},
     )
@@ -141,7 +142,7 @@ def item_id_at(snap: Snapshot, position: lsp.Position) -> str | None:
     `retire` block) around the cursor, or the flow when the cursor is in its header."""
     calls = flow_calls(snap)
     model = snap.model
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     ref = model.reference_at(row, col)
     if ref is not None and ref.kind in _NAVIGABLE and ref.target is not None:
         found = calls.by_symbol.get(id(ref.target))
@@ -202,4 +203,4 @@ def outgoing(snap: Snapshot, item_id: str) -> list[tuple[str, list[Range]]]:
 
 
 def ranges(snap: Snapshot, spans: list[Range]) -> list[lsp.Range]:
-    return [snap.lsp_range(r) for r in spans]
+    return [lsp_range(snap, r) for r in spans]

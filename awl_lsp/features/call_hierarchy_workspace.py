@@ -23,6 +23,7 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features import call_hierarchy as ch
 from awl_lsp.features.cancel import checkpoint
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex
@@ -170,7 +171,7 @@ def outgoing_calls(
     if name is not None and declared is not None:
         # a contract that led nowhere else at `prepare`: the workflow, if the workspace has it now
         if ws is not None:
-            span = [snap.lsp_range(declared.selection)]
+            span = [lsp_range(snap, declared.selection)]
             out += [
                 lsp.CallHierarchyOutgoingCall(to=t, from_ranges=span) for t in ws.flow_items(name, snap.path)
             ]

@@ -22,6 +22,7 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features.fixes import Fix, fix_text, fixes_for, refactors_at
 from awl_lsp.features.fixes.apply import Analyse
+from awl_lsp.features.lsp_positions import lsp_range, point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Range
 from awl_lsp.syntax.problems import Problem, Severity
@@ -44,16 +45,16 @@ def workspace_edit(snap: Snapshot, uri: str, fix: Fix, snippets: bool = False) -
     them, plain text edits otherwise."""
     if fix.snippet and snippets:
         edits: list[lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit] = [
-            lsp.SnippetTextEdit(snap.lsp_range(e.range), lsp.StringValue(e.text)) for e in fix.edits
+            lsp.SnippetTextEdit(lsp_range(snap, e.range), lsp.StringValue(e.text)) for e in fix.edits
         ]
         document = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=snap.version)
         return lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(document, edits)])
-    changes = [lsp.TextEdit(snap.lsp_range(e.range), e.text) for e in fix.plain_edits()]
+    changes = [lsp.TextEdit(lsp_range(snap, e.range), e.text) for e in fix.plain_edits()]
     return lsp.WorkspaceEdit(changes={uri: changes})
 
 
 def _range(snap: Snapshot, r: lsp.Range) -> Range:
-    return (*snap.point(r.start), *snap.point(r.end))
+    return (*point(snap, r.start), *point(snap, r.end))
 
 
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:

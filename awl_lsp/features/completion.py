@@ -27,6 +27,7 @@ from awl_lsp.features.completion_context import Analysis, Plan, plan
 from awl_lsp.features.completion_items import SYMBOL_KINDS, Entry, item_defaults, value_detail
 from awl_lsp.features.completion_items import resolve_value as resolve_value
 from awl_lsp.features.completion_values import Group, Offer, ValueBlock, choose
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import BUILTIN_TYPES, Kind, Symbol
 from awl_lsp.model.builder import gc_paused
@@ -326,7 +327,7 @@ def completion_list(
 def _offers(
     snap: Snapshot, position: lsp.Position, snippet_ok: bool, markdown_ok: bool, lazy_detail: bool
 ) -> _Items:
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     p, a = plan(snap, row, col)
     out = _Items(snap, a, p, snippet_ok, markdown_ok, lazy_detail)
     model = snap.model

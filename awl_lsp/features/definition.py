@@ -11,13 +11,14 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from awl_lsp.checks.rules_support import RESERVED_NAMES, SNAKE, TITLE
+from awl_lsp.features.lsp_positions import lsp_range, point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.typing import field_at
 from awl_lsp.model import BUILTIN_TYPES, Kind, Range, Symbol
 
 
 def target_at(snap: Snapshot, position: lsp.Position) -> Symbol | None:
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     ref = snap.model.reference_at(row, col)
     if ref is not None and ref.target is not None:
         return ref.target
@@ -36,7 +37,7 @@ def definition(snap: Snapshot, position: lsp.Position, uri: str) -> lsp.Location
     sym = target_at(snap, position)
     if sym is None:
         return None
-    return lsp.Location(uri, snap.lsp_range(sym.selection))
+    return lsp.Location(uri, lsp_range(snap, sym.selection))
 
 
 def references(
@@ -45,9 +46,9 @@ def references(
     sym = target_at(snap, position)
     if sym is None:
         return []
-    out = [lsp.Location(uri, snap.lsp_range(r.range)) for r in snap.model.references_to(sym)]
+    out = [lsp.Location(uri, lsp_range(snap, r.range)) for r in snap.model.references_to(sym)]
     if include_declaration:
-        out.insert(0, lsp.Location(uri, snap.lsp_range(sym.selection)))
+        out.insert(0, lsp.Location(uri, lsp_range(snap, sym.selection)))
     return out
 
 
@@ -55,9 +56,9 @@ def highlights(snap: Snapshot, position: lsp.Position) -> list[lsp.DocumentHighl
     sym = target_at(snap, position)
     if sym is None:
         return []
-    out = [lsp.DocumentHighlight(snap.lsp_range(sym.selection), lsp.DocumentHighlightKind.Write)]
+    out = [lsp.DocumentHighlight(lsp_range(snap, sym.selection), lsp.DocumentHighlightKind.Write)]
     out += [
-        lsp.DocumentHighlight(snap.lsp_range(r.range), lsp.DocumentHighlightKind.Read)
+        lsp.DocumentHighlight(lsp_range(snap, r.range), lsp.DocumentHighlightKind.Read)
         for r in snap.model.references_to(sym)
     ]
     return out
@@ -68,7 +69,7 @@ _NOT_NAMES = RESERVED_NAMES | {"true", "false", "not", "and", "or", "is", "in", 
 
 def _renamable(snap: Snapshot, position: lsp.Position) -> tuple[Symbol, Range] | None:
     """The symbol under the cursor and the range of the name there, if it can be renamed."""
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     node = snap.node_at(row, col)
     if node.type not in ("identifier", "type_identifier"):
         return None  # keywords, `start`, literals, punctuation
@@ -85,7 +86,7 @@ def prepare_rename(snap: Snapshot, position: lsp.Position) -> lsp.PrepareRenameR
     if found is None:
         return None
     sym, rng = found
-    return lsp.PrepareRenamePlaceholder(range=snap.lsp_range(rng), placeholder=sym.name)
+    return lsp.PrepareRenamePlaceholder(range=lsp_range(snap, rng), placeholder=sym.name)
 
 
 def rename_problem(snap: Snapshot, sym: Symbol, new_name: str) -> str | None:
@@ -123,6 +124,6 @@ def rename(snap: Snapshot, position: lsp.Position, uri: str, new_name: str) -> l
     problem = rename_problem(snap, sym, new_name)
     if problem is not None:
         raise ValueError(problem)
-    edits = [lsp.TextEdit(snap.lsp_range(sym.selection), new_name)]
-    edits += [lsp.TextEdit(snap.lsp_range(r.range), new_name) for r in snap.model.references_to(sym)]
+    edits = [lsp.TextEdit(lsp_range(snap, sym.selection), new_name)]
+    edits += [lsp.TextEdit(lsp_range(snap, r.range), new_name) for r in snap.model.references_to(sym)]
     return lsp.WorkspaceEdit(changes={uri: edits})

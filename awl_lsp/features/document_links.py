@@ -13,6 +13,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.workspace_nav import schema_file_at
 from awl_lsp.model import Kind
@@ -33,12 +34,12 @@ def document_links(snap: Snapshot, roots: list[Path]) -> list[lsp.DocumentLink]:
             continue
         start, end = path.start_point, path.end_point
         whole = (start.row, start.column, end.row, end.column)
-        target = schema_file_at(snap, snap.lsp_range(whole).start, roots)
+        target = schema_file_at(snap, lsp_range(snap, whole).start, roots)
         if target is None:
             continue
         quoted = snap.text(path)
         closed = start.row == end.row and len(quoted) >= 2 and quoted[0] == quoted[-1] == '"'
         span = (start.row, start.column + 1, end.row, end.column - 1) if closed else whole
         name = quoted.strip('"')
-        out.append(lsp.DocumentLink(snap.lsp_range(span), target=target.uri, tooltip=f"Open {name}"))
+        out.append(lsp.DocumentLink(lsp_range(snap, span), target=target.uri, tooltip=f"Open {name}"))
     return out

@@ -6,6 +6,7 @@ from lsprotocol import types as lsp
 from tree_sitter import Node
 
 from awl_lsp.features import describe
+from awl_lsp.features.lsp_positions import lsp_range, node_range, point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.typing import binding_type, field_at
 from awl_lsp.reference import entry
@@ -27,7 +28,7 @@ def keyword_at(snap: Snapshot, node: Node) -> str | None:
 
 
 def hover(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.Hover | None:
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     node = snap.node_at(row, col)
     kind = lsp.MarkupKind.Markdown if markdown else lsp.MarkupKind.PlainText
     word = keyword_at(snap, node)
@@ -35,7 +36,7 @@ def hover(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.
         e = entry(word)
         if e is not None:
             text = e.hover_markdown() if markdown else e.hover_plaintext()
-            return lsp.Hover(lsp.MarkupContent(kind, text), snap.node_range(node))
+            return lsp.Hover(lsp.MarkupContent(kind, text), node_range(snap, node))
     model = snap.model
     ref = model.reference_at(row, col)
     sym = ref.target if ref is not None else None
@@ -54,4 +55,4 @@ def hover(snap: Snapshot, position: lsp.Position, markdown: bool = True) -> lsp.
         text = describe.markdown(sym, model, btype, tt)
     else:
         text = describe.plaintext(sym, model, btype, tt)
-    return lsp.Hover(lsp.MarkupContent(kind, text), snap.lsp_range(rng))
+    return lsp.Hover(lsp.MarkupContent(kind, text), lsp_range(snap, rng))

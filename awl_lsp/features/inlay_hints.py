@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 from tree_sitter import Node
 
 from awl_lsp.features.cadence import cadence_insights
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.types import AwlType, TypeEnv
@@ -68,7 +69,7 @@ def _clause_end(clause: Node) -> int:
 def inlay_hints(snap: Snapshot, rng: lsp.Range | None = None) -> list[lsp.InlayHint]:
     first, last = 0, snap.doc.lines.line_count
     if rng is not None:
-        first, last = snap.point(rng.start)[0], snap.point(rng.end)[0]
+        first, last = point(snap, rng.start)[0], point(snap, rng.end)[0]
     bindings = [s for s in snap.model.of_kind(Kind.BINDING) if _in_rows(s, first, last)]
     out: list[lsp.InlayHint] = _cadence_hints(snap, first, last)
     if not bindings:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 
 
@@ -36,7 +37,7 @@ def _position(snap: Snapshot, byte: int) -> lsp.Position:
 
 
 def selection_range(snap: Snapshot, position: lsp.Position) -> lsp.SelectionRange:
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     here = snap.doc.lines.byte_starts[min(row, len(snap.doc.lines.byte_starts) - 1)] + col
     node: Node | None = snap.node_at(row, col)
     spans: list[tuple[int, int]] = []

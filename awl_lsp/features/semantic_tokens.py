@@ -19,6 +19,7 @@ from lsprotocol import types as lsp
 from tree_sitter import Node
 
 from awl_lsp.features.cancel import checkpoint
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.token_classes import (
     TOKEN_MODIFIERS,
@@ -364,6 +365,6 @@ def _sent(snap: Snapshot, data: array) -> str:
 
 
 def semantic_tokens_range(snap: Snapshot, rng: lsp.Range) -> lsp.SemanticTokens:
-    start_row, _ = snap.point(rng.start)
-    end_row, _ = snap.point(rng.end)
+    start_row, _ = point(snap, rng.start)
+    end_row, _ = point(snap, rng.end)
     return lsp.SemanticTokens(data=encode(tokens(snap, start_row, end_row)))

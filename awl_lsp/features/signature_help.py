@@ -18,6 +18,7 @@ from lsprotocol import types as lsp
 
 from awl_lsp.features.callees import Callee, expected_parameters
 from awl_lsp.features.completion_tokens import Analysis
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 
 _LEADS = frozenset({"hatch", "answer", "spawn", "route"})
@@ -39,7 +40,7 @@ def open_call(snap: Snapshot, position: lsp.Position) -> OpenCall | None:
     Read from the tree's tokens (ERROR nodes' children included), as completion reads them, so a
     half-typed argument list still counts.
     """
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     analysis = Analysis(snap, row, col)
     toks = analysis.toks
     cursor_byte = snap.doc.lines.byte_starts[row] + col if row < len(snap.doc.lines.byte_starts) else 0
@@ -117,7 +118,7 @@ def signature_help(snap: Snapshot, position: lsp.Position, markdown: bool = True
     call = open_call(snap, position)
     if call is None:
         return None
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     callee = expected_parameters(snap, call.how, call.name, row, col)
     if callee is None:
         return None

@@ -5,6 +5,10 @@ later build changes, so a request may hold it across an `await` (or a worker thr
 newer versions are analysed, and still answer for its own text. `memo` keeps what features derived
 from this version (diagnostics, semantic tokens), so asking twice for the same version costs
 nothing; a new version is a new snapshot with an empty memo.
+
+Everything here is in the model's coordinates — (row, byte column) points, `Range` tuples — and
+knows no protocol: the conversion to LSP positions lives with the features that answer LSP requests
+(`features.lsp_positions`), so the command line never loads the protocol libraries.
 """
 
 from __future__ import annotations
@@ -14,10 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from lsprotocol import types as lsp
 from tree_sitter import Node
 
-from awl_lsp.model import Range, SemanticModel
+from awl_lsp.model import SemanticModel
 from awl_lsp.syntax import SyntaxDocument
 
 T = TypeVar("T")
@@ -40,20 +43,6 @@ class Snapshot:
         if name not in self.memo:
             self.memo[name] = compute(self)
         return self.memo[name]  # type: ignore[return-value]
-
-    # ---- coordinates
-    def point(self, position: lsp.Position) -> tuple[int, int]:
-        """tree-sitter (row, byte column) of an LSP position."""
-        return self.doc.to_point(position.line, position.character)
-
-    def lsp_range(self, r: Range) -> lsp.Range:
-        sl, sc = self.doc.to_position((r[0], r[1]))
-        el, ec = self.doc.to_position((r[2], r[3]))
-        return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
-
-    def node_range(self, node: Node) -> lsp.Range:
-        s, e = node.start_point, node.end_point
-        return self.lsp_range((s.row, s.column, e.row, e.column))
 
     # ---- tree
     def node_at(self, row: int, col: int) -> Node:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from awl_lsp.features.describe import label
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind, Symbol
 
@@ -45,8 +46,8 @@ def _symbol(snap: Snapshot, sym: Symbol) -> lsp.DocumentSymbol:
     return lsp.DocumentSymbol(
         name=sym.name,
         kind=_KIND.get(sym.kind, lsp.SymbolKind.Variable),
-        range=snap.lsp_range(sym.range),
-        selection_range=snap.lsp_range(sym.selection),
+        range=lsp_range(snap, sym.range),
+        selection_range=lsp_range(snap, sym.selection),
         detail=detail or None,
         children=children or None,
     )

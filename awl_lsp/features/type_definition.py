@@ -14,6 +14,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
+from awl_lsp.features.lsp_positions import lsp_range, point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.typing import type_env
 from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind, Symbol
@@ -63,7 +64,7 @@ def _expression_type(snap: Snapshot, node: Node) -> AwlType | None:
 
 def type_at(snap: Snapshot, position: lsp.Position) -> AwlType | None:
     """The type of what the cursor is on (None where nothing typed is)."""
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     model = snap.model
     node = snap.node_at(row, col)
     if node.type == "type_identifier":
@@ -119,8 +120,8 @@ def _schema_location(snap: Snapshot, schema_type: str, keys: tuple[str, ...]) ->
             return None
         row, col = point_of(text, offset)
         start = json_node.start_point
-        point = (start.row + row, (start.column if row == 0 else 0) + col)
-        return lsp.Location("", snap.lsp_range((*point, *point)))
+        key = (start.row + row, (start.column if row == 0 else 0) + col)
+        return lsp.Location("", lsp_range(snap, (*key, *key)))
     path = body.child_by_field_name("path")
     if body.type != "schema_import" or path is None or snap.path is None:
         return None
@@ -151,7 +152,7 @@ def type_definition(snap: Snapshot, position: lsp.Position, uri: str) -> lsp.Loc
     decl = snap.model.type_symbol(name)
     if decl is None:
         return None
-    return lsp.Location(uri, snap.lsp_range(decl.selection))
+    return lsp.Location(uri, lsp_range(snap, decl.selection))
 
 
 __all__ = ["named_part", "type_at", "type_definition"]

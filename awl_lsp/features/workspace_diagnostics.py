@@ -11,7 +11,9 @@ from lsprotocol import types as lsp
 
 from awl_lsp.checks import Problem, Severity
 from awl_lsp.documents import analyse_text
-from awl_lsp.features.diagnostics import findings, to_diagnostic
+from awl_lsp.features.diagnostics import to_diagnostic
+from awl_lsp.features.findings import findings
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, contract_problems
@@ -24,7 +26,7 @@ def _range(
     entry: Entry | None, snap: Snapshot | None, r: tuple[int, int, int, int], enc: Encoding
 ) -> lsp.Range:
     if snap is not None:
-        return snap.lsp_range(r)
+        return lsp_range(snap, r)
     assert entry is not None
     sl, sc, el, ec = entry.lsp_range(r, enc)
     return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))

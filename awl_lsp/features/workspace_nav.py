@@ -17,6 +17,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from tree_sitter import Node
 
+from awl_lsp.features.lsp_positions import point
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.symbols import _KIND
 from awl_lsp.model import Kind, RefKind, Symbol
@@ -36,7 +37,7 @@ def schema_file_at(snap: Snapshot, position: lsp.Position, roots: list) -> lsp.L
     """From `schema("file.json")` to the file (when it lies inside the workspace folders)."""
     from awl_lsp.workspace import inside
 
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     node: Node | None = snap.node_at(row, col)
     while node is not None and node.type != "schema_import":
         if node.type in ("type_declaration", "source_file"):
@@ -55,7 +56,7 @@ def schema_file_at(snap: Snapshot, position: lsp.Position, roots: list) -> lsp.L
 def flow_name_at(snap: Snapshot, position: lsp.Position) -> tuple[str, Symbol | None] | None:
     """The workflow name the cursor names, across documents: a contract's or the flow's own name, or a
     hatch/spawn/child call of a contract. The symbol is the local declaration, if any."""
-    row, col = snap.point(position)
+    row, col = point(snap, position)
     ref = snap.model.reference_at(row, col)
     if ref is not None and ref.kind in (RefKind.HATCH, RefKind.CALL):
         target = ref.target

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from lsprotocol import types as lsp
 
+from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.features.symbols import _KIND
 from awl_lsp.model import Kind
@@ -25,7 +26,7 @@ def workspace_symbols(documents: Iterable[tuple[str, Snapshot]], query: str) -> 
                 lsp.WorkspaceSymbol(
                     name=sym.name,
                     kind=_KIND.get(sym.kind, lsp.SymbolKind.Variable),
-                    location=lsp.Location(uri, snap.lsp_range(sym.selection)),
+                    location=lsp.Location(uri, lsp_range(snap, sym.selection)),
                     container_name=sym.container or None,
                 )
             )

@@ -60,6 +60,13 @@ def read_document(path: Path, roots: Iterable[Path], limit: int = MAX_FILE_BYTES
         data = path.read_bytes()
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
+    return document_text(data, limit)
+
+
+def document_text(data: bytes, limit: int = MAX_FILE_BYTES) -> tuple[str | None, str]:
+    """(text, "") or (None, why it is not a document) for a file's bytes: too large, binary, not UTF-8."""
+    if len(data) > limit:
+        return None, f"is larger than {limit // (1024 * 1024)} MiB"
     if b"\0" in data:
         return None, "is binary (it holds a NUL byte)"
     try:

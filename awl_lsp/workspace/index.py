@@ -108,6 +108,13 @@ class WorkspaceIndex:
         self.skipped.pop(key, None)
         return self._put(key, text, summarize(_model_of(text)), False, stamp)
 
+    def put(self, key: Path, text: str, summary: DocumentSummary) -> Entry:
+        """A document read from disk and summarised elsewhere (the command line's worker processes
+        read with `files.document_text`, as `load` would), filed as `load` files it; `key` is its
+        resolved path."""
+        self.skipped.pop(key, None)
+        return self._put(key, text, summary, False, _stamp(key))
+
     def update_open(
         self, path: Path, text: str, model: SemanticModel, summary: DocumentSummary | None = None
     ) -> Entry | None:
