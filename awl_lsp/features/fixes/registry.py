@@ -15,7 +15,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from awl_lsp.features.fixes import arguments, bindings, clauses, document, names, replacements, tokens
+from awl_lsp.features.fixes import (
+    arguments,
+    bindings,
+    clauses,
+    declare_callables,
+    declare_header,
+    declare_types,
+    document,
+    names,
+    replacements,
+    tokens,
+)
 from awl_lsp.features.fixes.values import Fix
 from awl_lsp.syntax.problems import Problem
 
@@ -55,6 +66,17 @@ FIXES: tuple[Entry, ...] = (
     Entry(names.change_to_candidate, None, lambda d: bool(d.get("candidates"))),
     Entry(arguments.add_missing_arguments, None, lambda d: isinstance(d.get("missing"), list)),
     Entry(bindings.remove_unused_binding, "unused-binding"),
+    # -- generated from usage; workloop clauses; outcomes and routes (issue 22, family A)
+    Entry(declare_callables.declare_action, "unknown-call", lambda d: bool(d.get("name"))),
+    Entry(declare_types.declare_type, "unknown-call", lambda d: bool(d.get("name"))),
+    Entry(declare_types.declare_type, "unknown-type", lambda d: bool(d.get("name"))),
+    Entry(declare_types.add_field, "unknown-field", lambda d: bool(d.get("type"))),
+    Entry(declare_header.declare_report, "answer", lambda d: bool(d.get("name"))),
+    Entry(declare_header.declare_carry, "route-start", lambda d: bool(d.get("name"))),
+    Entry(declare_header.declare_signal, "wait", lambda d: bool(d.get("name"))),
+    Entry(declare_header.declare_signal, "workloop-arming", lambda d: bool(d.get("name"))),
+    Entry(declare_callables.declare_child, "spawn", lambda d: bool(d.get("name"))),
+    Entry(declare_callables.declare_detached, "hatch", lambda d: bool(d.get("name"))),
 )
 
 

@@ -1,0 +1,324 @@
+"""Fixes that declare a record type, or a field of one, from how the document uses it.
+
+- `unknown-type` (and `unknown-call` on a `TitleCase` name, a record construction of an unknown
+  type): "Declare type `X`" — `type X { … }` after the other types (where the printer puts it),
+  with every field the document uses: the fields of its constructions `X(f: v)`, of route payloads
+  and answers to outcomes and reports of type `X`, and the fields read from values of type `X`
+  (`x.f`, `.f` in a combinator), each typed by what the use gives or asks for (a typed placeholder
+  when nothing says). `type X {}` when nothing uses a field. Not offered when the uses disagree
+  on a field's type, or when a close declared name was probably meant and nothing else uses it.
+- `unknown-field` on a declared record (`data.type`): "Add field `f` to `X`", typed by what the
+  read asks for. Not offered when the document constructs an `X` anywhere (each construction
+  would then lack the field) or `X` comes from a schema.
+
+Both unsafe: the new declaration is the author's to complete; its types are the ones the
+document implies, so what used the name checks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
+from awl_lsp.features.fixes.placement import INDENT, line_text, top_level_insertion
+from awl_lsp.features.fixes.places import end, node_at, start
+from awl_lsp.features.fixes.usage import (
+    CONFLICT,
+    Typing,
+    combine,
+    expected_type,
+    strands_candidate,
+    value_type,
+)
+from awl_lsp.features.fixes.values import Fix, edit, escape, tabstop
+from awl_lsp.features.typing import type_env
+from awl_lsp.model import Kind
+from awl_lsp.model.type_base import element_of
+from awl_lsp.syntax.problems import Problem
+
+if TYPE_CHECKING:
+    from awl_lsp.features.snapshot import Snapshot
+
+WIDTH = 100  # the printer keeps a record type on one line up to this many columns
+_WANTED = frozenset(
+    {"call_expression", "field_expression", "relative_field", "route_statement", "answer_statement"}
+    | {"argument", "pipe_expression"}
+)
+
+
+def _walk(root: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in _WANTED:
+            out.append(n)
+        stack.extend(n.named_children)
+    return out
+
+
+def _named_arguments(snap: Snapshot, args: Node | None) -> list[tuple[str, Node | None]]:
+    return [
+        (snap.text(a.child_by_field_name("name")), a.child_by_field_name("value"))
+        for a in (args.named_children if args is not None else [])
+        if a.type == "argument" and a.child_by_field_name("name") is not None
+    ]
+
+
+def _base_type(snap: Snapshot, node: Node) -> str | None:
+    """The record type a field is read from (`x.f`: x's type; `.f` in a combinator: the element's)."""
+    env = type_env(snap)
+    if env is None:
+        return None
+    try:
+        if node.type == "field_expression":
+            t = env.infer(node.child_by_field_name("value"))
+        elif node.parent is not None and node.parent.type == "pipe_expression":  # `x |> .f`
+            t = env.infer(node.parent.child_by_field_name("input"))
+        else:
+            combinator = node.parent
+            while combinator is not None and combinator.type != "combinator":
+                combinator = combinator.parent
+            pipe = combinator.parent if combinator is not None else None
+            if pipe is None or pipe.type != "pipe_expression":
+                return None
+            element = element_of(env.infer(pipe.child_by_field_name("input")))
+            if element is None:
+                return None
+            t = element
+    except Exception:  # noqa: BLE001 — a fix must not fail because inference did
+        return None
+    t = t.strip()
+    return t.name if t.kind == "named" else None
+
+
+def _carrier_type(snap: Snapshot, node: Node) -> str | None:
+    """The type a route payload or an answer builds: its outcome's or report's."""
+    if node.type == "route_statement":
+        target = snap.text(node.child_by_field_name("target"))
+        sym = next((o for o in snap.model.lookup(Kind.OUTCOME, target) if o.type), None)
+    else:
+        call = node.named_children[0] if node.named_children else None
+        fn = (
+            call.child_by_field_name("function")
+            if call is not None and call.type == "call_expression"
+            else None
+        )
+        sym = snap.model.first(Kind.REPORT, snap.text(fn)) if fn is not None else None
+    return (sym.type or "").rstrip("?") if sym is not None else None
+
+
+def used_fields(snap: Snapshot, type_name: str) -> dict[str, Typing]:
+    """Every field of `type_name` the document builds or reads, with the type each use implies."""
+    found: dict[str, list[Typing]] = {}
+    for node in _walk(snap.doc.root):
+        built: list[tuple[str, Node | None]] = []
+        if node.type == "call_expression" and snap.text(node.child_by_field_name("function")) == type_name:
+            built = _named_arguments(snap, node.child_by_field_name("arguments"))
+        elif node.type == "route_statement" and _carrier_type(snap, node) == type_name:
+            built = _named_arguments(snap, node.child_by_field_name("payload"))
+        elif node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
+            call = node.named_children[0]
+            built = _named_arguments(snap, call.child_by_field_name("arguments"))
+        elif node.type in ("field_expression", "relative_field") and _base_type(snap, node) == type_name:
+            name = snap.text(node.child_by_field_name("field"))
+            found.setdefault(name, []).append(expected_type(snap, node))
+        for name, value in built:
+            found.setdefault(name, []).append(value_type(snap, value))
+    return {name: combine(types) for name, types in found.items()}
+
+
+def _unwrap(expected: str, actual: str | None, type_name: str) -> Typing:
+    """The type of a value that goes where `expected` (which names `type_name`) is asked for, as far
+    as it stands for `type_name` itself (`[Status]` into `[X]` stands for `Status`); CONFLICT when
+    the two do not line up."""
+    if actual is None:
+        return None
+    while True:
+        if expected == type_name:
+            return actual
+        if expected.endswith("?"):
+            expected, actual = expected[:-1], actual.removesuffix("?")
+        elif (
+            expected.startswith("[")
+            and expected.endswith("]")
+            and actual.startswith("[")
+            and actual.endswith("]")
+        ):
+            expected, actual = expected[1:-1], actual[1:-1]
+        else:
+            return CONFLICT
+
+
+def _names(text: str) -> set[str]:
+    return set(text.replace("[", " ").replace("]", " ").replace("?", " ").split())
+
+
+def flowing_types(snap: Snapshot, type_name: str) -> set[str]:
+    """The types a `type_name` meets where values flow — a value passed where a `type_name` is asked
+    for (piped into a route to an outcome of that type, given for a parameter of it, piped into a
+    stage taking it), or a `type_name` value passed where another type is asked for; CONFLICT among
+    them when a place cannot be lined up."""
+    out: set[str] = set()
+    for node in _walk(snap.doc.root):
+        value: Node | None = None
+        if node.type == "route_statement":
+            value = node.child_by_field_name("input")
+        elif node.type == "argument":
+            value = node.child_by_field_name("value")
+        elif node.type == "pipe_expression":
+            value = node.child_by_field_name("input")
+        if value is None:
+            continue
+        expected = expected_type(snap, value)
+        if expected is None or expected == CONFLICT:
+            continue
+        actual = value_type(snap, value)
+        if type_name in _names(expected):  # a value goes where a `type_name` is asked for
+            found = _unwrap(expected, actual, type_name)
+        elif actual is not None and type_name in _names(actual):  # a `type_name` goes where another is
+            found = _unwrap(actual, expected, type_name)
+        else:
+            continue
+        if found is not None and found != type_name:
+            out.add(found)
+    return out
+
+
+class _Fields:
+    """The `name: Type` texts of generated fields, unknown types as numbered placeholders."""
+
+    def __init__(self, first: int = 1) -> None:
+        self.n = first - 1
+
+    def text(self, name: str, typed: Typing) -> str:
+        if typed is None:
+            self.n += 1
+            return f"{escape(name)}: {tabstop(self.n, PLACEHOLDER_TYPE)}"
+        return f"{escape(name)}: {escape(typed)}"
+
+
+def _type_text(name: str, fields: list[str]) -> str:
+    if not fields:
+        return f"type {name} {{}}"
+    one = f"type {name} {{ {', '.join(fields)} }}"
+    if len(one) <= WIDTH:
+        return one
+    return f"type {name} {{\n" + "".join(f"{INDENT}{f},\n" for f in fields) + "}"
+
+
+def declare_type(snap: Snapshot, problem: Problem) -> list[Fix]:
+    node = node_at(snap, problem.range)
+    name = snap.text(node)
+    if node.type not in ("type_identifier", "identifier") or not name[:1].isupper():
+        return []
+    if name != (problem.data or {}).get("name") or snap.model.type_symbol(name) is not None:
+        return []
+    if strands_candidate(snap, problem):
+        return []
+    flows = flowing_types(snap, name)
+    if len(flows) > 1 or CONFLICT in flows:
+        return []
+    out: list[Fix] = []
+    fields = used_fields(snap, name)
+    if flows:  # a value of a declared type goes where the unknown one is asked for: that type, probably
+        meant = next(iter(flows))
+        if meant not in (problem.data or {}).get("candidates", []):  # (else that fix already says it)
+            out.append(
+                Fix(
+                    f"Change to `{meant}`", (edit(start(node), end(node), meant),), safe=False, preferred=True
+                )
+            )
+        record = snap.model.type_symbol(meant)
+        if record is None or record.extra.get("form") != "record_body":
+            return out  # a builtin, a list or an enum: no record declared here could take its place
+        for f in record.children:
+            if f.kind is Kind.FIELD:
+                fields[f.name] = combine([fields.get(f.name), f.type]) if f.name in fields else f.type
+    if CONFLICT in fields.values():
+        return out
+    texts = _Fields()
+    placed = top_level_insertion(
+        snap, "type_declaration", _type_text(name, [texts.text(f, t) for f, t in fields.items()])
+    )
+    if placed is None:
+        return out
+    where, text = placed
+    return [
+        *out,
+        Fix(f"Declare type `{name}`", (edit(where, None, text),), safe=False, preferred=True, snippet=True),
+    ]
+
+
+def _constructed(snap: Snapshot, type_name: str) -> bool:
+    for node in _walk(snap.doc.root):
+        if node.type == "call_expression" and snap.text(node.child_by_field_name("function")) == type_name:
+            return True
+        if node.type == "route_statement" and _carrier_type(snap, node) == type_name:
+            if _named_arguments(snap, node.child_by_field_name("payload")):
+                return True
+        if node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
+            return True
+    return False
+
+
+def add_field(snap: Snapshot, problem: Problem) -> list[Fix]:
+    data = problem.data or {}
+    node = node_at(snap, problem.range)
+    name, owner = snap.text(node), data.get("type")
+    sym = snap.model.type_symbol(owner) if isinstance(owner, str) else None
+    if (
+        node.type != "identifier"
+        or name != data.get("name")
+        or sym is None
+        or sym.extra.get("form") != "record_body"
+    ):
+        return []
+    if data.get("candidates") or _constructed(snap, sym.name):
+        return []
+    decl = snap.doc.root.named_descendant_for_point_range(sym.range[:2], sym.range[:2])
+    while decl is not None and decl.type != "type_declaration":
+        decl = decl.parent
+    body = decl.child_by_field_name("body") if decl is not None else None
+    if body is None or body.type != "record_body" or body.has_error:
+        return []
+    typed = used_fields(snap, sym.name).get(name)
+    if typed == CONFLICT:
+        return []
+    field = _Fields().text(name, typed)
+    fields = [f for f in body.named_children if f.type == "field_declaration"]
+    title = f"Add field `{name}` to `{sym.name}`"
+    if fields and body.start_point.row != body.end_point.row:  # one field per line: a line of its own
+        last = fields[-1]
+        rest = line_text(snap, last.end_point.row).encode("utf-8")[last.end_point.column :].decode("utf-8")
+        if rest.startswith(","):
+            where, text = (last.end_point.row, last.end_point.column + 1), f"\n{INDENT}{field},"
+        elif not rest.strip():
+            where, text = (last.end_point.row, last.end_point.column), f",\n{INDENT}{field},"
+        else:
+            return []  # a comment after the last field: it would move to the new one
+        return [Fix(title, (edit(where, None, text),), safe=False, preferred=True, snippet=True)]
+    texts = [" ".join(snap.text(f).split()) for f in fields] + [field]
+    line = line_text(snap, body.start_point.row)
+    one = f"{{ {', '.join(texts)} }}"
+    if len(line) - (body.end_point.column - body.start_point.column) + len(one) <= WIDTH:
+        new = one
+    else:
+        new = "{\n" + "".join(f"{INDENT}{t},\n" for t in texts) + "}"
+    return [
+        Fix(
+            title,
+            (
+                edit(
+                    (body.start_point.row, body.start_point.column),
+                    (body.end_point.row, body.end_point.column),
+                    new,
+                ),
+            ),
+            safe=False,
+            preferred=True,
+            snippet=True,
+        )
+    ]
