@@ -26,6 +26,7 @@ from awl_lsp.features.fixes import (
     names,
     replacements,
     tokens,
+    workloop_clauses,
 )
 from awl_lsp.features.fixes.values import Fix
 from awl_lsp.syntax.problems import Problem
@@ -75,6 +76,16 @@ FIXES: tuple[Entry, ...] = (
     Entry(declare_header.declare_carry, "route-start", lambda d: bool(d.get("name"))),
     Entry(declare_header.declare_signal, "wait", lambda d: bool(d.get("name"))),
     Entry(declare_header.declare_signal, "workloop-arming", lambda d: bool(d.get("name"))),
+    Entry(workloop_clauses.add_arming, "workloop-arming", lambda d: d.get("missing") == "arming"),
+    Entry(workloop_clauses.add_retire, "retire", lambda d: d.get("missing") == "retire"),
+    Entry(workloop_clauses.add_retire_body, "retire", lambda d: d.get("missing") == "body"),
+    Entry(workloop_clauses.merge_retire, "retire", lambda d: bool(d.get("merge"))),
+    Entry(workloop_clauses.add_invariant_clause, "invariant", lambda d: bool(d.get("missing"))),
+    Entry(workloop_clauses.least_tolerance, "tolerance", lambda d: "least" in d),
+    Entry(workloop_clauses.unconfirmed_tolerance, "tolerance", lambda d: d.get("form") == "unconfirmed"),
+    Entry(workloop_clauses.confirm_start, "confirms"),
+    Entry(workloop_clauses.complete_carry, "carry", lambda d: bool(d.get("missing"))),
+    Entry(workloop_clauses.drop_detached_result, "detached", lambda d: d.get("drop") == "result"),
     Entry(declare_callables.declare_child, "spawn", lambda d: bool(d.get("name"))),
     Entry(declare_callables.declare_detached, "hatch", lambda d: bool(d.get("name"))),
 )
