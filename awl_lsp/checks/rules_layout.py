@@ -108,6 +108,7 @@ def _joined_lines(ctx: ItemContext) -> None:
                 f"outcome `{n}` has no route: write `outcome {n}: <guard>, route <target>` "
                 "(a long outcome may break after its comma)",
                 "outcome-route",
+                None if broken else {"missing": "route"},
             )
         if guard is None and not broken:
             ctx.error(

@@ -93,6 +93,7 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
             "this line can never run: the `route` above always leaves the step — move it above the "
             "`route`, or remove it",
             "after-route",
+            {"move": "above"},
         )
         return
     if body.type == "step_body":

@@ -115,7 +115,8 @@ def statements_end(snap: Snapshot, step: Node) -> tuple[tuple[int, int], str]:
     Insert `"\\n" + indent + statement` there."""
     items = body_items(step)
     indent = block_indent(snap, step, items)
-    statements = [i for i in items if STEP_ORDER.get(i.type, 0) == 0]
+    later = next((k for k, i in enumerate(items) if STEP_ORDER.get(i.type, 0) > 0), len(items))
+    statements = items[:later]  # (a statement written below an outcome is out of place: not a guide)
     if statements:
         return content_end(snap, statements[-1]), indent
     row = step.start_point.row  # no statement yet: the new one opens the body
