@@ -72,6 +72,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"`spawn` is fire-and-forget and has no result: drop `{ctx.text(binding)}` "
                 "(call the child directly to await its result)",
                 "spawn",
+                {"drop": "binding"},
             )
         if call is None or call.type != "call_expression":
             ctx.error(
@@ -98,6 +99,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"{other.kind.value}: "
                 f"call it directly, or declare `child {name}(…) -> T`",
                 "spawn",
+                {"call": name},
             )
         else:
             ctx.error(

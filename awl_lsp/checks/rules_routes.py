@@ -63,6 +63,7 @@ def _route(ctx: ItemContext, route: Node, scope: str) -> None:
             f"`{target}` is a step, and a route to a step carries no payload: steps read bindings — "
             f"bind the values first (`… -> name`) and write `route {target}`",
             "route-step-payload",
+            {"drop": "payload"},
         )
     elif route.child_by_field_name("input") is not None:
         ctx.error(

@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
 from awl_lsp.features.fixes.placement import INDENT, line_text, top_level_insertion
-from awl_lsp.features.fixes.places import end, node_at, start
+from awl_lsp.features.fixes.places import end, node_at, span, start
 from awl_lsp.features.fixes.usage import (
     CONFLICT,
     Typing,
@@ -32,9 +32,9 @@ from awl_lsp.features.fixes.usage import (
     strands_candidate,
     value_type,
 )
-from awl_lsp.features.fixes.values import Fix, edit, escape, tabstop
+from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
 from awl_lsp.features.typing import type_env
-from awl_lsp.model import Kind
+from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.type_base import element_of
 from awl_lsp.syntax.problems import Problem
 
@@ -252,54 +252,44 @@ def declare_type(snap: Snapshot, problem: Problem) -> list[Fix]:
     ]
 
 
-def _constructed(snap: Snapshot, type_name: str) -> bool:
+def _constructions(snap: Snapshot, type_name: str) -> int:
+    """How many places build a `type_name` from named fields (constructions, payloads, answers)."""
+    n = 0
     for node in _walk(snap.doc.root):
         if node.type == "call_expression" and snap.text(node.child_by_field_name("function")) == type_name:
-            return True
-        if node.type == "route_statement" and _carrier_type(snap, node) == type_name:
-            if _named_arguments(snap, node.child_by_field_name("payload")):
-                return True
-        if node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
-            return True
-    return False
+            n += 1
+        elif node.type == "route_statement" and _carrier_type(snap, node) == type_name:
+            n += bool(_named_arguments(snap, node.child_by_field_name("payload")))
+        elif node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
+            n += 1
+    return n
 
 
-def add_field(snap: Snapshot, problem: Problem) -> list[Fix]:
-    data = problem.data or {}
-    node = node_at(snap, problem.range)
-    name, owner = snap.text(node), data.get("type")
-    sym = snap.model.type_symbol(owner) if isinstance(owner, str) else None
-    if (
-        node.type != "identifier"
-        or name != data.get("name")
-        or sym is None
-        or sym.extra.get("form") != "record_body"
-    ):
-        return []
-    if data.get("candidates") or _constructed(snap, sym.name):
-        return []
+def _record(snap: Snapshot, name: object) -> tuple[Symbol, Node] | None:
+    """A declared record type of that name and its `{ … }` body."""
+    sym = snap.model.type_symbol(name) if isinstance(name, str) else None
+    if sym is None or sym.extra.get("form") != "record_body":
+        return None
     decl = snap.doc.root.named_descendant_for_point_range(sym.range[:2], sym.range[:2])
     while decl is not None and decl.type != "type_declaration":
         decl = decl.parent
     body = decl.child_by_field_name("body") if decl is not None else None
     if body is None or body.type != "record_body" or body.has_error:
-        return []
-    typed = used_fields(snap, sym.name).get(name)
-    if typed == CONFLICT:
-        return []
-    field = _Fields().text(name, typed)
+        return None
+    return sym, body
+
+
+def _field_edit(snap: Snapshot, body: Node, field: str) -> Edit | None:
+    """The edit adding `field` (`name: Type`) to a record's body, laid out as the printer does."""
     fields = [f for f in body.named_children if f.type == "field_declaration"]
-    title = f"Add field `{name}` to `{sym.name}`"
     if fields and body.start_point.row != body.end_point.row:  # one field per line: a line of its own
         last = fields[-1]
         rest = line_text(snap, last.end_point.row).encode("utf-8")[last.end_point.column :].decode("utf-8")
         if rest.startswith(","):
-            where, text = (last.end_point.row, last.end_point.column + 1), f"\n{INDENT}{field},"
-        elif not rest.strip():
-            where, text = (last.end_point.row, last.end_point.column), f",\n{INDENT}{field},"
-        else:
-            return []  # a comment after the last field: it would move to the new one
-        return [Fix(title, (edit(where, None, text),), safe=False, preferred=True, snippet=True)]
+            return edit((last.end_point.row, last.end_point.column + 1), None, f"\n{INDENT}{field},")
+        if not rest.strip():
+            return edit((last.end_point.row, last.end_point.column), None, f",\n{INDENT}{field},")
+        return None  # a comment after the last field: it would move to the new one
     texts = [" ".join(snap.text(f).split()) for f in fields] + [field]
     line = line_text(snap, body.start_point.row)
     one = f"{{ {', '.join(texts)} }}"
@@ -307,18 +297,64 @@ def add_field(snap: Snapshot, problem: Problem) -> list[Fix]:
         new = one
     else:
         new = "{\n" + "".join(f"{INDENT}{t},\n" for t in texts) + "}"
-    return [
-        Fix(
-            title,
-            (
-                edit(
-                    (body.start_point.row, body.start_point.column),
-                    (body.end_point.row, body.end_point.column),
-                    new,
-                ),
-            ),
-            safe=False,
-            preferred=True,
-            snippet=True,
-        )
-    ]
+    return Edit(span(body), new)
+
+
+def add_field(snap: Snapshot, problem: Problem) -> list[Fix]:
+    data = problem.data or {}
+    node = node_at(snap, problem.range)
+    name = snap.text(node)
+    found = _record(snap, data.get("type"))
+    if node.type != "identifier" or name != data.get("name") or found is None or data.get("candidates"):
+        return []
+    sym, body = found
+    if _constructions(snap, sym.name):
+        return []  # each construction would lack the field
+    typed = used_fields(snap, sym.name).get(name)
+    if typed == CONFLICT:
+        return []
+    change = _field_edit(snap, body, _Fields().text(name, typed))
+    title = f"Add field `{name}` to `{sym.name}`"
+    return [Fix(title, (change,), safe=False, preferred=True, snippet=True)] if change else []
+
+
+def _built_type(snap: Snapshot, args: Node) -> str | None:
+    """The record type an argument list builds: a construction's, a route payload's, an answer's."""
+    owner = args.parent
+    if owner is None:
+        return None
+    if owner.type == "route_statement":
+        return _carrier_type(snap, owner)
+    if owner.type == "call_expression":
+        name = snap.text(owner.child_by_field_name("function"))
+        if owner.parent is not None and owner.parent.type == "answer_statement":
+            return _carrier_type(snap, owner.parent)
+        return name if name[:1].isupper() else None
+    return None
+
+
+def add_built_field(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """An argument naming no field of the record it builds: the field declared, typed by the value
+    (optional when other places build the record without it)."""
+    data = problem.data or {}
+    node = node_at(snap, problem.range)
+    arg = node.parent
+    args = arg.parent if arg is not None else None
+    if data.get("candidates") or node.type != "identifier" or snap.text(node) != data.get("name"):
+        return []
+    if arg is None or arg.type != "argument" or args is None or arg.child_by_field_name("name") != node:
+        return []
+    found = _record(snap, _built_type(snap, args))
+    if found is None:
+        return []
+    sym, body = found
+    name = snap.text(node)
+    if any(f.name == name for f in sym.children):
+        return []
+    typed = value_type(snap, arg.child_by_field_name("value"))
+    text = _Fields().text(name, typed)
+    if _constructions(snap, sym.name) > 1:  # built elsewhere without it: optional there
+        text = f"{escape(name)}: {escape(typed)}?" if typed is not None else text + "?"
+    change = _field_edit(snap, body, text)
+    title = f"Add field `{name}` to `{sym.name}`"
+    return [Fix(title, (change,), safe=False, preferred=True, snippet=True)] if change else []

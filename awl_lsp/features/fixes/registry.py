@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from awl_lsp.features.fixes import (
+    argument_names,
     arguments,
     bindings,
     clauses,
@@ -26,6 +27,7 @@ from awl_lsp.features.fixes import (
     names,
     outcome_arms,
     replacements,
+    route_payloads,
     step_ends,
     step_order,
     tokens,
@@ -97,6 +99,16 @@ FIXES: tuple[Entry, ...] = (
     Entry(step_ends.end_failure_block, "on-failure-route", lambda d: d.get("missing") == "route"),
     Entry(step_order.move_above_outcomes, "after-outcomes", lambda d: d.get("move") == "above"),
     Entry(step_order.move_above_route, "after-route", lambda d: d.get("move") == "above"),
+    Entry(route_payloads.pass_payload, "route-no-payload", lambda d: bool(d.get("outcome"))),
+    Entry(route_payloads.drop_step_payload, "route-step-payload", lambda d: d.get("drop") == "payload"),
+    Entry(route_payloads.payload_form, "route-not-record"),
+    Entry(route_payloads.retype_outcome, "route-payload", lambda d: bool(d.get("outcome"))),
+    Entry(route_payloads.spawn_binding, "spawn", lambda d: d.get("drop") == "binding"),
+    Entry(route_payloads.call_directly, "spawn", lambda d: bool(d.get("call"))),
+    Entry(declare_types.add_built_field, "route-unknown-field", lambda d: bool(d.get("name"))),
+    Entry(declare_types.add_built_field, "answer", lambda d: bool(d.get("name"))),
+    Entry(declare_types.add_built_field, "arguments", lambda d: bool(d.get("name"))),
+    Entry(argument_names.rename_to_free_parameter, None, lambda d: bool(d.get("free"))),
     Entry(declare_callables.declare_child, "spawn", lambda d: bool(d.get("name"))),
     Entry(declare_callables.declare_detached, "hatch", lambda d: bool(d.get("name"))),
 )
