@@ -212,7 +212,12 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
         if ctx.model.first(Kind.SIGNAL, name) is None:
             ctx.error(sig, f"unknown signal `{name}`: declare `signal {name}: T` in the header", "wait")
         if field(st, "binding") is None:
-            ctx.error(st.children[0], f"`wait {name}` needs `-> name` to bind the signal's payload", "wait")
+            ctx.error(
+                st.children[0],
+                f"`wait {name}` needs `-> name` to bind the signal's payload",
+                "wait",
+                {"missing": "binding"},
+            )
         timeout = field(st, "timeout")
         if timeout is not None and not is_duration(timeout):
             ctx.error(

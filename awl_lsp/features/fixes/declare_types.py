@@ -124,7 +124,9 @@ def used_fields(snap: Snapshot, type_name: str) -> dict[str, Typing]:
             built = _named_arguments(snap, call.child_by_field_name("arguments"))
         elif node.type in ("field_expression", "relative_field") and _base_type(snap, node) == type_name:
             name = snap.text(node.child_by_field_name("field"))
-            found.setdefault(name, []).append(expected_type(snap, node))
+            parent = node.parent
+            staged = parent is not None and parent.type == "pipe_expression" and node.type == "relative_field"
+            found.setdefault(name, []).append(expected_type(snap, parent if staged and parent else node))
         for name, value in built:
             found.setdefault(name, []).append(value_type(snap, value))
     return {name: combine(types) for name, types in found.items()}

@@ -31,6 +31,7 @@ from awl_lsp.features.fixes import (
     step_ends,
     step_order,
     tokens,
+    unbound_names,
     workloop_clauses,
 )
 from awl_lsp.features.fixes.values import Fix
@@ -109,6 +110,8 @@ FIXES: tuple[Entry, ...] = (
     Entry(declare_types.add_built_field, "answer", lambda d: bool(d.get("name"))),
     Entry(declare_types.add_built_field, "arguments", lambda d: bool(d.get("name"))),
     Entry(argument_names.rename_to_free_parameter, None, lambda d: bool(d.get("free"))),
+    Entry(unbound_names.bind_or_declare, "unknown-binding", lambda d: bool(d.get("name"))),
+    Entry(unbound_names.bind_wait, "wait", lambda d: d.get("missing") == "binding"),
     Entry(declare_callables.declare_child, "spawn", lambda d: bool(d.get("name"))),
     Entry(declare_callables.declare_detached, "hatch", lambda d: bool(d.get("name"))),
 )

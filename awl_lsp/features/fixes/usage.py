@@ -48,14 +48,14 @@ def value_type(snap: Snapshot, node: Node | None) -> str | None:
     return None if t.unknown or t.kind == "duration" else str(t)
 
 
-def _outcome_type(snap: Snapshot, name: str, node: Node) -> str | None:
-    callee = expected_parameters(snap, "route", name, node.start_point.row, node.start_point.column)
-    if callee is None or name == "start":
-        return None
-    out = next(
-        (o for o in snap.model.lookup(Kind.OUTCOME, name) if o.type), None
-    )  # (the callee's fields are the record's; the outcome's own type is what a piped value must be)
-    return out.type if out is not None else None
+def _outcome_type(snap: Snapshot, name: str, node: Node) -> Typing:
+    """The type the outcome `name` a route at `node` goes to carries (its subflow's, else the flow's)."""
+    sub = snap.model.enclosing(node.start_point.row, node.start_point.column, Kind.SUBFLOW)
+    scope = f"subflow:{sub.name}" if sub is not None else ""
+    out = next((o for o in snap.model.lookup(Kind.OUTCOME, name) if o.scope == scope), None)
+    if out is None:
+        return None if name != "start" and not snap.model.lookup(Kind.STEP, name) else CONFLICT
+    return out.type
 
 
 def _stage_parameter(snap: Snapshot, stage: Node) -> Typing:
@@ -180,14 +180,20 @@ def _field_read(snap: Snapshot, node: Node) -> tuple[str, Typing] | None:
 def binding_type(snap: Snapshot, binding: Symbol, optional: bool = False) -> Typing:
     """The type every read of the binding asks for (see the module docstring); `optional` when the
     binding holds the type made optional (a `wait … timeout`), whose reads may test for presence."""
+    root = snap.doc.root
+    nodes = [
+        root.descendant_for_point_range(r.range[:2], r.range[2:]) for r in snap.model.references_to(binding)
+    ]
+    return combine(
+        [reads_type(snap, [n for n in nodes if n is not None], optional), *_bare_routes(snap, binding)]
+    )
+
+
+def reads_type(snap: Snapshot, reads: list[Node], optional: bool = False) -> Typing:
+    """The type a value must have for each of these reads of it to check (see `binding_type`)."""
     found: list[Typing] = []
     fields: dict[str, Typing] = {}
-    root = snap.doc.root
-    for ref in snap.model.references_to(binding):
-        r = ref.range
-        node = root.descendant_for_point_range((r[0], r[1]), (r[2], r[3]))
-        if node is None:
-            continue
+    for node in reads:
         read = _field_read(snap, node)
         if read is not None:
             name, want = read
@@ -202,7 +208,6 @@ def binding_type(snap: Snapshot, binding: Symbol, optional: bool = False) -> Typ
         if any(t == CONFLICT for t in fields.values()):
             return CONFLICT
         found.append(_record_with_fields(snap, fields))
-    found += _bare_routes(snap, binding)
     return combine(found)
 
 
