@@ -101,7 +101,7 @@ def bind_or_declare(snap: Snapshot, problem: Problem) -> list[Fix]:
     calls += _unbound_calls(above, above.end_point.row + 1) if above is not None else []
     for st in calls:
         value = st.child_by_field_name("value")
-        if wanted is not None and value_type(snap, value) == wanted:
+        if value is not None and wanted is not None and value_type(snap, value) == wanted:
             shown = snap.text(value).split("(")[0]
             out.append(
                 Fix(f"Bind `{shown}` as `-> {name}`", (edit(end(value), None, f" -> {name}"),), safe=False)
