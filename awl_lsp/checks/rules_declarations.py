@@ -169,12 +169,14 @@ def _header_outcome(ctx: CheckContext, clause: Node) -> None:
             name,
             f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`",
             "outcome",
+            {"missing": "type"},
         )
     if field(clause, "route") is None:
         ctx.error(
             name,
             f"outcome `{n}` needs its kind: end it with `, route success` or `, route failure`",
             "outcome",
+            {"missing": "kind"},
         )
 
 

@@ -51,7 +51,7 @@ def _title_case(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
 
 
-def _fitting_record(snap: Snapshot, given: dict[str, str | None]) -> str | None:
+def fitting_record(snap: Snapshot, given: dict[str, str | None]) -> str | None:
     """The one declared record type whose fields the given ones fill exactly (required ones all
     given, none unknown, each of the field's type where the value's is known)."""
     fits = []
@@ -82,7 +82,7 @@ def declare_report(snap: Snapshot, problem: Problem) -> list[Fix]:
         if field is None:
             return []
         given[snap.text(field)] = value_type(snap, arg.child_by_field_name("value"))
-    record = _fitting_record(snap, given)
+    record = fitting_record(snap, given)
     extra: tuple[Edit, ...] = ()
     if record is None:
         record = _title_case(name)
