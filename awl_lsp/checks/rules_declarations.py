@@ -86,6 +86,7 @@ def _narration(ctx: CheckContext) -> None:
                 "`//!` narration is only allowed before the header; use `//` for a comment or `///` "
                 "for a doc line",
                 "narration",
+                {"misplaced": "narration"},
             )
 
 
@@ -268,6 +269,7 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
                 where,
                 f"worker `{ctx.text(where)}` declares no actions: add an indented `action name(p: T) -> R`",
                 "worker",
+                {"missing": "action"},
             )
         callables.extend(("action", a) for a in actions)
     elif item.type in ("child_declaration", "detached_declaration", "subflow_declaration"):

@@ -120,4 +120,5 @@ def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
             f"step `{name}` has the name of a {flow} outcome: a `route {name}` could mean either — "
             "rename the step",
             "step-named-outcome",
+            {"rename": f"{name}_step"},
         )
