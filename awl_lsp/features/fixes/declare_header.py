@@ -19,11 +19,17 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
-from awl_lsp.features.fixes.declare_types import WIDTH
 from awl_lsp.features.fixes.header_clauses import add_header_clause
 from awl_lsp.features.fixes.placement import top_level_insertion
 from awl_lsp.features.fixes.places import node_at
-from awl_lsp.features.fixes.usage import CONFLICT, binding_symbol, binding_type, strands_candidate, value_type
+from awl_lsp.features.fixes.usage import (
+    CONFLICT,
+    binding_symbol,
+    binding_type,
+    field_reads,
+    strands_candidate,
+    value_type,
+)
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
 from awl_lsp.features.placeholders import value_for
 from awl_lsp.model import Kind
@@ -85,19 +91,10 @@ def declare_report(snap: Snapshot, problem: Problem) -> list[Fix]:
     record = fitting_record(snap, given)
     extra: tuple[Edit, ...] = ()
     if record is None:
-        record = _title_case(name)
-        if snap.model.type_symbol(record) is not None or not given:
+        made = _new_record(snap, name, given) if given else None
+        if made is None:
             return []
-        stops = iter(range(2, 2 + len(given)))
-        fields = [
-            f"{escape(f)}: {escape(t) if t else tabstop(next(stops), PLACEHOLDER_TYPE)}"
-            for f, t in given.items()
-        ]
-        line = f"type {record} {{ {', '.join(fields)} }}"
-        placed = top_level_insertion(snap, "type_declaration", line if len(line) <= WIDTH else line)
-        if placed is None:
-            return []
-        extra = (edit(placed[0], None, placed[1]),)
+        record, extra = made
     clause = add_header_clause(snap, "report_clause", f"report {escape(name)}: type {escape(record)}")
     if clause is None:
         return []
@@ -135,15 +132,35 @@ def declare_signal(snap: Snapshot, problem: Problem) -> list[Fix]:
     if snap.model.first(Kind.SIGNAL, name) is not None:
         return []
     typed: str | None = None
+    extra: tuple[Edit, ...] = ()
     if owner.type == "wait_statement":
         sym = binding_symbol(snap, owner.child_by_field_name("binding"))
         timed = owner.child_by_field_name("timeout") is not None  # the binding is the payload made optional
         found = binding_type(snap, sym, optional=timed) if sym is not None else None
-        if found == CONFLICT:
-            return []
+        if found == CONFLICT:  # fields read that no declared record has: a record of its own
+            fields = field_reads(snap, sym, optional=timed) if sym is not None else None
+            made = _new_record(snap, name, fields) if fields else None
+            if made is None:
+                return []
+            found, extra = made
         typed = found.removesuffix("?") if found is not None and timed else found
     shown = escape(typed) if typed is not None else tabstop(1, PLACEHOLDER_TYPE)
-    return _fix(
-        f"Declare signal `{name}`",
-        add_header_clause(snap, "signal_clause", f"signal {escape(name)}: {shown}"),
-    )
+    clause = add_header_clause(snap, "signal_clause", f"signal {escape(name)}: {shown}")
+    return _fix(f"Declare signal `{name}`", (*clause, *extra) if clause else None)
+
+
+def _new_record(
+    snap: Snapshot, name: str, fields: dict[str, str | None]
+) -> tuple[str, tuple[Edit, ...]] | None:
+    """A record type named after `name` with these fields (placeholders where untyped), and the
+    edit declaring it; None when that name is taken or a field's uses disagree."""
+    record = _title_case(name)
+    if snap.model.type_symbol(record) is not None or CONFLICT in fields.values():
+        return None
+    stops = iter(range(2, 2 + len(fields)))
+    texts = [
+        f"{escape(f)}: {escape(t) if t else tabstop(next(stops), PLACEHOLDER_TYPE)}"
+        for f, t in fields.items()
+    ]
+    placed = top_level_insertion(snap, "type_declaration", f"type {record} {{ {', '.join(texts)} }}")
+    return (record, (edit(placed[0], None, placed[1]),)) if placed is not None else None

@@ -178,6 +178,9 @@ def flowing_types(snap: Snapshot, type_name: str) -> set[str]:
         if expected is None or expected == CONFLICT:
             continue
         actual = value_type(snap, value)
+        if actual is None and value.type == "call_expression":  # a construction of the unknown type
+            fn = snap.text(value.child_by_field_name("function"))
+            actual = fn if fn == type_name else None
         if type_name in _names(expected):  # a value goes where a `type_name` is asked for
             found = _unwrap(expected, actual, type_name)
         elif actual is not None and type_name in _names(actual):  # a `type_name` goes where another is
@@ -227,18 +230,25 @@ def declare_type(snap: Snapshot, problem: Problem) -> list[Fix]:
     fields = used_fields(snap, name)
     if flows:  # a value of a declared type goes where the unknown one is asked for: that type, probably
         meant = next(iter(flows))
-        if meant not in (problem.data or {}).get("candidates", []):  # (else that fix already says it)
+        record = snap.model.type_symbol(meant)
+        shape = (
+            {f.name: f.type for f in record.children if f.kind is Kind.FIELD} if record is not None else {}
+        )
+        if any(
+            f not in shape or (t is not None and (shape[f] or "").rstrip("?") != t) for f, t in fields.items()
+        ):
+            return []  # the document uses fields that type does not have: neither fits
+        constructed = _constructions(snap, name) > 0
+        if meant not in (problem.data or {}).get("candidates", []) and not (constructed and shape):
+            # (else the close-name fix says it, or the constructions would have to be rewritten)
             out.append(
                 Fix(
                     f"Change to `{meant}`", (edit(start(node), end(node), meant),), safe=False, preferred=True
                 )
             )
-        record = snap.model.type_symbol(meant)
         if record is None or record.extra.get("form") != "record_body":
             return out  # a builtin, a list or an enum: no record declared here could take its place
-        for f in record.children:
-            if f.kind is Kind.FIELD:
-                fields[f.name] = combine([fields.get(f.name), f.type]) if f.name in fields else f.type
+        fields = dict(shape)
     if CONFLICT in fields.values():
         return out
     texts = _Fields()

@@ -60,23 +60,66 @@ def add_header_clause(snap: Snapshot, clause_type: str, text: str) -> tuple[Edit
     indent = " " * above.start_point.column if above is not None else INDENT
     if clause_type != "outcome_clause" or above is None or above.type != "outcome_clause":
         return (edit(where, None, f"\n{indent}{text}"),)
-    run = _run_above(snap, clauses, above)
-    cells = [_cells(snap, c) for c in run]
     new = text.replace(": type ", ":\0type ", 1).replace(", route ", ",\0route ", 1).split("\0")
-    if any(c is None for c in cells) or len(new) != 3:
+    if len(new) != 3:
         return (edit(where, None, f"\n{indent}{text}"),)
+    run = _run_above(snap, clauses, above)
+    laid = _aligned(snap, run, {}, new)
+    if laid is None:  # not aligned as printed: left as it is
+        return (edit(where, None, f"\n{indent}{' '.join(new)}"),)
+    line, edits = laid
+    return (edit(where, None, f"\n{indent}{line}"), *edits)
+
+
+def _aligned(
+    snap: Snapshot, run: list[Node], changed: dict[int, list[str]], new: list[str] | None = None
+) -> tuple[str, list[Edit]] | None:
+    """The run of outcome clauses re-padded with some clauses' cells `changed` (by index in the run)
+    and a `new` clause below it: (the new clause's padded text, the edits to the run's lines); None
+    when the run was not aligned as the printer aligns it (then nothing is re-padded)."""
+    cells = [_cells(snap, c) for c in run]
+    if any(c is None for c in cells):
+        return None
     rows = [c for c in cells if c is not None]
     spans = [_span(clause) for clause in run]
     written = [line_text(snap, a[0]).encode("utf-8")[a[1] : b[1]].decode("utf-8") for a, b in spans]
     before = [max(len(c[k]) for c in rows) for k in range(3)]
     if any(w != _padded(c, before) for w, c in zip(written, rows, strict=True)):
-        return (edit(where, None, f"\n{indent}{' '.join(new)}"),)  # not aligned as printed: left as it is
-    widths = [max(len(c[k]) for c in [*rows, new]) for k in range(3)]
-    edits = [edit(where, None, f"\n{indent}{_padded(new, widths)}")]
-    for (start, stop), w, c in zip(spans, written, rows, strict=True):
-        if w != _padded(c, widths):
-            edits.append(edit(start, stop, _padded(c, widths)))
-    return tuple(edits)
+        return None
+    after = [changed.get(i, c) for i, c in enumerate(rows)]
+    widths = [max(len(c[k]) for c in [*after, *([new] if new else [])]) for k in range(3)]
+    edits = [
+        edit(start, stop, _padded(c, widths))
+        for (start, stop), w, c in zip(spans, written, after, strict=True)
+        if w != _padded(c, widths)
+    ]
+    return (_padded(new, widths) if new else ""), edits
+
+
+def set_outcome_type(snap: Snapshot, clause: Node, type_text: str) -> tuple[Edit, ...] | None:
+    """The edits making a header outcome clause carry `type_text`, its run kept aligned."""
+    typ = clause.child_by_field_name("type")
+    if typ is None:
+        return None
+    clauses = header_clauses(snap)
+    if clause not in clauses:
+        return (Edit(_node_span(typ), type_text),)
+    i = clauses.index(clause)
+    last = i
+    while last + 1 < len(clauses) and clauses[last + 1].type == "outcome_clause":
+        if content_end(snap, clauses[last])[0] + 1 != clauses[last + 1].start_point.row:
+            break
+        last += 1
+    run = _run_above(snap, clauses, clauses[last])
+    cells = _cells(snap, clause)
+    if cells is None:
+        return (Edit(_node_span(typ), type_text),)
+    laid = _aligned(snap, run, {run.index(clause): [cells[0], f"type {type_text},", cells[2]]})
+    return tuple(laid[1]) if laid is not None else (Edit(_node_span(typ), type_text),)
+
+
+def _node_span(node: Node) -> tuple[int, int, int, int]:
+    return (node.start_point.row, node.start_point.column, node.end_point.row, node.end_point.column)
 
 
 def _span(clause: Node) -> tuple[tuple[int, int], tuple[int, int]]:

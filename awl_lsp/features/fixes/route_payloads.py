@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from awl_lsp.features.fixes.header_clauses import set_outcome_type
 from awl_lsp.features.fixes.places import ancestor, end, node_at, span, start
 from awl_lsp.features.fixes.route_text import outcome_route, step_values
 from awl_lsp.features.fixes.usage import binding_symbol, value_type
@@ -132,9 +133,10 @@ def payload_form(snap: Snapshot, problem: Problem) -> list[Fix]:
     typ = clause.child_by_field_name("type") if clause is not None else None
     if typ is None or typ.type != "optional_type":
         return []
-    return [
-        Fix(f"Make outcome `{name}` carry `{plain}`", (Edit(span(typ), plain),), safe=False, preferred=True)
-    ]
+    edits = set_outcome_type(snap, clause, plain) if clause is not None else None
+    if not edits:
+        return []
+    return [Fix(f"Make outcome `{name}` carry `{plain}`", edits, safe=False, preferred=True)]
 
 
 def _clause(snap: Snapshot, sym: Symbol) -> Node | None:
@@ -178,14 +180,10 @@ def retype_outcome(snap: Snapshot, problem: Problem) -> list[Fix]:
             return []  # a payload built from fields or a value: another type would not take it
         if sent != carried:
             return []
-    return [
-        Fix(
-            f"Make outcome `{name}` carry `{carried}`",
-            (Edit(span(typ), carried),),
-            safe=False,
-            preferred=True,
-        )
-    ]
+    edits = set_outcome_type(snap, clause, carried) if clause is not None else None
+    if not edits:
+        return []
+    return [Fix(f"Make outcome `{name}` carry `{carried}`", edits, safe=False, preferred=True)]
 
 
 def spawn_binding(snap: Snapshot, problem: Problem) -> list[Fix]:

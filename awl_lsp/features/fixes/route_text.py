@@ -5,7 +5,8 @@ that exists and a payload that checks, so the document re-checks without a new e
 then overwrites it (it is written as a placeholder). `outcome_route` builds `route o(f: v, …)` for a
 flow (or subflow) outcome `o`: a bare `route o` when the step bound a value of that name, else each
 required field from a same-named value the step has (an input, a const, a carry, or a binding the
-step itself made above the place — a binding of another step may not be bound on every path), else
+step itself made above the place — a binding of another step may not be bound on every path, and
+none in an `on failure` block), else
 a placeholder value of its type; None when some value cannot be written (a schema type, `Nil`).
 `outcome_routes` lists those for every outcome in the order a fix prefers them (success first, or
 failure first for an `on failure` block).
@@ -34,9 +35,9 @@ def _outcomes(snap: Snapshot, row: int, col: int) -> list[Symbol]:
     return [o for o in snap.model.of_kind(Kind.OUTCOME) if o.scope == ""]
 
 
-def step_values(snap: Snapshot, row: int, col: int) -> set[str]:
+def step_values(snap: Snapshot, row: int, col: int, bindings: bool = True) -> set[str]:
     """The value names certainly bound at (row, col): the flow's inputs, consts and carries, the
-    subflow's parameters, and the bindings the enclosing step made above."""
+    subflow's parameters, and the bindings the enclosing step made before that point."""
     step = snap.model.enclosing(row, col, Kind.STEP)
     sub = snap.model.enclosing(row, col, Kind.SUBFLOW)
     scope = f"subflow:{sub.name}" if sub is not None else ""
@@ -44,17 +45,19 @@ def step_values(snap: Snapshot, row: int, col: int) -> set[str]:
     for s in snap.model.visible_values(row, scope):
         if s.kind is not Kind.BINDING:
             out.add(s.name)
-        elif step is not None and step.range[0] <= s.selection[0] < row and s.container == step.name:
+        elif bindings and step is not None and s.container == step.name and step.range[0] <= s.selection[0]:
+            if s.selection[:2] >= (row, col):
+                continue  # bound below the place
             out.add(s.name)
     return out
 
 
-def outcome_route(snap: Snapshot, outcome: Symbol, row: int, col: int) -> str | None:
+def outcome_route(snap: Snapshot, outcome: Symbol, row: int, col: int, bindings: bool = True) -> str | None:
     """`route o…` with a payload that checks at (row, col), or None (see the module docstring)."""
     model = snap.model
     if not outcome.type or outcome.type == "Nil":
         return None
-    values = step_values(snap, row, col)
+    values = step_values(snap, row, col, bindings)
     name = outcome.name
     if name in values:
         bound = model.resolve_value(name, "", row)
@@ -63,6 +66,9 @@ def outcome_route(snap: Snapshot, outcome: Symbol, row: int, col: int) -> str | 
     callee = expected_parameters(snap, "route", name, row, col)
     if callee is None:
         return None
+    same = sorted(v for v in values if _fits(snap, v, outcome.type, row))
+    if same:  # a value of the outcome's own type: passed whole
+        return f"route {name}({same[0]})"
     if len(callee.params) == 1 and callee.params[0].positional:
         value = value_for(model, outcome.type)
         return f"route {name}({value})" if value is not None else None
@@ -95,11 +101,12 @@ def _fits(snap: Snapshot, name: str, wanted: str | None, row: int) -> bool:
 
 
 def outcome_routes(snap: Snapshot, row: int, col: int, failure_first: bool = False) -> list[str]:
-    """A writable route to each outcome, in the order a fix prefers them."""
+    """A writable route to each outcome, in the order a fix prefers them. In an `on failure` block
+    (`failure_first`) the step's bindings are left out: the call that failed bound nothing."""
     outs = _outcomes(snap, row, col)
     first = "failure" if failure_first else "success"
     outs.sort(key=lambda o: o.extra.get("route", "success") != first)
-    found = [outcome_route(snap, o, row, col) for o in outs]
+    found = [outcome_route(snap, o, row, col, bindings=not failure_first) for o in outs]
     return [r for r in found if r is not None]
 
 

@@ -64,7 +64,7 @@ def finish_last_step(snap: Snapshot, problem: Problem) -> list[Fix]:
     where, indent = statements_end(snap, step)
     if snap.model.is_workloop and snap.model.enclosing(where[0], 0, Kind.SUBFLOW) is None:
         return _offers(where, indent, ["route start"])
-    return _offers(where, indent, outcome_routes(snap, where[0], len(indent)))
+    return _offers(where, indent, outcome_routes(snap, where[0], where[1]))
 
 
 def route_dead_end(snap: Snapshot, problem: Problem) -> list[Fix]:
@@ -76,7 +76,7 @@ def route_dead_end(snap: Snapshot, problem: Problem) -> list[Fix]:
     sibling = step.next_named_sibling
     while sibling is not None and sibling.type in ("comment", "doc_comment"):
         sibling = sibling.next_named_sibling
-    routes = outcome_routes(snap, where[0], len(indent))
+    routes = outcome_routes(snap, where[0], where[1])
     if sibling is not None and sibling.type == "step_declaration":
         if snap.text(sibling.child_by_field_name("name")) == following:
             routes.insert(0, f"route {following}")
@@ -91,4 +91,4 @@ def end_failure_block(snap: Snapshot, problem: Problem) -> list[Fix]:
     where, indent = block_end(snap, block, items)
     if snap.model.is_workloop and snap.model.enclosing(where[0], 0, Kind.SUBFLOW) is None:
         return _offers(where, indent, ["route start"])
-    return _offers(where, indent, outcome_routes(snap, where[0], len(indent), failure_first=True))
+    return _offers(where, indent, outcome_routes(snap, where[0], where[1], failure_first=True))

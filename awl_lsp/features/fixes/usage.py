@@ -153,15 +153,35 @@ def combine(found: list[Typing]) -> Typing:
 
 
 def _record_with_fields(snap: Snapshot, reads: dict[str, Typing]) -> Typing:
-    """The one declared record type that has every field read (with the type its read asks for)."""
-    fits = []
+    """The declared record type with every field read (of the type its read asks for) — of several,
+    the one with the fewest fields (the reads check with any of them); CONFLICT when none has them."""
+    fits: list[tuple[int, str]] = []
     for t in snap.model.of_kind(Kind.TYPE):
         if t.extra.get("form") != "record_body":
             continue
         fields = {f.name: (f.type or "") for f in t.children if f.kind is Kind.FIELD}
         if all(f in fields and (want is None or fields[f].rstrip("?") == want) for f, want in reads.items()):
-            fits.append(t.name)
-    return fits[0] if len(fits) == 1 else CONFLICT
+            fits.append((len(fields), t.name))
+    return min(fits)[1] if fits else CONFLICT
+
+
+def field_reads(snap: Snapshot, binding: Symbol, optional: bool = False) -> dict[str, Typing] | None:
+    """The fields read off the binding with the types their reads ask for, when every read of it is
+    a field read (or, for an optional binding, a presence test); None otherwise."""
+    fields: dict[str, Typing] = {}
+    root = snap.doc.root
+    for ref in snap.model.references_to(binding):
+        node = root.descendant_for_point_range(ref.range[:2], ref.range[2:])
+        read = _field_read(snap, node) if node is not None else None
+        if read is not None:
+            name, want = read
+            fields[name] = combine([fields.get(name), want]) if name in fields else want
+            continue
+        parent = node.parent if node is not None else None
+        if optional and parent is not None and parent.type == "is_expression":
+            continue
+        return None
+    return fields
 
 
 def _field_read(snap: Snapshot, node: Node) -> tuple[str, Typing] | None:
