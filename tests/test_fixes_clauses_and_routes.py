@@ -48,7 +48,10 @@ CASES = [
         [
             (
                 SHOUT,
-                "  shout(text: greeting.text) -> loud\n  outcome quiet: when not loud.loud\n  outcome rest: otherwise, route shouted(loud)",
+                (
+                    "  shout(text: greeting.text) -> loud\n  outcome quiet: when not loud.loud\n"
+                    "  outcome rest: otherwise, route shouted(loud)"
+                ),
             )
         ],
         "outcome-route",
@@ -61,7 +64,10 @@ CASES = [
         [
             (
                 SHOUT,
-                "  shout(text: greeting.text) -> loud\n  outcome rest: otherwise, route shouted(loud)\n  sleep 1s",
+                (
+                    "  shout(text: greeting.text) -> loud\n  outcome rest: otherwise, route shouted(loud)\n"
+                    "  sleep 1s"
+                ),
             )
         ],
         "after-outcomes",
@@ -87,7 +93,10 @@ CASES = [
         [
             (
                 "  greet(name: name) -> greeting\n",
-                '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n  outcome lo: otherwise, route pause\n\nstep pause\n  sleep 1s\n',
+                (
+                    '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n'
+                    "  outcome lo: otherwise, route pause\n\nstep pause\n  sleep 1s\n"
+                ),
             )
         ],
         "dead-end-step",
@@ -153,7 +162,11 @@ CASES = [
             ("type Failed   { reason: String }\n", ""),
             (
                 "  greet(name: name) -> greeting\n",
-                '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n  outcome lo: otherwise, route give_up\n\nstep give_up\n  greet(name: name) -> hello\n  hello |> route failed\n',
+                (
+                    '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n'
+                    "  outcome lo: otherwise, route give_up\n\nstep give_up\n  greet(name: name) -> hello\n"
+                    "  hello |> route failed\n"
+                ),
             ),
         ],
         "route-payload",
@@ -213,7 +226,10 @@ CASES = [
         [
             (
                 "step greet",
-                "subflow hush(text: String)\n  outcome hushed: type Shouted, route success\n\n  step low\n    shout(text: text) -> low\n    low |> route hushed\n\nstep greet",
+                (
+                    "subflow hush(text: String)\n  outcome hushed: type Shouted, route success\n\n"
+                    "  step low\n    shout(text: text) -> low\n    low |> route hushed\n\nstep greet"
+                ),
             ),
             (SHOUT, "  hush(text: greeting.text) -> loud\n\nstep done\n  loud |> route shouted"),
         ],
@@ -246,7 +262,11 @@ CASES = [
         [
             (
                 "  greet(name: name) -> greeting\n",
-                '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n  outcome lo: otherwise, route failed\n\nstep failed\n  route failed(reason: "no greeting")\n',
+                (
+                    '  greet(name: name) -> greeting\n  outcome hi: when greeting.text != "", route shout\n'
+                    "  outcome lo: otherwise, route failed\n\nstep failed\n"
+                    '  route failed(reason: "no greeting")\n'
+                ),
             )
         ],
         "step-named-outcome",

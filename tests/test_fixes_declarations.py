@@ -51,7 +51,10 @@ CASES = [
         WORKFLOW,
         [
             (
-                "worker voice\n  action greet(name: String) -> Greeting\n  action shout(text: String) -> Shouted\n\n",
+                (
+                    "worker voice\n  action greet(name: String) -> Greeting\n"
+                    "  action shout(text: String) -> Shouted\n\n"
+                ),
                 "",
             ),
             (
@@ -154,7 +157,10 @@ CASES = [
         WORKFLOW,
         [
             (
-                "  outcome shouted: type Shouted, route success\n  outcome failed:  type Failed,  route failure\n",
+                (
+                    "  outcome shouted: type Shouted, route success\n"
+                    "  outcome failed:  type Failed,  route failure\n"
+                ),
                 "",
             )
         ],
