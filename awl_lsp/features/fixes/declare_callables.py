@@ -56,19 +56,21 @@ def _call_parameters(snap: Snapshot, args: Node | None, stops: _Stops) -> list[s
         if name is None or snap.text(name) in seen:
             return None
         seen.add(snap.text(name))
-        out.append(
-            f"{escape(snap.text(name))}: {stops.typed(value_type(snap, arg.child_by_field_name('value')))}"
-        )
+        typed = value_type(snap, arg.child_by_field_name("value"))
+        if typed == CONFLICT:
+            return None  # a type only partly known: no placeholder may stand for it
+        out.append(f"{escape(snap.text(name))}: {stops.typed(typed)}")
     return out
 
 
-def _stage_parameter(snap: Snapshot, piped: Node | None, stops: _Stops) -> str:
+def _stage_parameter(snap: Snapshot, piped: Node | None, stops: _Stops) -> str | None:
     name = "value"
     if piped is not None and piped.type == "identifier":
         name = snap.text(piped)
     elif piped is not None and piped.type == "field_expression":
         name = snap.text(piped.child_by_field_name("field")) or name
-    return f"{escape(name)}: {stops.typed(value_type(snap, piped))}"
+    typed = value_type(snap, piped)
+    return None if typed == CONFLICT else f"{escape(name)}: {stops.typed(typed)}"
 
 
 def _signature(snap: Snapshot, node: Node, stops: _Stops) -> tuple[str, Node] | None:
@@ -81,7 +83,7 @@ def _signature(snap: Snapshot, node: Node, stops: _Stops) -> tuple[str, Node] | 
         return (f"{escape(snap.text(node))}({', '.join(params)})", parent) if params is not None else None
     if parent.type == "pipe_expression" and parent.child_by_field_name("stage") == node:
         param = _stage_parameter(snap, parent.child_by_field_name("input"), stops)
-        return f"{escape(snap.text(node))}({param})", node
+        return (f"{escape(snap.text(node))}({param})", node) if param is not None else None
     return None
 
 

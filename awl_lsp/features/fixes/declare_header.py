@@ -107,6 +107,8 @@ def declare_carry(snap: Snapshot, problem: Problem) -> list[Fix]:
         return []
     name = snap.text(node)
     typed = value_type(snap, node.parent.child_by_field_name("value") if node.parent is not None else None)
+    if typed == CONFLICT:
+        return []
     if typed is None:
         text = f"carry {escape(name)}: {tabstop(1, 'Int')} = {tabstop(2, '0')}"
     else:

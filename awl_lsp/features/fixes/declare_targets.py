@@ -41,10 +41,10 @@ PLACEHOLDER_OUTCOME = ("done", "String")
 
 
 def _routes_named(snap: Snapshot, name: str) -> list[Node]:
-    """The top-level flow's routes to `name` that resolve to nothing."""
+    """The routes to `name` that resolve to nothing (a subflow's aside)."""
     out = []
     for ref in snap.model.references:
-        if ref.kind is RefKind.ROUTE and ref.name == name and ref.target is None and not ref.scope:
+        if ref.kind is RefKind.ROUTE and ref.name == name and ref.target is None:
             node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
             route = ancestor(node, "route_statement")
             if route is not None and snap.model.enclosing(ref.range[0], ref.range[1], Kind.SUBFLOW) is None:
@@ -80,6 +80,8 @@ def _outcome_clause(name: str, typed: Typing, kind: str = "success") -> str:
 
 
 def _declare_outcome(snap: Snapshot, name: str, routes: list[Node]) -> list[Fix]:
+    if any(_top_step(r) is None for r in routes):
+        return []  # a substep routes there: a flow outcome is not a substep's to reach
     typed = combine([_carried(snap, r, name) for r in routes])
     if typed == CONFLICT or (typed is None and any(r.child_by_field_name("payload") is None for r in routes)):
         return []  # (a bare route to a placeholder type would send no value)
@@ -133,6 +135,8 @@ def declare_route_target(snap: Snapshot, problem: Problem) -> list[Fix]:
     ):
         return []
     routes = _routes_named(snap, name)
+    if any(_top_step(r) is None for r in routes):
+        return []  # a substep routes there too: an outcome or step of the flow is not beside it
     carries = any(r.child_by_field_name("payload") or r.child_by_field_name("input") for r in routes)
     if carries:
         return _declare_outcome(snap, name, routes) if not snap.model.is_workloop else []

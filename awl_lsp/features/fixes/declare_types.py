@@ -110,8 +110,9 @@ def _carrier_type(snap: Snapshot, node: Node) -> str | None:
     return (sym.type or "").rstrip("?") if sym is not None else None
 
 
-def used_fields(snap: Snapshot, type_name: str) -> dict[str, Typing]:
-    """Every field of `type_name` the document builds or reads, with the type each use implies."""
+def used_fields(snap: Snapshot, type_name: str, reads_only: bool = False) -> dict[str, Typing]:
+    """Every field of `type_name` the document builds or reads (only reads with `reads_only`), with
+    the type each use implies."""
     found: dict[str, list[Typing]] = {}
     for node in _walk(snap.doc.root):
         built: list[tuple[str, Node | None]] = []
@@ -127,7 +128,7 @@ def used_fields(snap: Snapshot, type_name: str) -> dict[str, Typing]:
             parent = node.parent
             staged = parent is not None and parent.type == "pipe_expression" and node.type == "relative_field"
             found.setdefault(name, []).append(expected_type(snap, parent if staged and parent else node))
-        for name, value in built:
+        for name, value in [] if reads_only else built:
             found.setdefault(name, []).append(value_type(snap, value))
     return {name: combine(types) for name, types in found.items()}
 
@@ -364,8 +365,12 @@ def add_built_field(snap: Snapshot, problem: Problem) -> list[Fix]:
     if any(f.name == name for f in sym.children):
         return []
     typed = value_type(snap, arg.child_by_field_name("value"))
+    if typed == CONFLICT:
+        return []
     text = _Fields().text(name, typed)
     if _constructions(snap, sym.name) > 1:  # built elsewhere without it: optional there
+        if name in used_fields(snap, sym.name, reads_only=True):
+            return []  # …but read as a plain value somewhere: an optional field would not do
         text = f"{escape(name)}: {escape(typed)}?" if typed is not None else text + "?"
     change = _field_edit(snap, body, text)
     title = f"Add field `{name}` to `{sym.name}`"

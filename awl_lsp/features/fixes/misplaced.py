@@ -22,6 +22,7 @@ from awl_lsp.features.fixes.placement import INDENT, content_end, flow_node, lin
 from awl_lsp.features.fixes.places import ancestor, end, node_at, start
 from awl_lsp.features.fixes.values import Edit, Fix, edit, tabstop
 from awl_lsp.features.printer.blocks import HEADER_ORDER
+from awl_lsp.syntax import SyntaxDocument
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -82,7 +83,14 @@ def clause_into_header(snap: Snapshot, problem: Problem) -> list[Fix]:
         row + 1 >= len(snap.doc.lines.byte_starts) or not line_text(snap, row + 1).strip()
     ):
         cut = edit(_end_of(snap, row - 2), _end_of(snap, row), "")  # (with the blank line it stood after)
-    return [Fix("Move into the header", (*edits, cut), safe=False, preferred=True)]
+    from awl_lsp.features.fixes.apply import (
+        apply_edits,
+    )  # (apply.py imports the registry, which imports this)
+
+    moved = (*edits, cut)
+    if SyntaxDocument(apply_edits(snap.doc.text, moved)).root.has_error:
+        return []  # not a clause the header reads: moving it would only move the syntax error
+    return [Fix("Move into the header", moved, safe=False, preferred=True)]
 
 
 def clause_to_comment(snap: Snapshot, problem: Problem) -> list[Fix]:

@@ -54,8 +54,25 @@ def _fresh_name(taken: set[str], base: str = "other") -> str:
     return name
 
 
+def _tests_presence(arm: Node) -> bool:
+    """Does the arm's guard test a value's presence (its route may read it only under that test)?"""
+    stack = [arm.child_by_field_name("guard")]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if n.type == "is_expression":
+            return True
+        stack.extend(n.named_children)
+    return False
+
+
 def _placeholder_route(snap: Snapshot, step: Node, arms: list[Node], row: int) -> str | None:
+    """A route for a new arm: an arm's own, when its guard tests no presence the route relies on,
+    else a route to an outcome."""
     for arm in reversed(arms):
+        if _tests_presence(arm):
+            continue
         found = _route_of(snap, arm)
         if found is not None:
             return found

@@ -89,7 +89,9 @@ def pass_payload(snap: Snapshot, problem: Problem) -> list[Fix]:
     if not out and sym is not None:
         written = outcome_route(snap, sym, row, col)
         if written is not None and written != f"route {name}":
-            out.append(Fix(f"Pass a payload: `{written}`", (Edit(span(route), written),), safe=False))
+            out.append(
+                Fix(f"Pass a payload: `{written}`", (edit(start(route), end(target), written),), safe=False)
+            )
     return [Fix(f.title, f.edits, f.safe, preferred=i == 0) for i, f in enumerate(out)]
 
 

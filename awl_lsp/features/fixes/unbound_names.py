@@ -3,8 +3,8 @@
 - `unknown-binding` (`data.name`, no close name): "Bind `f(…)` as `-> x`" for an unbound call
   above the read — in the same step, or in the step right above that falls through into it —
   whose result is of the type the reads ask for (the call was meant to produce the value);
-  "Declare input `x`" in a workflow, typed by the reads (a typed placeholder when they say
-  nothing). Unsafe: the first guesses which call, the second changes what the workflow is given.
+  "Declare input `x`", typed by the reads (a typed placeholder when they say
+  nothing). Unsafe: the first guesses which call, the second changes what the flow is given.
 - `wait` without a binding (`data.missing == "binding"`): "Bind the payload as `-> x`" when the
   step reads a name nothing binds below the `wait` (a binding named for the signal would be read
   by nothing). Unsafe: a guess that this read was meant.
@@ -37,17 +37,12 @@ def _top_step(node: Node | None) -> Node | None:
     return step
 
 
-def _unresolved_reads(snap: Snapshot, name: str, step: Node) -> list[Node]:
-    """The reads of `name` in the step that resolve to nothing."""
+def _unresolved_reads(snap: Snapshot, name: str) -> list[Node]:
+    """The reads of `name` that resolve to nothing, in the whole document (a binding or an input
+    made for them is read by each)."""
     out = []
-    first, last = step.start_point.row, step.end_point.row
     for ref in snap.model.references:
-        if (
-            ref.kind is RefKind.VALUE
-            and ref.name == name
-            and ref.target is None
-            and first <= ref.range[0] <= last
-        ):
+        if ref.kind is RefKind.VALUE and ref.name == name and ref.target is None:
             node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
             if node is not None:
                 out.append(node)
@@ -91,12 +86,12 @@ def bind_or_declare(snap: Snapshot, problem: Problem) -> list[Fix]:
         snap, problem
     ):
         return []
-    reads = _unresolved_reads(snap, name, step)
+    reads = _unresolved_reads(snap, name)
     wanted = reads_type(snap, reads)
     if not reads or wanted == CONFLICT:
         return []
     out: list[Fix] = []
-    calls = _unbound_calls(step, min(r.start_point.row for r in reads))
+    calls = _unbound_calls(step, node.start_point.row)
     above = _falls_into(snap, step)
     calls += _unbound_calls(above, above.end_point.row + 1) if above is not None else []
     for st in calls:
@@ -108,7 +103,7 @@ def bind_or_declare(snap: Snapshot, problem: Problem) -> list[Fix]:
             )
             break
     flow = snap.model.flow
-    if flow is not None and flow.kind is Kind.WORKFLOW and not snap.model.lookup(Kind.BINDING, name):
+    if flow is not None and not snap.model.lookup(Kind.BINDING, name):
         # (a binding of that name elsewhere — a fork's item, a branch's result — would clash with it)
         typed = escape(wanted) if wanted is not None else tabstop(1, PLACEHOLDER_TYPE)
         edits = add_header_clause(snap, "input_clause", f"input {escape(name)}: {typed}")

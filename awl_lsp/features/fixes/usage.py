@@ -36,8 +36,9 @@ _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _HOW = {"hatch_statement": "hatch", "answer_statement": "answer", "spawn_statement": "spawn"}
 
 
-def value_type(snap: Snapshot, node: Node | None) -> str | None:
-    """The inferred type of an expression as AWL text (None when unknown, or a duration)."""
+def value_type(snap: Snapshot, node: Node | None) -> Typing:
+    """The inferred type of an expression as AWL text: None when unknown (or a duration), CONFLICT
+    when only partly known (`[]` is a list of something): no placeholder may stand for it."""
     env = type_env(snap)
     if env is None or node is None:
         return None
@@ -45,7 +46,12 @@ def value_type(snap: Snapshot, node: Node | None) -> str | None:
         t = env.infer(node)
     except Exception:  # noqa: BLE001 — a fix must not fail because inference did
         return None
-    return None if t.unknown or t.kind == "duration" else str(t)
+    if t.unknown or t.kind == "duration":
+        return None
+    text = str(t)
+    return (
+        CONFLICT if "unknown" in text.replace("[", " ").replace("]", " ").replace("?", " ").split() else text
+    )
 
 
 def _outcome_type(snap: Snapshot, name: str, node: Node) -> Typing:
@@ -84,7 +90,11 @@ def _argument_type(snap: Snapshot, arg: Node) -> str | None:
         return None
     if name_node is None:
         positional = [p for p in callee.params if p.positional]
-        return positional[0].type if positional else None
+        if positional:
+            return positional[0].type
+        # one value for a record outcome: the record itself
+        alone = args is not None and len(args.named_children) == 1
+        return _outcome_type(snap, name, owner) if how == "route" and alone else None
     wanted = snap.text(name_node)
     return next((p.type for p in callee.params if p.name == wanted), None)
 
@@ -248,6 +258,23 @@ def _bare_routes(snap: Snapshot, binding: Symbol) -> list[Typing]:
     return out
 
 
+def _joined(snap: Snapshot, statement: Node) -> Typing:
+    """For the one call of a fork's body whose `join -> xs` gathers its results: the element type
+    the reads of `xs` ask for (None when the statement is no such call)."""
+    block = statement.parent
+    fork = block.parent if block is not None else None
+    if fork is None or fork.type != "fork_statement" or fork.child_by_field_name("body") != block:
+        return None
+    join = fork.child_by_field_name("join")
+    sym = binding_symbol(snap, join.child_by_field_name("binding")) if join is not None else None
+    if sym is None:
+        return None
+    listed = binding_type(snap, sym)
+    if listed is None or listed == CONFLICT:
+        return listed
+    return listed[1:-1] if listed.startswith("[") and listed.endswith("]") else CONFLICT
+
+
 def binding_symbol(snap: Snapshot, binding: Node | None) -> Symbol | None:
     """The binding declared by a `-> name` node."""
     name = binding.child_by_field_name("name") if binding is not None else None
@@ -266,10 +293,13 @@ def result_type(snap: Snapshot, value: Node) -> Typing:
         return result_type(snap, parent)
     if parent.type == "expression_statement" and parent.child_by_field_name("value") == value:
         binding = parent.child_by_field_name("binding")
+        gathered = _joined(snap, parent)
         if binding is None:
-            return "Nil"
+            return "Nil" if gathered is None else gathered
         sym = binding_symbol(snap, binding)
-        return binding_type(snap, sym) if sym is not None else None
+        if sym is None:
+            return None
+        return combine([binding_type(snap, sym), gathered])
     return expected_type(snap, value)
 
 

@@ -34,7 +34,7 @@ from awl_lsp.features.fixes.placement import (
     top_level_insertion,
 )
 from awl_lsp.features.fixes.places import ancestor, end, node_at, span, start
-from awl_lsp.features.fixes.usage import value_type
+from awl_lsp.features.fixes.usage import CONFLICT, value_type
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
 from awl_lsp.features.placeholders import value_for
 from awl_lsp.model import Kind
@@ -193,7 +193,7 @@ def complete_carry(snap: Snapshot, problem: Problem) -> list[Fix]:
         return _fix(f"Add the default `= {value}`", (edit(end(typ), None, f" = {tabstop(1, value)}"),))
     if missing == "type" and typ is None and name is not None and default is not None:
         typed = value_type(snap, default)
-        if typed is None:
+        if typed is None or typed == CONFLICT:
             return []
         return _fix(
             f"Add the type `{typed}`",
