@@ -275,3 +275,103 @@ def test_the_engine_accepts_the_fixed_workflow(case: Case) -> None:
     assert engine_verdict(case.broken) != "OK", "the mistake put in is no mistake to the engine"
     fixed, _ = apply_fix(case.broken, case.code, case.title)
     assert engine_verdict(fixed) == "OK"
+
+
+# ---------------------------------------------------------------- every kind of unknown name
+# A misspelt name of each kind gets "Change to `x`" first (preferred) and the fix declaring the name
+# as written. (A close name nothing else uses — a step, a type, a detached workflow, a binding —
+# would look unused once the misspelling is declared: then only "Change to" is offered.)
+KINDS = [
+    (
+        "action",
+        WORKFLOW,
+        "  shout(text:",
+        "  shuot(text:",
+        "unknown-call",
+        ["Change to `shout`", "Declare action `shuot` in worker `voice`"],
+    ),
+    (
+        "type",
+        WORKFLOW,
+        "-> Shouted",
+        "-> Shoted",
+        "unknown-type",
+        ["Change to `Shouted`", "Declare type `Shoted`"],
+    ),
+    (
+        "record construction",
+        WORKFLOW,
+        "  loud |> route shouted",
+        "  Shoutd(text: loud.text, loud: true) |> route shouted",
+        "unknown-call",
+        ["Change to `Shouted`", "Declare type `Shoutd`"],
+    ),
+    (
+        "field",
+        WORKFLOW,
+        "greeting.text",
+        "greeting.txt",
+        "unknown-field",
+        ["Change to `text`", "Add field `txt` to `Greeting`"],
+    ),
+    (
+        "binding",
+        WORKFLOW,
+        "  loud |> route shouted",
+        "  shout(text: greting.text) -> again\n  loud |> route shouted",
+        "unknown-binding",
+        ["Change to `greeting`", "Declare input `greting`"],
+    ),
+    ("child", WORKFLOW, "worker voice", "child audit(text: String) -> Nil\n\nworker voice", None, None),
+    (
+        "signal",
+        WORKLOOP,
+        "  on nudge",
+        "  on nuge",
+        "workloop-arming",
+        ["Change to `nudge`", "Declare signal `nuge`"],
+    ),
+    (
+        "report",
+        WORKLOOP,
+        "answer status(",
+        "answer stats(",
+        "answer",
+        ["Change to `status`", "Declare report `stats`"],
+    ),
+    (
+        "carry",
+        WORKLOOP,
+        "route start(last_seen:",
+        "route start(last_sen:",
+        "route-start",
+        ["Change to `last_seen`", "Declare carry `last_sen`"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "base", "right", "wrong", "code", "titles"),
+    [k for k in KINDS if k[4]],
+    ids=[k[0] for k in KINDS if k[4]],
+)
+def test_each_kind_of_unknown_name_offers_the_close_name_and_the_declaration(
+    kind: str, base: str, right: str, wrong: str, code: str, titles: list[str]
+) -> None:
+    text = base.replace(right, wrong, 1)
+    fixed, action = apply_fix(text, code, titles[0])
+    assert action.is_preferred
+    misspelt = titles[1].split("`")[1]
+    assert misspelt not in fixed
+    declared, other = apply_fix(text, code, titles[1])
+    assert not other.is_preferred and misspelt in declared
+
+
+def test_a_spawned_child_misspelt_offers_the_close_name_and_the_declaration() -> None:
+    base = WORKFLOW.replace("worker voice", "child audit(text: String) -> Nil\n\nworker voice")
+    base = base.replace("  loud |> route shouted", "  spawn audit(text: loud.text)\n  loud |> route shouted")
+    text = base.replace("spawn audit(", "spawn audti(")
+    fixed, action = apply_fix(text, "spawn", "Change to `audit`")
+    assert action.is_preferred and fixed == base
+    declared, _ = apply_fix(text, "spawn", "Declare child `audti`")
+    assert_lines(declared, ["child audit(text: String) -> Nil", "child audti(text: String) -> Nil"])

@@ -318,7 +318,7 @@ def add_field(snap: Snapshot, problem: Problem) -> list[Fix]:
     node = node_at(snap, problem.range)
     name = snap.text(node)
     found = _record(snap, data.get("type"))
-    if node.type != "identifier" or name != data.get("name") or found is None or data.get("candidates"):
+    if node.type != "identifier" or name != data.get("name") or found is None:
         return []
     sym, body = found
     if _constructions(snap, sym.name):

@@ -70,7 +70,7 @@ def clause_into_header(snap: Snapshot, problem: Problem) -> list[Fix]:
     decl = ancestor(node_at(snap, problem.range), "unknown_declaration")
     if decl is None or decl.start_point.row != content_end(snap, decl)[0] or decl.start_point.row == 0:
         return []
-    text = " ".join(line_text(snap, decl.start_point.row).split())
+    text = line_text(snap, decl.start_point.row).strip()
     clause = _CLAUSE_OF.get(text.split(" ", 1)[0])
     if clause is None or "//" in text:
         return []
@@ -83,13 +83,11 @@ def clause_into_header(snap: Snapshot, problem: Problem) -> list[Fix]:
         row + 1 >= len(snap.doc.lines.byte_starts) or not line_text(snap, row + 1).strip()
     ):
         cut = edit(_end_of(snap, row - 2), _end_of(snap, row), "")  # (with the blank line it stood after)
-    from awl_lsp.features.fixes.apply import (
-        apply_edits,
-    )  # (apply.py imports the registry, which imports this)
-
-    moved = (*edits, cut)
-    if SyntaxDocument(apply_edits(snap.doc.text, moved)).root.has_error:
+    flow = flow_node(snap)
+    word = flow.type.split("_")[0] if flow is not None else "workflow"
+    if SyntaxDocument(f"{word} probe\n{INDENT}{text}\n").root.has_error:
         return []  # not a clause the header reads: moving it would only move the syntax error
+    moved = (*edits, cut)
     return [Fix("Move into the header", moved, safe=False, preferred=True)]
 
 

@@ -1,6 +1,6 @@
 """Fixes for a value read where nothing binds it (`unknown-binding`), and a `wait` that binds nothing.
 
-- `unknown-binding` (`data.name`, no close name): "Bind `f(…)` as `-> x`" for an unbound call
+- `unknown-binding` (`data.name`): "Bind `f(…)` as `-> x`" for an unbound call
   above the read — in the same step, or in the step right above that falls through into it —
   whose result is of the type the reads ask for (the call was meant to produce the value);
   "Declare input `x`", typed by the reads (a typed placeholder when they say
@@ -80,7 +80,7 @@ def bind_or_declare(snap: Snapshot, problem: Problem) -> list[Fix]:
     node = node_at(snap, problem.range)
     name = snap.text(node)
     step = _top_step(node)
-    if node.type != "identifier" or name != data.get("name") or data.get("candidates") or step is None:
+    if node.type != "identifier" or name != data.get("name") or step is None:
         return []
     if snap.model.resolve_value(name, "", node.start_point.row) is not None or strands_candidate(
         snap, problem

@@ -303,14 +303,22 @@ def result_type(snap: Snapshot, value: Node) -> Typing:
     return expected_type(snap, value)
 
 
+# names nothing reports as unused: declaring a misspelling of one strands nothing
+_NEVER_UNUSED = frozenset({"wait", "answer", "route-start", "spawn", "workloop-arming"})
+
+
 def strands_candidate(snap: Snapshot, problem: Problem) -> bool:
     """Would declaring the name as written leave the close name it probably misspells looking unused?
 
     A declaration nothing else names (a step nothing routes to, a type, a detached, a binding read
     only through the misspelling) is reported as a consequence of the misspelling; once the name as
-    written is declared, it would be reported on its own."""
-    candidates = (problem.data or {}).get("candidates") or []
-    if not candidates:
+    written is declared, it would be reported on its own. (An action, a signal, a report, a carry
+    or a child nobody names is not reported.)"""
+    data = problem.data or {}
+    candidates = data.get("candidates") or []
+    if not candidates or problem.code in _NEVER_UNUSED:
         return False
+    if problem.code == "unknown-call" and str(data.get("name", ""))[:1].islower():
+        return False  # an action
     meant = candidates[0]
     return not any(r.name == meant for r in snap.model.references)
