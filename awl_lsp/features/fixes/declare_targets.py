@@ -28,7 +28,14 @@ from awl_lsp.features.fixes.header_clauses import add_header_clause
 from awl_lsp.features.fixes.placement import INDENT, content_end
 from awl_lsp.features.fixes.places import ancestor, node_at, span
 from awl_lsp.features.fixes.route_text import outcome_routes
-from awl_lsp.features.fixes.usage import CONFLICT, Typing, combine, value_type
+from awl_lsp.features.fixes.usage import (
+    CONFLICT,
+    Typing,
+    combine,
+    references_named,
+    references_to,
+    value_type,
+)
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
 from awl_lsp.features.typing import binding_type
 from awl_lsp.model import Kind, RefKind
@@ -43,8 +50,8 @@ PLACEHOLDER_OUTCOME = ("done", "String")
 def _routes_named(snap: Snapshot, name: str) -> list[Node]:
     """The routes to `name` that resolve to nothing (a subflow's aside)."""
     out = []
-    for ref in snap.model.references:
-        if ref.kind is RefKind.ROUTE and ref.name == name and ref.target is None:
+    for ref in references_named(snap, name):
+        if ref.kind is RefKind.ROUTE and ref.target is None:
             node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
             route = ancestor(node, "route_statement")
             if route is not None and snap.model.enclosing(ref.range[0], ref.range[1], Kind.SUBFLOW) is None:
@@ -173,7 +180,7 @@ def outcome_type(snap: Snapshot, problem: Problem) -> list[Fix]:
     name = snap.text(name_node)
     sym = snap.model.first(Kind.OUTCOME, name)
     routes = []
-    for ref in snap.model.references_to(sym) if sym is not None else []:
+    for ref in references_to(snap, sym) if sym is not None else []:
         node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
         found = ancestor(node, "route_statement")
         if found is not None:

@@ -24,173 +24,38 @@ from tree_sitter import Node
 from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
 from awl_lsp.features.fixes.placement import INDENT, line_text, top_level_insertion
 from awl_lsp.features.fixes.places import end, node_at, span, start
+from awl_lsp.features.fixes.type_uses import carrier_type, type_uses
 from awl_lsp.features.fixes.usage import (
     CONFLICT,
     Typing,
     combine,
-    expected_type,
     strands_candidate,
     value_type,
 )
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
-from awl_lsp.features.typing import type_env
 from awl_lsp.model import Kind, Symbol
-from awl_lsp.model.type_base import element_of
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
 
 WIDTH = 100  # the printer keeps a record type on one line up to this many columns
-_WANTED = frozenset(
-    {"call_expression", "field_expression", "relative_field", "route_statement", "answer_statement"}
-    | {"argument", "pipe_expression"}
-)
-
-
-def _walk(root: Node) -> list[Node]:
-    out: list[Node] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.type in _WANTED:
-            out.append(n)
-        stack.extend(n.named_children)
-    return out
-
-
-def _named_arguments(snap: Snapshot, args: Node | None) -> list[tuple[str, Node | None]]:
-    return [
-        (snap.text(a.child_by_field_name("name")), a.child_by_field_name("value"))
-        for a in (args.named_children if args is not None else [])
-        if a.type == "argument" and a.child_by_field_name("name") is not None
-    ]
-
-
-def _base_type(snap: Snapshot, node: Node) -> str | None:
-    """The record type a field is read from (`x.f`: x's type; `.f` in a combinator: the element's)."""
-    env = type_env(snap)
-    if env is None:
-        return None
-    try:
-        if node.type == "field_expression":
-            t = env.infer(node.child_by_field_name("value"))
-        elif node.parent is not None and node.parent.type == "pipe_expression":  # `x |> .f`
-            t = env.infer(node.parent.child_by_field_name("input"))
-        else:
-            combinator = node.parent
-            while combinator is not None and combinator.type != "combinator":
-                combinator = combinator.parent
-            pipe = combinator.parent if combinator is not None else None
-            if pipe is None or pipe.type != "pipe_expression":
-                return None
-            element = element_of(env.infer(pipe.child_by_field_name("input")))
-            if element is None:
-                return None
-            t = element
-    except Exception:  # noqa: BLE001 — a fix must not fail because inference did
-        return None
-    t = t.strip()
-    return t.name if t.kind == "named" else None
-
-
-def _carrier_type(snap: Snapshot, node: Node) -> str | None:
-    """The type a route payload or an answer builds: its outcome's or report's."""
-    if node.type == "route_statement":
-        target = snap.text(node.child_by_field_name("target"))
-        sym = next((o for o in snap.model.lookup(Kind.OUTCOME, target) if o.type), None)
-    else:
-        call = node.named_children[0] if node.named_children else None
-        fn = (
-            call.child_by_field_name("function")
-            if call is not None and call.type == "call_expression"
-            else None
-        )
-        sym = snap.model.first(Kind.REPORT, snap.text(fn)) if fn is not None else None
-    return (sym.type or "").rstrip("?") if sym is not None else None
 
 
 def used_fields(snap: Snapshot, type_name: str, reads_only: bool = False) -> dict[str, Typing]:
     """Every field of `type_name` the document builds or reads (only reads with `reads_only`), with
-    the type each use implies."""
+    the type each use implies (`type_uses`)."""
+    uses = type_uses(snap)
     found: dict[str, list[Typing]] = {}
-    for node in _walk(snap.doc.root):
-        built: list[tuple[str, Node | None]] = []
-        if node.type == "call_expression" and snap.text(node.child_by_field_name("function")) == type_name:
-            built = _named_arguments(snap, node.child_by_field_name("arguments"))
-        elif node.type == "route_statement" and _carrier_type(snap, node) == type_name:
-            built = _named_arguments(snap, node.child_by_field_name("payload"))
-        elif node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
-            call = node.named_children[0]
-            built = _named_arguments(snap, call.child_by_field_name("arguments"))
-        elif node.type in ("field_expression", "relative_field") and _base_type(snap, node) == type_name:
-            name = snap.text(node.child_by_field_name("field"))
-            parent = node.parent
-            staged = parent is not None and parent.type == "pipe_expression" and node.type == "relative_field"
-            found.setdefault(name, []).append(expected_type(snap, parent if staged and parent else node))
-        for name, value in [] if reads_only else built:
-            found.setdefault(name, []).append(value_type(snap, value))
+    for source in [uses.read] if reads_only else [uses.built, uses.read]:
+        for name, typings in source.get(type_name, {}).items():
+            found.setdefault(name, []).extend(typings)
     return {name: combine(types) for name, types in found.items()}
 
 
-def _unwrap(expected: str, actual: str | None, type_name: str) -> Typing:
-    """The type of a value that goes where `expected` (which names `type_name`) is asked for, as far
-    as it stands for `type_name` itself (`[Status]` into `[X]` stands for `Status`); CONFLICT when
-    the two do not line up."""
-    if actual is None:
-        return None
-    while True:
-        if expected == type_name:
-            return actual
-        if expected.endswith("?"):
-            expected, actual = expected[:-1], actual.removesuffix("?")
-        elif (
-            expected.startswith("[")
-            and expected.endswith("]")
-            and actual.startswith("[")
-            and actual.endswith("]")
-        ):
-            expected, actual = expected[1:-1], actual[1:-1]
-        else:
-            return CONFLICT
-
-
-def _names(text: str) -> set[str]:
-    return set(text.replace("[", " ").replace("]", " ").replace("?", " ").split())
-
-
 def flowing_types(snap: Snapshot, type_name: str) -> set[str]:
-    """The types a `type_name` meets where values flow — a value passed where a `type_name` is asked
-    for (piped into a route to an outcome of that type, given for a parameter of it, piped into a
-    stage taking it), or a `type_name` value passed where another type is asked for; CONFLICT among
-    them when a place cannot be lined up."""
-    out: set[str] = set()
-    for node in _walk(snap.doc.root):
-        value: Node | None = None
-        if node.type == "route_statement":
-            value = node.child_by_field_name("input")
-        elif node.type == "argument":
-            value = node.child_by_field_name("value")
-        elif node.type == "pipe_expression":
-            value = node.child_by_field_name("input")
-        if value is None:
-            continue
-        expected = expected_type(snap, value)
-        if expected is None or expected == CONFLICT:
-            continue
-        actual = value_type(snap, value)
-        if actual is None and value.type == "call_expression":  # a construction of the unknown type
-            fn = snap.text(value.child_by_field_name("function"))
-            actual = fn if fn == type_name else None
-        if type_name in _names(expected):  # a value goes where a `type_name` is asked for
-            found = _unwrap(expected, actual, type_name)
-        elif actual is not None and type_name in _names(actual):  # a `type_name` goes where another is
-            found = _unwrap(actual, expected, type_name)
-        else:
-            continue
-        if found is not None and found != type_name:
-            out.add(found)
-    return out
+    """The types a `type_name` meets where values flow (`type_uses`)."""
+    return set(type_uses(snap).flows.get(type_name, ()))
 
 
 class _Fields:
@@ -267,15 +132,7 @@ def declare_type(snap: Snapshot, problem: Problem) -> list[Fix]:
 
 def _constructions(snap: Snapshot, type_name: str) -> int:
     """How many places build a `type_name` from named fields (constructions, payloads, answers)."""
-    n = 0
-    for node in _walk(snap.doc.root):
-        if node.type == "call_expression" and snap.text(node.child_by_field_name("function")) == type_name:
-            n += 1
-        elif node.type == "route_statement" and _carrier_type(snap, node) == type_name:
-            n += bool(_named_arguments(snap, node.child_by_field_name("payload")))
-        elif node.type == "answer_statement" and _carrier_type(snap, node) == type_name:
-            n += 1
-    return n
+    return type_uses(snap).constructions[type_name]
 
 
 def _record(snap: Snapshot, name: object) -> tuple[Symbol, Node] | None:
@@ -337,11 +194,11 @@ def _built_type(snap: Snapshot, args: Node) -> str | None:
     if owner is None:
         return None
     if owner.type == "route_statement":
-        return _carrier_type(snap, owner)
+        return carrier_type(snap, owner)
     if owner.type == "call_expression":
         name = snap.text(owner.child_by_field_name("function"))
         if owner.parent is not None and owner.parent.type == "answer_statement":
-            return _carrier_type(snap, owner.parent)
+            return carrier_type(snap, owner.parent)
         return name if name[:1].isupper() else None
     return None
 

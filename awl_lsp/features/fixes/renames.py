@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from awl_lsp.features.fixes.places import node_at
+from awl_lsp.features.fixes.usage import references_named, references_to
 from awl_lsp.features.fixes.values import Edit, Fix
 from awl_lsp.model import Kind, RefKind
 from awl_lsp.syntax.problems import Problem
@@ -32,9 +33,9 @@ def rename_at_first_use(snap: Snapshot, problem: Problem) -> list[Fix]:
     sym = snap.model.first(Kind(kind), old)
     if sym is None or snap.model.first(sym.kind, new) is not None:
         return []
-    ranges = {sym.selection} | {r.range for r in snap.model.references_to(sym)}
+    ranges = {sym.selection} | {r.range for r in references_to(snap, sym)}
     if sym.kind is Kind.FIELD:  # field reads are matched by name
-        ranges |= {r.range for r in snap.model.references if r.kind is RefKind.FIELD and r.name == old}
+        ranges |= {r.range for r in references_named(snap, old) if r.kind is RefKind.FIELD}
     ranges = {r for r in ranges if snap.text(snap.doc.root.descendant_for_point_range(r[:2], r[2:])) == old}
     if not ranges:
         return []
@@ -52,8 +53,8 @@ def rename_step(snap: Snapshot, problem: Problem) -> list[Fix]:
     if snap.model.lookup(Kind.STEP, new) or snap.model.lookup(Kind.OUTCOME, new):
         return []
     edits = [Edit(step.selection, new)]
-    for ref in snap.model.references:
-        if ref.name != step.name or ref.kind not in (RefKind.ROUTE, RefKind.STEP):
+    for ref in references_named(snap, step.name):
+        if ref.kind not in (RefKind.ROUTE, RefKind.STEP):
             continue
         at = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
         route = at.parent.parent if at is not None and at.parent is not None else None

@@ -27,7 +27,7 @@ from tree_sitter import Node
 from awl_lsp.features.fixes.header_clauses import set_outcome_type
 from awl_lsp.features.fixes.places import ancestor, end, node_at, span, start
 from awl_lsp.features.fixes.route_text import outcome_route, step_values
-from awl_lsp.features.fixes.usage import binding_symbol, value_type
+from awl_lsp.features.fixes.usage import binding_symbol, references_to, value_type
 from awl_lsp.features.fixes.values import Edit, Fix, edit
 from awl_lsp.model import Kind, Symbol
 from awl_lsp.syntax.problems import Problem
@@ -149,7 +149,7 @@ def _clause(snap: Snapshot, sym: Symbol) -> Node | None:
 
 def _routes_to(snap: Snapshot, sym: Symbol) -> list[Node]:
     out = []
-    for ref in snap.model.references_to(sym):
+    for ref in references_to(snap, sym):
         node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
         route = ancestor(node, "route_statement")
         if route is not None:
@@ -196,7 +196,7 @@ def spawn_binding(snap: Snapshot, problem: Problem) -> list[Fix]:
     if st is None or binding is None or call is None:
         return []
     sym = binding_symbol(snap, binding)
-    if sym is not None and not snap.model.references_to(sym):
+    if sym is not None and not references_to(snap, sym):
         return [
             Fix(
                 f"Remove `{snap.text(binding)}`",

@@ -20,7 +20,7 @@ from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
 from awl_lsp.features.fixes.header_clauses import add_header_clause
 from awl_lsp.features.fixes.placement import body_items
 from awl_lsp.features.fixes.places import ancestor, end, node_at
-from awl_lsp.features.fixes.usage import CONFLICT, reads_type, strands_candidate, value_type
+from awl_lsp.features.fixes.usage import CONFLICT, reads_type, references_named, strands_candidate, value_type
 from awl_lsp.features.fixes.values import Fix, edit, escape, tabstop
 from awl_lsp.model import Kind, RefKind
 from awl_lsp.syntax.problems import Problem
@@ -41,8 +41,8 @@ def _unresolved_reads(snap: Snapshot, name: str) -> list[Node]:
     """The reads of `name` that resolve to nothing, in the whole document (a binding or an input
     made for them is read by each)."""
     out = []
-    for ref in snap.model.references:
-        if ref.kind is RefKind.VALUE and ref.name == name and ref.target is None:
+    for ref in references_named(snap, name):
+        if ref.kind is RefKind.VALUE and ref.target is None:
             node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
             if node is not None:
                 out.append(node)

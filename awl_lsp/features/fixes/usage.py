@@ -23,7 +23,7 @@ from tree_sitter import Node
 
 from awl_lsp.features.callees import expected_parameters
 from awl_lsp.features.typing import type_env
-from awl_lsp.model import Kind, Symbol
+from awl_lsp.model import Kind, Reference, Symbol
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def field_reads(snap: Snapshot, binding: Symbol, optional: bool = False) -> dict
     a field read (or, for an optional binding, a presence test); None otherwise."""
     fields: dict[str, Typing] = {}
     root = snap.doc.root
-    for ref in snap.model.references_to(binding):
+    for ref in references_to(snap, binding):
         node = root.descendant_for_point_range(ref.range[:2], ref.range[2:])
         read = _field_read(snap, node) if node is not None else None
         if read is not None:
@@ -211,9 +211,7 @@ def binding_type(snap: Snapshot, binding: Symbol, optional: bool = False) -> Typ
     """The type every read of the binding asks for (see the module docstring); `optional` when the
     binding holds the type made optional (a `wait … timeout`), whose reads may test for presence."""
     root = snap.doc.root
-    nodes = [
-        root.descendant_for_point_range(r.range[:2], r.range[2:]) for r in snap.model.references_to(binding)
-    ]
+    nodes = [root.descendant_for_point_range(r.range[:2], r.range[2:]) for r in references_to(snap, binding)]
     return combine(
         [reads_type(snap, [n for n in nodes if n is not None], optional), *_bare_routes(snap, binding)]
     )
@@ -245,7 +243,7 @@ def _bare_routes(snap: Snapshot, binding: Symbol) -> list[Typing]:
     """A `route name` with no payload sends the binding of the outcome's name: its type."""
     out: list[Typing] = []
     for o in snap.model.lookup(Kind.OUTCOME, binding.name):
-        for ref in snap.model.references_to(o):
+        for ref in references_to(snap, o):
             if ref.range[0] > binding.selection[0]:
                 node = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
                 route = node.parent.parent if node is not None and node.parent is not None else None
@@ -273,6 +271,34 @@ def _joined(snap: Snapshot, statement: Node) -> Typing:
     if listed is None or listed == CONFLICT:
         return listed
     return listed[1:-1] if listed.startswith("[") and listed.endswith("]") else CONFLICT
+
+
+def references_to(snap: Snapshot, target: Symbol) -> list[Reference]:
+    """The references resolved to `target` (indexed once per snapshot: the model's own look-up reads
+    every reference of the document, and inference asks about many bindings)."""
+    index: dict[int, list[Reference]] = snap.derived("fixes:references-by-target", _by_target)
+    return [r for r in index.get(id(target), []) if r.target is target]
+
+
+def references_named(snap: Snapshot, name: str) -> list[Reference]:
+    """The references of any kind that name `name` (indexed once per snapshot)."""
+    index: dict[str, list[Reference]] = snap.derived("fixes:references-by-name", _by_name)
+    return index.get(name, [])
+
+
+def _by_target(snap: Snapshot) -> dict[int, list[Reference]]:
+    out: dict[int, list[Reference]] = {}
+    for r in snap.model.references:
+        if r.target is not None:
+            out.setdefault(id(r.target), []).append(r)
+    return out
+
+
+def _by_name(snap: Snapshot) -> dict[str, list[Reference]]:
+    out: dict[str, list[Reference]] = {}
+    for r in snap.model.references:
+        out.setdefault(r.name, []).append(r)
+    return out
 
 
 def binding_symbol(snap: Snapshot, binding: Node | None) -> Symbol | None:
@@ -321,4 +347,4 @@ def strands_candidate(snap: Snapshot, problem: Problem) -> bool:
     if problem.code == "unknown-call" and str(data.get("name", ""))[:1].islower():
         return False  # an action
     meant = candidates[0]
-    return not any(r.name == meant for r in snap.model.references)
+    return not references_named(snap, meant)
