@@ -19,6 +19,10 @@ from awl_lsp.features.fixes import arguments, bindings, clauses, document, names
 from awl_lsp.features.fixes.values import Fix
 from awl_lsp.syntax.problems import Problem
 
+# isort: split
+# the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
+from awl_lsp.features.fixes import comments, layout
+
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
 
@@ -55,6 +59,17 @@ FIXES: tuple[Entry, ...] = (
     Entry(names.change_to_candidate, None, lambda d: bool(d.get("candidates"))),
     Entry(arguments.add_missing_arguments, None, lambda d: isinstance(d.get("missing"), list)),
     Entry(bindings.remove_unused_binding, "unused-binding"),
+    # ---- syntax, layout, duplicates, the flow graph, loops, regions, subflows (branch `fixflow`)
+    Entry(layout.spaces_for_tabs, "tab-indent"),
+    Entry(layout.even_indent, "odd-indent"),
+    Entry(layout.one_level_under, "indent-jump"),
+    Entry(layout.like_line_above, "unexpected-indent"),
+    Entry(layout.fields_one_level_under, "field-indent"),
+    Entry(layout.closing_brace_on_its_line, "brace-indent"),
+    Entry(layout.comma_between_fields, "field-comma"),
+    Entry(comments.plain_comment, "doc-line"),
+    Entry(comments.comment_above_brackets, "comment-in-brackets"),
+    Entry(comments.comment_above_arm, "comment-in-arm"),
 )
 
 
