@@ -21,7 +21,7 @@ from awl_lsp.syntax.problems import Problem
 
 # isort: split
 # the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
-from awl_lsp.features.fixes import comments, layout
+from awl_lsp.features.fixes import comments, flow, layout, repeats
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -70,6 +70,18 @@ FIXES: tuple[Entry, ...] = (
     Entry(comments.plain_comment, "doc-line"),
     Entry(comments.comment_above_brackets, "comment-in-brackets"),
     Entry(comments.comment_above_arm, "comment-in-arm"),
+    Entry(repeats.duplicate, "duplicate", lambda d: isinstance(d.get("name"), str)),
+    Entry(repeats.rebinding, "rebinding", lambda d: isinstance(d.get("name"), str)),
+    Entry(repeats.keep_one, "timeout-twice"),
+    Entry(repeats.keep_one, "visits-twice"),
+    Entry(repeats.keep_one, "visits-bound-twice"),
+    Entry(repeats.keep_one, "on-failure-twice"),
+    Entry(repeats.optional_once, "optional-twice"),
+    Entry(flow.bound_the_cycle, "route-cycle"),
+    Entry(flow.drop_after_waits, "after-cycle", lambda d: bool(d.get("drop"))),
+    Entry(flow.route_into_bounded_step, "unreachable-step", lambda d: bool(d.get("enter_from"))),
+    Entry(flow.remove_unreachable_step, "unreachable-step", lambda d: bool(d.get("removable"))),
+    Entry(flow.handle_exhaustion, "loop-exhaustion"),
 )
 
 
