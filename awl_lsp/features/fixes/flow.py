@@ -3,6 +3,8 @@ loop whose exhaustion nothing handles.
 
 - `route-cycle`: `max N visits` as the last line of the step whose route closes the cycle, N a
   tab stop (3 until the user types the bound). Unsafe: the bound is the author's to choose.
+  The same bound for a step whose outcome guard reads `visits` (`visits-read`): that count
+  exists only in a bounded step.
 - `after-cycle` (`data.drop`, the waits on the cycle's own steps): those names leave the step's
   `after` list (the whole `after` when nothing is left). Safe when the step waits on itself alone
   — a step cannot wait for itself, so the wait means nothing; otherwise a guess at which wait is
@@ -61,6 +63,15 @@ def bound_the_cycle(snap: Snapshot, problem: Problem) -> list[Fix]:
     text = " " * body_indent(snap, step) + f"max {tabstop(1, '3')} visits"
     title = f"Bound step `{_step_name(snap, step)}` with `max N visits`"
     return [Fix(title, (lines.insert_line_after(snap, lines.last_row(step), text),), False, True, True)]
+
+
+def bound_the_guarded_step(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`visits-read` in an outcome guard of a step with no bound: bound that step."""
+    read = node_at(snap, problem.range)
+    guard = ancestor(read, "guard", "step_declaration")
+    if guard is None or guard.type != "guard":
+        return []
+    return bound_the_cycle(snap, problem)
 
 
 def drop_after_waits(snap: Snapshot, problem: Problem) -> list[Fix]:

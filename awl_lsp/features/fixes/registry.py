@@ -21,7 +21,7 @@ from awl_lsp.syntax.problems import Problem
 
 # isort: split
 # the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
-from awl_lsp.features.fixes import comments, flow, layout, repeats
+from awl_lsp.features.fixes import comments, flow, layout, loops, repeats
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -82,6 +82,13 @@ FIXES: tuple[Entry, ...] = (
     Entry(flow.route_into_bounded_step, "unreachable-step", lambda d: bool(d.get("enter_from"))),
     Entry(flow.remove_unreachable_step, "unreachable-step", lambda d: bool(d.get("removable"))),
     Entry(flow.handle_exhaustion, "loop-exhaustion"),
+    Entry(flow.bound_the_guarded_step, "visits-read"),
+    Entry(loops.add_max, "loop-max"),
+    Entry(loops.add_until, "loop-until"),
+    Entry(loops.add_seed, "loop-seed"),
+    Entry(loops.rebind_the_loop_value, "loop-rebind"),
+    Entry(loops.rename_counter, "loop-counter-shadow"),
+    Entry(loops.rename_counter, "loop-counter-inside"),
 )
 
 
