@@ -247,11 +247,14 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
     made.add(g.steps[o].distributed)
     coll = g.steps[c].coll
     if name and name not in made and coll is not None:
+        inside = made - {g.steps[o].distributed, ""}
         ctx.error(
             g.steps[c].at(coll[1]),
             f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
             f"binds `{name}`: collect a binding made inside the region",
             "collect-outside",
+            # (for a fix: the bindings made inside, and whether the region's own step binds the name)
+            {"name": name, "inside": sorted(inside), "opener": owner, "in_opener": name in g.steps[o].bound},
         )
 
 

@@ -111,13 +111,13 @@ def remove_unreachable_step(snap: Snapshot, problem: Problem) -> list[Fix]:
     if not data.get("removable") or step is None or _step_name(snap, step) != data.get("name"):
         return []
     first, last = lines.doc_rows_above(step), lines.last_row(step)
-    if not _leaves_nothing_behind(snap, first, last):
+    if not leaves_nothing_behind(snap, first, last):
         return []
     title = f"Remove the unreachable step `{data['name']}`"
     return [Fix(title, (lines.remove_rows(snap, first, last),), safe=False, preferred=True)]
 
 
-def _leaves_nothing_behind(snap: Snapshot, first: int, last: int) -> bool:
+def leaves_nothing_behind(snap: Snapshot, first: int, last: int) -> bool:
     """Whether rows first..last can go without a name read elsewhere losing its declaration, or a
     type, detached workflow or binding declared elsewhere losing its last reader."""
 

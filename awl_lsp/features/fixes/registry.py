@@ -21,7 +21,7 @@ from awl_lsp.syntax.problems import Problem
 
 # isort: split
 # the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
-from awl_lsp.features.fixes import comments, flow, layout, loops, repeats
+from awl_lsp.features.fixes import comments, flow, layout, loops, regions, repeats, steps
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -89,6 +89,11 @@ FIXES: tuple[Entry, ...] = (
     Entry(loops.rebind_the_loop_value, "loop-rebind"),
     Entry(loops.rename_counter, "loop-counter-shadow"),
     Entry(loops.rename_counter, "loop-counter-inside"),
+    Entry(steps.subflow_alone, "subflow-not-alone"),
+    Entry(steps.distribute_alone, "distribute-alone"),
+    Entry(regions.collect_first, "collect-first"),
+    Entry(regions.remove_stray_collect, "collect-no-region"),
+    Entry(regions.collect_made_inside, "collect-outside", lambda d: isinstance(d.get("name"), str)),
 )
 
 
