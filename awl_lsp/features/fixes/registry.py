@@ -21,7 +21,20 @@ from awl_lsp.syntax.problems import Problem
 
 # isort: split
 # the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
-from awl_lsp.features.fixes import comments, flow, layout, loops, regions, repeats, steps
+from awl_lsp.features.fixes import (
+    comments,
+    flow,
+    flow_kinds,
+    forks,
+    layout,
+    line_ends,
+    loops,
+    parentheses,
+    regions,
+    repeats,
+    steps,
+    subflows,
+)
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -79,6 +92,7 @@ FIXES: tuple[Entry, ...] = (
     Entry(repeats.optional_once, "optional-twice"),
     Entry(flow.bound_the_cycle, "route-cycle"),
     Entry(flow.drop_after_waits, "after-cycle", lambda d: bool(d.get("drop"))),
+    Entry(flow.drop_after_waits, "region-after", lambda d: bool(d.get("drop"))),
     Entry(flow.route_into_bounded_step, "unreachable-step", lambda d: bool(d.get("enter_from"))),
     Entry(flow.remove_unreachable_step, "unreachable-step", lambda d: bool(d.get("removable"))),
     Entry(flow.handle_exhaustion, "loop-exhaustion"),
@@ -94,6 +108,15 @@ FIXES: tuple[Entry, ...] = (
     Entry(regions.collect_first, "collect-first"),
     Entry(regions.remove_stray_collect, "collect-no-region"),
     Entry(regions.collect_made_inside, "collect-outside", lambda d: isinstance(d.get("name"), str)),
+    Entry(forks.close_the_fork, "fork-join"),
+    Entry(forks.bare_join, "fork-named-join"),
+    Entry(line_ends.drop_hatch_binding, "hatch-binding"),
+    Entry(line_ends.drop_bare_arrow, "binding-name"),
+    Entry(line_ends.drop_idle_chain, "pipe-unterminated"),
+    Entry(flow_kinds.remove_workloop_word, "workloop-only"),
+    Entry(subflows.pass_as_parameter, "subflow-outer-name"),
+    Entry(parentheses.drop_parentheses, "parentheses"),
+    Entry(names.rename_to_convention, "keyword-name", lambda d: bool(d.get("rename"))),
 )
 
 

@@ -47,7 +47,13 @@ def alone_in_its_step(snap: Snapshot, statement: Node, what: str) -> list[Fix]:
     """Split the step holding `statement` (a line directly in its body) so the statement is alone."""
     body = statement.parent
     step = body.parent if body is not None and body.type == "step_body" else None
-    if step is None or step.type != "step_declaration" or step.has_error or step.parent is None:
+    if (
+        body is None
+        or step is None
+        or step.type != "step_declaration"
+        or step.has_error
+        or step.parent is None
+    ):
         return []
     if step.parent.type != "source_file":
         return []  # (a substep: where its parts would go is for the author to say)
