@@ -34,6 +34,7 @@ from awl_lsp.features.fixes import (
     repeats,
     steps,
     subflows,
+    syntax_slips,
 )
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ FIXES: tuple[Entry, ...] = (
     Entry(subflows.pass_as_parameter, "subflow-outer-name"),
     Entry(parentheses.drop_parentheses, "parentheses"),
     Entry(names.rename_to_convention, "keyword-name", lambda d: bool(d.get("rename"))),
+    Entry(syntax_slips.rewrite_slip, "syntax"),
 )
 
 
