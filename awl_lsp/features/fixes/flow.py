@@ -15,8 +15,8 @@ loop whose exhaustion nothing handles.
   binding. Unsafe: it may be the route to it that is missing. When a bound step is unreachable
   only because the step above falls into it (`data.enter_from`; a bound step is entered by routes
   only), a `route` to it ends the step above instead. Safe: that is the way on the author wrote.
-- `loop-exhaustion`: an `else` arm — the step's closing `route` turned into one, or, when the step
-  would fall into the next one, an arm routing there. Unsafe: the author may want exhaustion to go
+- `loop-exhaustion`: a last arm (`otherwise`, in a workloop `else`) — the step's closing `route`
+  turned into one, or, when the step would fall into the next one, an arm routing there. Unsafe: the author may want exhaustion to go
   elsewhere; the arm's name and target are tab stops.
 """
 
@@ -174,7 +174,9 @@ def handle_exhaustion(snap: Snapshot, problem: Problem) -> list[Fix]:
     if not items or any(i.type in ("step_outcome", "on_failure", "visits_bound") for i in items):
         return []
     pad = " " * body_indent(snap, step)
-    arm = f"outcome {tabstop(1, 'finished')}: else, route "
+    # (the engine's workflows spell the last arm `otherwise`; a workloop's reference writes `else`)
+    word = "else" if snap.model.is_workloop else "otherwise"
+    arm = f"outcome {tabstop(1, 'finished')}: {word}, route "
     last = items[-1]
     if last.type == "route_statement":  # the route after the loop becomes the arm that takes it
         row = last.start_point.row
@@ -183,7 +185,7 @@ def handle_exhaustion(snap: Snapshot, problem: Problem) -> list[Fix]:
         route = snap.text(last).strip()
         target = route[len("route") :].strip()
         new = edit((row, last.start_point.column), (row, len(lines.line(snap, row))), arm + escape(target))
-        title = "Turn the closing `route` into an `else` arm"
+        title = f"Turn the closing `route` into an `{word}` arm"
         return [Fix(title, (new,), safe=False, preferred=True, snippet=True)]
     following = step.next_named_sibling
     while following is not None and following.type in _TRIVIA:
@@ -192,7 +194,7 @@ def handle_exhaustion(snap: Snapshot, problem: Problem) -> list[Fix]:
         return []
     target = _step_name(snap, following)
     text = pad + arm + tabstop(2, target)
-    title = f"Add an `else` arm routing to `{target}`"
+    title = f"Add an `{word}` arm routing to `{target}`"
     return [
         Fix(title, (lines.insert_line_after(snap, lines.last_row(step), text),), False, True, snippet=True)
     ]

@@ -141,6 +141,8 @@ def _read_level(snap: Snapshot, row: int, col: int) -> int | None:
     block = node.parent if node is not None else None
     if block is None or block.parent is None:
         return None
+    if block.type == "unexpected_block":  # under a line that opens no block: beside that line
+        return lines.indent(snap, block.parent.start_point.row)
     siblings = [c for c in block.named_children if c.type not in lines.TRIVIA]
     if siblings and siblings[0].start_point.row != row:
         return siblings[0].start_point.column
