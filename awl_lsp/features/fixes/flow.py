@@ -5,10 +5,10 @@ loop whose exhaustion nothing handles.
   tab stop (3 until the user types the bound). Unsafe: the bound is the author's to choose.
   The same bound for a step whose outcome guard reads `visits` (`visits-read`): that count
   exists only in a bounded step.
-- `after-cycle` (`data.drop`, the waits on the cycle's own steps): those names leave the step's
-  `after` list (the whole `after` when nothing is left). Safe when the step waits on itself alone
-  — a step cannot wait for itself, so the wait means nothing; otherwise a guess at which wait is
-  the wrong one.
+- `after-cycle` (`data.drop`, the waits on the cycle's own steps), and `region-after` (the wait
+  across a region's edge): those names leave the step's `after` list (the whole `after` when
+  nothing is left). Safe when the step waits on itself alone — a step cannot wait for itself, so
+  the wait means nothing; otherwise a guess at which wait is the wrong one.
 - `unreachable-step`: remove the step, when the checker found it `removable` (nothing routes to it
   or waits on it, the step above does not fall towards it, it opens or closes no region) and no
   name declared in it is read elsewhere, nor is it the only reader of a type, detached workflow or
@@ -16,8 +16,8 @@ loop whose exhaustion nothing handles.
   only because the step above falls into it (`data.enter_from`; a bound step is entered by routes
   only), a `route` to it ends the step above instead. Safe: that is the way on the author wrote.
 - `loop-exhaustion`: a last arm (`otherwise`, in a workloop `else`) — the step's closing `route`
-  turned into one, or, when the step would fall into the next one, an arm routing there. Unsafe: the author may want exhaustion to go
-  elsewhere; the arm's name and target are tab stops.
+  turned into one, or, when the step would fall into the next one, an arm routing there. Unsafe:
+  the author may want exhaustion to go elsewhere; the arm's name and target are tab stops.
 """
 
 from __future__ import annotations

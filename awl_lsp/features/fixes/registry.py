@@ -116,6 +116,7 @@ FIXES: tuple[Entry, ...] = (
     Entry(line_ends.drop_idle_chain, "pipe-unterminated"),
     Entry(flow_kinds.remove_workloop_word, "workloop-only"),
     Entry(subflows.pass_as_parameter, "subflow-outer-name"),
+    Entry(subflows.call_in_a_step_of_its_own, "subflow-pipe-stage"),
     Entry(parentheses.drop_parentheses, "parentheses"),
     Entry(names.rename_to_convention, "keyword-name", lambda d: bool(d.get("rename"))),
     Entry(syntax_slips.rewrite_slip, "syntax"),

@@ -1,17 +1,22 @@
-"""Fixes for a subflow's body reading a name of the flow around it.
+"""Fixes for subflows: a body reading a name of the flow around it, a subflow used as a pipe stage.
 
 `subflow-outer-name`: a subflow sees only its parameters, so a workflow input (or carry) it reads
 becomes a parameter of the same name and type, and every call of the subflow passes that value
 (`name: name`). Safe: the body reads the very value it read before, now handed in — when every
 call of the subflow has an argument list to add it to; otherwise nothing is offered.
+
+`subflow-pipe-stage`: `x |> sub -> y` becomes the call `sub(param: x) -> y` — for a subflow of
+one parameter, piped a plain value, as the chain's only stage — in a step of its own (the step is
+split there, see `steps.py`). Unsafe: the new step names are the author's to choose.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from awl_lsp.features.fixes.places import ancestor, end, node_at
-from awl_lsp.features.fixes.values import Edit, Fix, edit
+from awl_lsp.features.fixes import steps
+from awl_lsp.features.fixes.places import ancestor, end, node_at, span
+from awl_lsp.features.fixes.values import Edit, Fix, edit, escape
 from awl_lsp.model import Kind, RefKind
 from awl_lsp.syntax.problems import Problem
 
@@ -58,3 +63,32 @@ def pass_as_parameter(snap: Snapshot, problem: Problem) -> list[Fix]:
         )
     title = f"Add parameter `{name}` to `{sub_name}` and pass it at each call"
     return [Fix(title, tuple(edits), safe=True, preferred=True)]
+
+
+def call_in_a_step_of_its_own(snap: Snapshot, problem: Problem) -> list[Fix]:
+    stage = node_at(snap, problem.range)
+    pipe = stage.parent
+    statement = pipe.parent if pipe is not None else None
+    if pipe is None or statement is None or pipe.type != "pipe_expression" or stage.type != "identifier":
+        return []
+    piped = pipe.child_by_field_name("input")
+    if statement.type != "expression_statement" or piped is None or piped.type == "pipe_expression":
+        return []
+    if statement.child_by_field_name("binding") is None or statement.has_error:
+        return []
+    name = snap.text(stage)
+    params = snap.model.parameters_of(snap.model.first(Kind.SUBFLOW, name))
+    if len(params) != 1:
+        return []
+    call = f"{name}({params[0].name}: {snap.text(piped)})"
+    rewrite = Edit(span(pipe), escape(call))
+    body = statement.parent
+    if body is None:
+        return []
+    others = [c for c in body.named_children if c.type not in ("comment", "doc_comment") and c != statement]
+    split = steps.alone_in_its_step(snap, statement, f"`{name}(…)`") if others else []
+    if others and not split:
+        return []
+    edits = (rewrite, *(split[0].edits if split else ()))
+    title = f"Call `{name}(…)` in a step of its own"
+    return [Fix(title, edits, safe=False, preferred=True, snippet=True)]

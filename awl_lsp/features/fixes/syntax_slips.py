@@ -13,6 +13,7 @@ never the message) and rewrites just those tokens:
   `subflow`, `retire`) written indented at the end of another → at the left margin. Safe.
 - a header clause (`input`, `signal`, `outcome`, …) written at the left margin right after the
   header → indented into it. Safe.
+- an `about "…"` line in the header → a `//!` narration line at the top, where prose goes. Safe.
 - `counting` with no name → `counting rounds` (a tab stop). Unsafe: the name is the author's.
 """
 
@@ -243,6 +244,23 @@ def _counter_name(snap: Snapshot, problem: Problem, tokens: list[Node]) -> Fix |
     return Fix(f"Name the counter `{name}`", (fix,), safe=False, preferred=True, snippet=True)
 
 
+def _about_line(snap: Snapshot, problem: Problem, tokens: list[Node]) -> Fix | None:
+    row = problem.range[0]
+    if len(tokens) != 2 or snap.text(tokens[0]) != "about" or tokens[1].type != "string":
+        return None
+    words = snap.text(tokens[1])[1:-1]
+    if "\\" in words or not words.strip():
+        return None
+    narration = [n for n in snap.doc.root.named_children if n.type == "narration"]
+    top = narration[-1] if narration and narration[-1].start_point.row < row else None
+    line = f"//! {words.strip()}"
+    put = (
+        lines.insert_line_after(snap, lines.last_row(top), line) if top else lines.insert_line_before(0, line)
+    )
+    gone = edit((row, 0), (row + 1, 0), "")
+    return Fix("Make it a `//!` narration line", (put, gone), safe=True, preferred=True)
+
+
 _RECOGNISERS: tuple[Callable[[Snapshot, Problem, list[Node]], Fix | None], ...] = (
     _generic_type,
     _equals_binder,
@@ -252,6 +270,7 @@ _RECOGNISERS: tuple[Callable[[Snapshot, Problem, list[Node]], Fix | None], ...] 
     _second_settings_line,
     _top_level_declaration,
     _header_clause,
+    _about_line,
     _counter_name,
 )
 
