@@ -29,7 +29,7 @@ from tree_sitter import Node
 from awl_lsp.features.fixes import lines
 from awl_lsp.features.fixes.places import ancestor, node_at
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, tabstop
-from awl_lsp.model import Kind, Range
+from awl_lsp.model import Kind, Range, Symbol
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -124,17 +124,22 @@ def leaves_nothing_behind(snap: Snapshot, first: int, last: int) -> bool:
     def inside(r: Range) -> bool:
         return first <= r[0] and r[2] <= last
 
-    model = snap.model
-    for ref in model.references:
+    read_outside: set[int] = set()
+    read_inside: dict[int, Symbol] = {}
+    for ref in snap.model.references:  # (one pass: who reads each declaration, inside and outside)
         target = ref.target
         if target is None:
             continue
-        if inside(target.selection) and not inside(ref.range):
-            return False
-        if inside(ref.range) and not inside(target.selection) and target.kind in _WATCHED:
-            if all(inside(r.range) for r in model.references_to(target)):
-                return False
-    return True
+        if inside(ref.range):
+            read_inside[id(target)] = target
+        elif inside(target.selection):
+            return False  # declared in the rows, read outside them
+        else:
+            read_outside.add(id(target))
+    return not any(
+        key not in read_outside and target.kind in _WATCHED and not inside(target.selection)
+        for key, target in read_inside.items()
+    )
 
 
 def route_into_bounded_step(snap: Snapshot, problem: Problem) -> list[Fix]:
