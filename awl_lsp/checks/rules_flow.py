@@ -339,10 +339,10 @@ def _reachability(ctx: CheckContext, g: StepGraph) -> None:
                 f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
                 "above never falls through into it"
             )
-        ctx.error(s.at(s.name_rel), message, "unreachable-step", _unreachable_data(g, i))
+        ctx.error(s.at(s.name_rel), message, "unreachable-step", _unreachable_data(g, i, seen))
 
 
-def _unreachable_data(g: StepGraph, i: int) -> dict[str, object]:
+def _unreachable_data(g: StepGraph, i: int, seen: set[int]) -> dict[str, object]:
     """What a fix of an unreachable step needs: whether the step can go without changing how any
     other step is entered or left (`removable`), and the step above that would run into it but for
     its `max … visits` bound (`enter_from`: a route from there enters it)."""
@@ -360,7 +360,8 @@ def _unreachable_data(g: StepGraph, i: int) -> dict[str, object]:
     ):
         data["removable"] = True
     if above is not None and s.bounded and g.falls[i - 1] and not g.after[i] and above.dist is None:
-        if not above.broken and not s.broken:
+        named_once = g.names.count(g.names[i]) == 1 and g.names.count(g.names[i - 1]) == 1
+        if i - 1 in seen and named_once and not above.broken and not s.broken:
             data["enter_from"] = g.names[i - 1]
     return data
 

@@ -94,8 +94,8 @@ def like_line_above(snap: Snapshot, problem: Problem) -> list[Fix]:
     """`unexpected-indent`: the line (and its block) at the indentation of the code line above."""
     row = problem.range[0]
     above = lines.code_row_above(snap, row)
-    if above is None or _tabbed(snap, row):
-        return []
+    if above is None or _tabbed(snap, row) or _in_broken_item(snap, row) or _in_broken_item(snap, above):
+        return []  # (around a syntax error the block the line belongs to is not known)
     target = lines.indent(snap, above)
     here = lines.indent(snap, row)
     if here <= target:
@@ -109,6 +109,16 @@ def like_line_above(snap: Snapshot, problem: Problem) -> list[Fix]:
             preferred=True,
         )
     ]
+
+
+def _in_broken_item(snap: Snapshot, row: int) -> bool:
+    """Whether the top-level item holding `row` has a syntax error."""
+    root = snap.doc.root
+    col = lines.indent(snap, row)
+    node = root.descendant_for_point_range((row, col), (row, col))
+    while node is not None and node.parent is not None and node.parent != root:
+        node = node.parent
+    return node is None or node.has_error or node.type == "ERROR"
 
 
 def even_indent(snap: Snapshot, problem: Problem) -> list[Fix]:

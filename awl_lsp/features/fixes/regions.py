@@ -47,12 +47,25 @@ def collect_first(snap: Snapshot, problem: Problem) -> list[Fix]:
     row = collect.start_point.row
     if lines.line(snap, row)[: collect.start_point.column].strip():
         return []
+    gathered = [snap.text(c) for c in collect.named_children if c.type == "identifier"][:1]
+    if any(_binds(snap, i, gathered) for i in items[: items.index(collect)]):
+        return []  # (it gathers what a line above binds: moved up, it would read it before that)
     top = items[0].start_point.row
     moved = " " * items[0].start_point.column + snap.text(collect).strip()
     edits = (lines.insert_line_before(top, moved), edit((row, 0), (row + 1, 0), ""))
     if row + 1 >= lines.row_count(snap):
         return []
     return [Fix("Move `collect` to the top of its step", edits, safe=False, preferred=True)]
+
+
+def _binds(snap: Snapshot, statement: Node, names: list[str]) -> bool:
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if node.type == "binding" and snap.text(node.child_by_field_name("name")) in names:
+            return True
+        stack.extend(node.named_children)
+    return False
 
 
 def remove_stray_collect(snap: Snapshot, problem: Problem) -> list[Fix]:
@@ -83,6 +96,10 @@ def collect_made_inside(snap: Snapshot, problem: Problem) -> list[Fix]:
         return []
     if data.get("in_opener"):
         return _split_opener(snap, data.get("opener"))
+    ref = snap.model.reference_at(gathered.start_point.row, gathered.start_point.column)
+    read = ref.target if ref is not None and ref.name == name else None
+    if read is not None and len(snap.model.references_to(read)) == 1:
+        return []  # (the binding it names now would be left unread)
     inside = [n for n in data.get("inside", []) if isinstance(n, str) and n and n != name]
     inside.sort(key=lambda n: -SequenceMatcher(None, n, name).ratio())
     return [

@@ -6,7 +6,8 @@ again, a second `timeout`, `max … visits` or `on failure`, a type made optiona
   of a type declared twice — the copy goes. Safe: it declared nothing the first does not. Otherwise
   the later declaration is renamed to a free `name_2` (a tab stop to type the intended name), and
   a repeated argument of a call goes (each offered as the guess it is: unsafe). A type is not
-  renamed (nothing would use the new one).
+  renamed (nothing would use the new one), nor a step some route or `after` names (a repeated
+  step name means the last one: the rename would send those elsewhere).
 - `rebinding` (`data.name`): a statement that repeats the one that first bound the name goes
   (unsafe: the call then runs once); otherwise the later binding and the reads of it are renamed,
   when the first binding is read too (unsafe).
@@ -24,7 +25,7 @@ from tree_sitter import Node
 from awl_lsp.features.fixes import lines
 from awl_lsp.features.fixes.places import ancestor, end, node_at, span
 from awl_lsp.features.fixes.values import Edit, Fix, edit, tabstop
-from awl_lsp.model import Kind
+from awl_lsp.model import Kind, RefKind
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -153,6 +154,10 @@ def duplicate(snap: Snapshot, problem: Problem) -> list[Fix]:
     sym = snap.model.symbol_at(problem.range[0], problem.range[1])
     if sym is None or sym.kind in _NOT_RENAMED:
         return []
+    if sym.kind is Kind.STEP and any(
+        r.name == name and r.kind in (RefKind.ROUTE, RefKind.STEP) for r in snap.model.references
+    ):
+        return []  # (a route to a repeated step name enters the last: renaming it would redirect them)
     new = _free_name(snap, name)
     title = f"Rename the second `{name}` to `{new}`"
     return [Fix(title, (Edit(span(node), tabstop(1, new)),), safe=False, preferred=True, snippet=True)]
