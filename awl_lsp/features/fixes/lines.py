@@ -66,7 +66,11 @@ def last_row(node: Node) -> int:
     """The last row a node's own text reaches (the tree often ends a node at the start of the line
     after it, or after the blank lines that follow)."""
     last = _last_token(node)
-    return last.end_point.row if last is not None else node.start_point.row
+    if last is None:
+        return node.start_point.row
+    end = last.end_point
+    # (a token that takes its line break with it, as a comment may, ends at the next row's start)
+    return end.row - 1 if end.column == 0 and end.row > last.start_point.row else end.row
 
 
 def _last_token(node: Node) -> Node | None:
