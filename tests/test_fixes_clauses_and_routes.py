@@ -203,6 +203,7 @@ CASES = [
         "unknown-declaration",
         "Move into the header",
         ["  input name: String", "  input times: Int", "  outcome shouted: type Shouted, route success"],
+        preferred=False,
     ),
     Case(
         "an unknown header clause kept as a comment",
@@ -211,6 +212,7 @@ CASES = [
         "unknown-clause",
         "Turn into a comment",
         ['  // about "Shouts."'],
+        preferred=False,
     ),
     Case(
         "an empty worker gets an action to fill in",

@@ -5,6 +5,8 @@
 - `unknown-declaration` of a header clause at the margin (`data.move == "header"`): "Move into
   the header" — the line indented as a clause, where the printer orders it.
 - `unknown-clause` with no close keyword: "Turn into a comment" — the line kept, as `// …`.
+  Neither is preferred: the line also holds a syntax error, whose own fix (indenting the clause
+  where it stands, an `about` line made narration) is the one to apply.
 - `worker` without actions (`data.missing == "action"`): "Add an action" (a placeholder signature
   under it), or "Remove the empty worker".
 - `subflow-outcome-route` (`data.drop == "route"`): remove `, route …`. Safe: a subflow outcome has
@@ -88,14 +90,14 @@ def clause_into_header(snap: Snapshot, problem: Problem) -> list[Fix]:
     if SyntaxDocument(f"{word} probe\n{INDENT}{text}\n").root.has_error:
         return []  # not a clause the header reads: moving it would only move the syntax error
     moved = (*edits, cut)
-    return [Fix("Move into the header", moved, safe=False, preferred=True)]
+    return [Fix("Move into the header", moved, safe=False)]
 
 
 def clause_to_comment(snap: Snapshot, problem: Problem) -> list[Fix]:
     clause = ancestor(node_at(snap, problem.range), "unknown_clause")
     if clause is None or clause.start_point.row != content_end(snap, clause)[0]:
         return []
-    return [Fix("Turn into a comment", (edit(start(clause), None, "// "),), safe=False, preferred=True)]
+    return [Fix("Turn into a comment", (edit(start(clause), None, "// "),), safe=False)]
 
 
 def worker_action(snap: Snapshot, problem: Problem) -> list[Fix]:

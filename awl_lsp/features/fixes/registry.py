@@ -40,6 +40,24 @@ from awl_lsp.features.fixes import (
 from awl_lsp.features.fixes.values import Fix
 from awl_lsp.syntax.problems import Problem
 
+# isort: split
+# the fixes of syntax, layout, duplicates, the flow graph, loops, regions and subflows
+from awl_lsp.features.fixes import (
+    comments,
+    flow,
+    flow_kinds,
+    forks,
+    layout,
+    line_ends,
+    loops,
+    parentheses,
+    regions,
+    repeats,
+    steps,
+    subflows,
+    syntax_slips,
+)
+
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
 
@@ -76,6 +94,53 @@ FIXES: tuple[Entry, ...] = (
     Entry(names.change_to_candidate, None, lambda d: bool(d.get("candidates"))),
     Entry(arguments.add_missing_arguments, None, lambda d: isinstance(d.get("missing"), list)),
     Entry(bindings.remove_unused_binding, "unused-binding"),
+    # ---- syntax, layout, duplicates, the flow graph, loops, regions, subflows (branch `fixflow`)
+    Entry(layout.spaces_for_tabs, "tab-indent"),
+    Entry(layout.even_indent, "odd-indent"),
+    Entry(layout.one_level_under, "indent-jump"),
+    Entry(layout.like_line_above, "unexpected-indent"),
+    Entry(layout.fields_one_level_under, "field-indent"),
+    Entry(layout.closing_brace_on_its_line, "brace-indent"),
+    Entry(layout.comma_between_fields, "field-comma"),
+    Entry(comments.plain_comment, "doc-line"),
+    Entry(comments.comment_above_brackets, "comment-in-brackets"),
+    Entry(comments.comment_above_arm, "comment-in-arm"),
+    Entry(repeats.duplicate, "duplicate", lambda d: isinstance(d.get("name"), str)),
+    Entry(repeats.rebinding, "rebinding", lambda d: isinstance(d.get("name"), str)),
+    Entry(repeats.keep_one, "timeout-twice"),
+    Entry(repeats.keep_one, "visits-twice"),
+    Entry(repeats.keep_one, "visits-bound-twice"),
+    Entry(repeats.keep_one, "on-failure-twice"),
+    Entry(repeats.optional_once, "optional-twice"),
+    Entry(flow.bound_the_cycle, "route-cycle"),
+    Entry(flow.drop_after_waits, "after-cycle", lambda d: bool(d.get("drop"))),
+    Entry(flow.drop_after_waits, "region-after", lambda d: bool(d.get("drop"))),
+    Entry(flow.route_into_bounded_step, "unreachable-step", lambda d: bool(d.get("enter_from"))),
+    Entry(flow.remove_unreachable_step, "unreachable-step", lambda d: bool(d.get("removable"))),
+    Entry(flow.handle_exhaustion, "loop-exhaustion"),
+    Entry(flow.bound_the_guarded_step, "visits-read"),
+    Entry(loops.add_max, "loop-max"),
+    Entry(loops.add_until, "loop-until"),
+    Entry(loops.add_seed, "loop-seed"),
+    Entry(loops.rebind_the_loop_value, "loop-rebind"),
+    Entry(loops.rename_counter, "loop-counter-shadow"),
+    Entry(loops.rename_counter, "loop-counter-inside"),
+    Entry(steps.subflow_alone, "subflow-not-alone"),
+    Entry(steps.distribute_alone, "distribute-alone"),
+    Entry(regions.collect_first, "collect-first"),
+    Entry(regions.remove_stray_collect, "collect-no-region"),
+    Entry(regions.collect_made_inside, "collect-outside", lambda d: isinstance(d.get("name"), str)),
+    Entry(forks.close_the_fork, "fork-join"),
+    Entry(forks.bare_join, "fork-named-join"),
+    Entry(line_ends.drop_hatch_binding, "hatch-binding"),
+    Entry(line_ends.drop_bare_arrow, "binding-name"),
+    Entry(line_ends.drop_idle_chain, "pipe-unterminated"),
+    Entry(flow_kinds.remove_workloop_word, "workloop-only"),
+    Entry(subflows.pass_as_parameter, "subflow-outer-name"),
+    Entry(subflows.call_in_a_step_of_its_own, "subflow-pipe-stage"),
+    Entry(parentheses.drop_parentheses, "parentheses"),
+    Entry(names.rename_to_convention, "keyword-name", lambda d: bool(d.get("rename"))),
+    Entry(syntax_slips.rewrite_slip, "syntax"),
     # -- generated from usage; workloop clauses; outcomes and routes (issue 22, family A)
     Entry(declare_callables.declare_action, "unknown-call", lambda d: bool(d.get("name"))),
     Entry(declare_types.declare_type, "unknown-call", lambda d: bool(d.get("name"))),

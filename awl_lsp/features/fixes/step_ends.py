@@ -5,7 +5,8 @@
   (success outcomes first), the payload from the step's own values or placeholders
   (`route_text`). In a workloop, `route start`.
 - `dead-end-step` (`data.next`): a step that neither routes nor is followed — "Add `route next`"
-  (the step below it, which only routes enter), and the routes to the outcomes.
+  (the step below it, which only routes enter), and the routes to the outcomes. Not offered when
+  the step below waits on an `after` list: what follows what is decided there.
 - `on-failure-route` (`data.missing == "route"`): the block's last line — a route to a failure
   outcome first.
 
@@ -72,10 +73,12 @@ def route_dead_end(snap: Snapshot, problem: Problem) -> list[Fix]:
     following = (problem.data or {}).get("next")
     if step is None or not isinstance(following, str):
         return []
-    where, indent = statements_end(snap, step)
     sibling = step.next_named_sibling
     while sibling is not None and sibling.type in ("comment", "doc_comment"):
         sibling = sibling.next_named_sibling
+    if sibling is not None and sibling.child_by_field_name("after") is not None:
+        return []  # the step below waits on its `after` list: that list is where the flow is decided
+    where, indent = statements_end(snap, step)
     routes = outcome_routes(snap, where[0], where[1])
     if sibling is not None and sibling.type == "step_declaration":
         if snap.text(sibling.child_by_field_name("name")) == following:
