@@ -16,6 +16,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
+from awl_lsp.checks.slots import Slot, field_slot, parameter_slot, source_slot
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
@@ -126,17 +127,22 @@ class ExprChecker:
             return
         t = self.env.infer(node, item)
         if self.known(t) and t.strip() != BOOL:
-            self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool")
+            data = {"found": str(t)}
+            self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool", data)
         elif self.known(t) and t.is_optional:
             self.ctx.error(
                 node,
                 f"{what} must be Bool, but `{self.show(node)}` is {t} and may be absent: make it required, "
                 "or test it with `is present` / `is absent`",
                 "type-bool",
+                {"found": str(t), "source": source_slot(self.env, node, item)},
             )
 
-    def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
-        """A value going where `expected` is: type fit and unguarded optionals (`null` is the walker's)."""
+    def check_value(
+        self, node: Node | None, expected: AwlType, facts: Facts, what: str, slot: Slot | None = None
+    ) -> None:
+        """A value going where `expected` is: type fit and unguarded optionals (`null` is the walker's).
+        `slot` names the declaration that expects it (see `slots`), for the fixes."""
         if node is None:
             return
         if node.type == "identifier":
@@ -154,13 +160,16 @@ class ExprChecker:
         if t is expected or t == expected:
             return  # (it fits, and is optional only where the slot is: nothing to report)
         if not assignable(t, expected, self.table):
+            data = {"expected": str(expected), "found": str(t), "slot": slot}
             self.ctx.error(
-                node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
+                node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch", data
             )
         elif not expected.is_optional and self.known(expected):
-            self.optional_into_plain(node, t, expected, what, facts)
+            self.optional_into_plain(node, t, expected, what, facts, slot)
 
-    def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
+    def optional_into_plain(
+        self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts, slot: Slot | None = None
+    ) -> None:
         """An optional value fits a plain slot only as a name its outcome guard proved present
         (`when x is present, route done(x)`); a path like `c.note` never does."""
         if facts and node.type == "identifier" and self.env.text(node) in facts:
@@ -171,6 +180,7 @@ class ExprChecker:
                 f"{what} expects {expected}, but `{self.show(node)}` is optional ({t}): bind it to a name "
                 f"and route under `when <name> is present`, or make the slot optional (`{expected}?`)",
                 "optional-into-plain",
+                {"expected": str(expected), "found": str(t), "slot": slot},
             )
 
     # ---- the walker
@@ -337,7 +347,8 @@ class ExprChecker:
             self.walk(value, facts)
             name = arg.name
             if name in params:
-                self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
+                slot = parameter_slot(fn, name) if sym is not None else field_slot(fn, name)
+                self.check_value(value, params[name], facts, f"`{name}` of `{fn}`", slot)
 
     def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
@@ -389,7 +400,8 @@ class ExprChecker:
                     "pipe-stage-type",
                 )
             elif not pt.is_optional and self.known(pt) and input_node is not None:
-                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts)
+                slot = parameter_slot(name, params[0].name)
+                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts, slot)
             return
         if stage.type == "relative_field":
             if self.known(it):

@@ -15,7 +15,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from awl_lsp.features.fixes import arguments, bindings, clauses, document, names, replacements, tokens
+from awl_lsp.features.fixes import (
+    arguments,
+    bindings,
+    clauses,
+    conditions,
+    declared_types,
+    document,
+    literals,
+    names,
+    replacements,
+    tokens,
+    variants,
+)
 from awl_lsp.features.fixes.values import Fix
 from awl_lsp.syntax.problems import Problem
 
@@ -55,6 +67,20 @@ FIXES: tuple[Entry, ...] = (
     Entry(names.change_to_candidate, None, lambda d: bool(d.get("candidates"))),
     Entry(arguments.add_missing_arguments, None, lambda d: isinstance(d.get("missing"), list)),
     Entry(bindings.remove_unused_binding, "unused-binding"),
+    # ---- types, values, constants, schemas, calls' settings (issue 22)
+    Entry(literals.convert_value, "type-mismatch", lambda d: isinstance(d.get("expected"), str)),
+    Entry(literals.convert_value, "visits-type", lambda d: d.get("expected") == "Int"),
+    Entry(literals.convert_value, "loop-max-type", lambda d: d.get("expected") == "Int"),
+    Entry(literals.convert_list_item, "list-item-type", lambda d: isinstance(d.get("expected"), str)),
+    Entry(literals.convert_compared, "compare-mismatch", lambda d: isinstance(d.get("left"), str)),
+    Entry(literals.join_strings, "plus-mismatch", lambda d: isinstance(d.get("left"), str)),
+    Entry(conditions.test_the_value, "type-bool", lambda d: isinstance(d.get("found"), str)),
+    Entry(variants.add_variant, "enum-variant", lambda d: isinstance(d.get("enum"), str)),
+    Entry(variants.change_to_variant, "enum-variant", lambda d: isinstance(d.get("variants"), list)),
+    Entry(variants.variant_as_string, "enum-variant", lambda d: isinstance(d.get("variant"), str)),
+    Entry(declared_types.change_slot_type, "type-mismatch", lambda d: bool(d.get("slot"))),
+    Entry(declared_types.make_slot_optional, "optional-into-plain", lambda d: bool(d.get("slot"))),
+    Entry(declared_types.make_source_required, None, lambda d: bool(d.get("source"))),
 )
 
 
