@@ -308,6 +308,7 @@ def _config(ctx: ItemContext) -> None:
                         "a call site may override only `node` and `timeout`; declare `retry` on the "
                         "action itself",
                         "call-override",
+                        {"setting": "retry"},
                     )
                 _retry(ctx, item)
             elif item.type == "timeout_setting":

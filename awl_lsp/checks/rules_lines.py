@@ -248,6 +248,7 @@ def _config_keys(ctx: ItemContext) -> None:
                     setting,
                     f"`{key}` is given twice on this config line: keep one `{key}` setting",
                     "config-key-twice",
+                    {"key": key},
                 )
                 break
             seen.add(key)
