@@ -263,6 +263,7 @@ class ExprChecker:
                 )
             elif env.text(f) != "id":
                 data, meant = name_data(env.text(f), ["id"])
+                data["only"] = "id"
                 self.ctx.error(
                     f,
                     f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists{meant}",
@@ -361,6 +362,7 @@ class ExprChecker:
             given.add(name)
             if name not in fields:
                 data, meant = name_data(name, list(fields))
+                data.update(record=type_name, type=str(self.env.infer(arg.value)))
                 self.ctx.error(
                     name_node,
                     f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}{meant}",
@@ -375,6 +377,7 @@ class ExprChecker:
                 f"`{type_name}(…)` leaves out {names}: every field of a record that is not optional "
                 "must be given",
                 "record-field",
+                {"missing": missing, "types": {m: str(fields[m]) for m in missing}},
             )
 
     def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
