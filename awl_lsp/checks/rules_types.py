@@ -433,7 +433,8 @@ class ExprChecker:
                 self.ctx.error(stage, message, "count-argument", {"rewrite": "count"})
             return
         if arg is None:
-            self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")
+            message = f"`{name}` needs an argument, e.g. `{name}(.field)`"
+            self.ctx.error(stage, message, "combinator-argument", {"combinator": name})
             return
         if name in _ACCESSOR_ONLY and arg.type != "relative_field":
             self.ctx.error(
@@ -441,6 +442,7 @@ class ExprChecker:
                 f"`{name}` takes one field accessor such as `{name}(.ready)`, not `{self.show(arg)}`: "
                 "bind the values you need first, or use `any`/`all` for a predicate",
                 "combinator-accessor",
+                {"combinator": name},
             )
             return
         self.walk(arg, facts, elem if elem is not None else AwlType("unknown"))

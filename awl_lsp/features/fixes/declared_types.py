@@ -7,6 +7,10 @@ type a value does not fit, or whose optionality the value cannot have.
 - an optional value where only a plain one goes — an outcome guard (`type-bool`), a comparison
   (`compare-optional`), a `+` (`plus-mismatch`) — with `data.source`, the declaration that made
   it optional: make that one required.
+- `header-type`, `parameter-type` (`input host`, `send(message)`): `: T`, and `return-type`: ` -> T`,
+  a placeholder whose default is the first type with which the document checks (`Nil` first for
+  a return, then the builtins, then the document's own types).
+- `list-element` (`[String?]`, `data.choices`): `[String]`, or `[String]?` for an optional list.
 
 The slot is named in the problem's data (see `checks.slots`) and found through the model of the
 text being fixed. A type change reaches every line that passes a value into the declaration or
@@ -24,9 +28,9 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from awl_lsp.features.fixes.places import ancestor, node_at, span
+from awl_lsp.features.fixes.places import ancestor, end, node_at, span
 from awl_lsp.features.fixes.trial import also_wrong, mends
-from awl_lsp.features.fixes.values import Edit, Fix
+from awl_lsp.features.fixes.values import Edit, Fix, edit, tabstop
 from awl_lsp.model import Kind, Symbol
 from awl_lsp.model.type_base import parse_type_text
 from awl_lsp.syntax.problems import Problem
@@ -125,3 +129,64 @@ def make_source_required(snap: Snapshot, problem: Problem) -> list[Fix]:
     inner = type_node.child_by_field_name("inner")
     new = writable(snap.text(inner)) if inner is not None else None
     return _retype(snap, problem, source, new, "Make {what} required (`{new}`)")
+
+
+# ---------------------------------------------------------------- types left out, list elements
+_BUILTINS = ("String", "Int", "Bool", "Float")
+
+
+def _candidates(snap: Snapshot, first: tuple[str, ...]) -> list[str]:
+    """The types a placeholder may default to: `first`, the builtins, then the document's types."""
+    declared = [s.name for s in snap.model.of_kind(Kind.TYPE)]
+    return list(dict.fromkeys((*first, *_BUILTINS, *declared)))[:_TRIED]
+
+
+_TRIED = 8  # (each candidate is a re-check of the document: a few, not every type)
+
+
+def _typed(
+    snap: Snapshot, problem: Problem, where: tuple[int, int], form: str, first: tuple[str, ...]
+) -> list[Fix]:
+    """A type written at `where` (`form` around it, `{}` the type): the first candidate type with
+    which the document checks, as a placeholder."""
+    for t in _candidates(snap, first):
+        plain = edit(where, None, form.format(t))
+        if mends(snap, problem, [plain]):
+            text = form.format(tabstop(1, t))
+            return [Fix(f"Add `{form.format(t).strip()}`", (edit(where, None, text),), False, True, True)]
+    return []
+
+
+def add_missing_type(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`header-type`, `parameter-type`: `name: T` for a name declared without its type."""
+    node = node_at(snap, problem.range)
+    owner = node.parent
+    if node.type != "identifier" or owner is None or owner.child_by_field_name("type") is not None:
+        return []
+    if owner.type not in ("input_clause", "signal_clause", "parameter"):
+        return []
+    return _typed(snap, problem, end(node), ": {}", ())
+
+
+def add_return_type(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`return-type`: `-> T` after an action's or a child's parameters (`Nil` first: nothing)."""
+    node = node_at(snap, problem.range)
+    decl = node.parent
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    if decl is None or params is None or decl.child_by_field_name("return_type") is not None:
+        return []
+    return _typed(snap, problem, end(params), " -> {}", ("Nil",))
+
+
+def list_without_optional(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`list-element`: `[T]` or `[T]?` for `[T?]` — each offered where the document then checks."""
+    choices = (problem.data or {}).get("choices")
+    node = node_at(snap, problem.range)
+    if node.type != "list_type" or not isinstance(choices, list):
+        return []
+    out: list[Fix] = []
+    for choice in choices:
+        new = writable(choice)
+        if new is not None and mends(snap, problem, [Edit(span(node), new)]):
+            out.append(Fix(f"Write `{new}`", (Edit(span(node), new),), safe=False, preferred=not out))
+    return out

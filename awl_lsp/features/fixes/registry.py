@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from awl_lsp.features.fixes import (
     arguments,
     bindings,
+    calls,
     clauses,
     conditions,
     consts,
@@ -91,6 +92,11 @@ FIXES: tuple[Entry, ...] = (
     Entry(consts.declare_const, "const", lambda d: isinstance(d.get("name"), str) and "const" in d),
     Entry(records.add_field_to_record, "record-field", lambda d: isinstance(d.get("record"), str)),
     Entry(records.leave_out_null, "null-value"),
+    Entry(calls.name_positional_argument, "named-arguments", lambda d: "positional" in d),
+    Entry(calls.pipe_stage_as_call, "pipe-stage", lambda d: isinstance(d.get("stage"), str)),
+    Entry(calls.map_one_field_at_a_time, "combinator-accessor", lambda d: d.get("combinator") == "map"),
+    Entry(calls.sort_by_field, "combinator-argument", lambda d: isinstance(d.get("combinator"), str)),
+    Entry(calls.only_workflow_id, "workflow-field", lambda d: isinstance(d.get("only"), str)),
     Entry(renames.rename_const, "const-collision"),
     Entry(renames.rename_binding, "const-shadow"),
     Entry(renames.rename_read_value, "combinator-name-read"),
@@ -103,6 +109,10 @@ FIXES: tuple[Entry, ...] = (
     Entry(declared_types.change_slot_type, "type-mismatch", lambda d: bool(d.get("slot"))),
     Entry(declared_types.make_slot_optional, "optional-into-plain", lambda d: bool(d.get("slot"))),
     Entry(declared_types.make_source_required, None, lambda d: bool(d.get("source"))),
+    Entry(declared_types.add_missing_type, "header-type", lambda d: d.get("needs") == "type"),
+    Entry(declared_types.add_missing_type, "parameter-type", lambda d: d.get("needs") == "type"),
+    Entry(declared_types.add_return_type, "return-type", lambda d: d.get("needs") == "return type"),
+    Entry(declared_types.list_without_optional, "list-element", lambda d: isinstance(d.get("choices"), list)),
 )
 
 
