@@ -101,7 +101,7 @@ def comparison(
                 node,
                 f"`{op}` orders two Ints or two Floats, but here it is {lt} {op} {rt}",
                 "compare-mismatch",
-                {"left": str(lt), "right": str(rt)},
+                _sides(ec, left, right, lt, rt, item),
             )
         return
     plain = ls in (STRING, INT, FLOAT, BOOL, DIR) or ec.table.variants(ls) is not None
@@ -111,5 +111,17 @@ def comparison(
             node,
             f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool, Dir or one enum)",
             "compare-mismatch",
-            {"left": str(lt), "right": str(rt)},
+            _sides(ec, left, right, lt, rt, item),
         )
+
+
+def _sides(
+    ec: ExprChecker, left: Node, right: Node, lt: AwlType, rt: AwlType, item: AwlType | None
+) -> dict[str, object]:
+    """A comparison's `data`: the two types, and where each side's type was declared."""
+    return {
+        "left": str(lt),
+        "right": str(rt),
+        "left_source": source_slot(ec.env, left, item),
+        "right_source": source_slot(ec.env, right, item),
+    }

@@ -273,6 +273,7 @@ def _config_without_call(ctx: ItemContext, config: Node) -> bool:
         "drop this line, or call the action on a line of its own (`action(arg: x) -> y`) and "
         "put the setting under that call",
         "config-not-call",
+        {"value": value.type},
     )
     return True
 

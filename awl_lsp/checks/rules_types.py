@@ -16,7 +16,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
-from awl_lsp.checks.slots import Slot, field_slot, parameter_slot, source_slot
+from awl_lsp.checks.slots import Slot, field_slot, list_field, parameter_slot, source_slot
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
@@ -227,13 +227,15 @@ class ExprChecker:
             test = env.text(node.child_by_field_id(F.TEST))
             vt = env.infer(value, item)
             if self.known(vt) and test == "empty" and not vt.strip().is_list:
-                self.ctx.error(node, f"`is empty` needs a list, but `{self.show(value)}` is {vt}", "is-empty")
+                message = f"`is empty` needs a list, but `{self.show(value)}` is {vt}"
+                self.ctx.error(node, message, "is-empty", {"found": str(vt), **list_field(self.table, vt)})
             if self.known(vt) and test in ("present", "absent") and not vt.is_optional:
                 self.ctx.error(
                     node,
                     f"`is {test}` applies only to optional values; `{self.show(value)}` is {vt}, "
                     "which is always present",
                     "is-present",
+                    {"plain_source": source_slot(env, value, item)},
                 )
             return
         if t == "field_expression":
@@ -330,7 +332,10 @@ class ExprChecker:
         vt = self.env.infer(value, item)
         if self.known(vt) and not vt.strip().is_list:
             self.ctx.error(
-                node, f"only lists can be indexed, but `{self.show(value)}` is {vt}", "index-non-list"
+                node,
+                f"only lists can be indexed, but `{self.show(value)}` is {vt}",
+                "index-non-list",
+                list_field(self.table, vt),
             )
 
     def call(self, node: Node, facts: Facts) -> None:
@@ -423,7 +428,10 @@ class ExprChecker:
         if self.known(it) and not it.strip().is_list:
             shown = self.show(input_node) if input_node is not None else "the input"
             self.ctx.error(
-                stage, f"`{name}` needs a List collection, but `{shown}` is {it}", "combinator-list"
+                stage,
+                f"`{name}` needs a List collection, but `{shown}` is {it}",
+                "combinator-list",
+                list_field(self.table, it),
             )
             return
         elem = element_of(it)

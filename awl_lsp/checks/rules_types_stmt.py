@@ -13,7 +13,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.calls import Argument, arguments
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
-from awl_lsp.checks.slots import carry_slot, field_slot, outcome_slot, parameter_slot
+from awl_lsp.checks.slots import carry_slot, field_slot, list_field, outcome_slot, parameter_slot
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
@@ -248,7 +248,10 @@ def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
     ct = ec.env.infer(coll)
     if ec.known(ct) and not ct.strip().is_list:
         ec.ctx.error(
-            coll, f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}", "fork-non-list"
+            coll,
+            f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}",
+            "fork-non-list",
+            list_field(ec.table, ct),
         )
 
 

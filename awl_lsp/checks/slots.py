@@ -5,7 +5,8 @@ parameter of a callable or a `detached`, a field of a record type, a carry, an o
 an optional value, where its optionality was declared (a field read as `x.f`, an input, a carry).
 It says so by name in the problem's `data` (`slot`, `source`), never by position: the declaration
 may sit in another item, which moves independently of the problem. The fixes resolve the names
-through the model of the text they fix (`features.fixes.declared_types`).
+through the model of the text they fix (`features.fixes.declared_types`). A record given where a
+list goes names its one list field (`list_field`).
 
 A slot is a dict `{"kind": "parameter" | "field" | "carry" | "outcome" | "input", "owner": …,
 "name": …}` (`owner`: the callable, detached or record type the member belongs to; "" for the
@@ -17,6 +18,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.model import Kind
+from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import AwlType, TypeEnv
 from awl_lsp.syntax import fields as F
 
@@ -62,3 +64,11 @@ def source_slot(env: TypeEnv, node: Node | None, item: AwlType | None = None) ->
             return None
         return {"kind": kind, "owner": "", "name": sym.name}
     return None
+
+
+def list_field(table: TypeTable, t: AwlType) -> dict[str, str]:
+    """`data` naming the one list field of a record given where a list goes (`lines` for an Order
+    given to `count`); empty when the type is no record or has no list field or several."""
+    fields = table.fields(t) if not t.is_optional else None
+    lists = [n for n, ft in (fields or {}).items() if ft.is_list]
+    return {"list_field": lists[0]} if len(lists) == 1 else {}

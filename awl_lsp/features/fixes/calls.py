@@ -13,6 +13,8 @@
 - `combinator-argument` (`sort` without its field) over a list of records: `sort(.field)`, the
   record's first field, to change. Unsafe.
 - `workflow-field` (`workflow.name`): `workflow.id`, the one builtin there is. Unsafe.
+- `config-not-call` under a pipe into a one-parameter action: the call the pipe stands for
+  (`x |> trim -> y` → `trim(text: x) -> y`), which the setting line then sets. Safe.
 
 Each that may touch more than its place is tried first (`trial.mends`).
 """
@@ -24,11 +26,12 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from awl_lsp.features.callees import Callee, expected_parameters
-from awl_lsp.features.fixes.places import ancestor, node_at, span, start
+from awl_lsp.features.fixes.places import ancestor, node_at, span, start, widest_at
 from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, plain_text, tabstop
 from awl_lsp.features.placeholders import argument_value
 from awl_lsp.features.typing import type_env
+from awl_lsp.model import Kind
 from awl_lsp.model.type_base import element_of, parse_type_text
 from awl_lsp.model.types import assignable
 from awl_lsp.syntax.problems import Problem
@@ -149,7 +152,7 @@ def map_one_field_at_a_time(snap: Snapshot, problem: Problem) -> list[Fix]:
 
 
 def sort_by_field(snap: Snapshot, problem: Problem) -> list[Fix]:
-    stage = node_at(snap, problem.range)
+    stage = widest_at(snap, problem.range)
     pipe = stage.parent
     env = type_env(snap)
     if stage.type != "combinator" or pipe is None or env is None:
@@ -176,3 +179,26 @@ def only_workflow_id(snap: Snapshot, problem: Problem) -> list[Fix]:
     if not mends(snap, problem, [Edit(span(node), only)]):
         return []
     return [Fix(f"Change to `workflow.{only}`", (Edit(span(node), only),), safe=False, preferred=True)]
+
+
+def pipe_into_call(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`config-not-call` under a pipe into a one-parameter action (`x |> trim -> y` with a
+    `timeout` line under it): the call the pipe stands for, `trim(text: x) -> y`, which the
+    setting then sets. Safe: the same call."""
+    config = ancestor(node_at(snap, problem.range), "call_config")
+    statement = config.parent if config is not None else None
+    pipe = statement.child_by_field_name("value") if statement is not None else None
+    if pipe is None or pipe.type != "pipe_expression":
+        return []
+    stage, source = pipe.child_by_field_name("stage"), pipe.child_by_field_name("input")
+    if stage is None or source is None or stage.type != "identifier" or source.type == "pipe_expression":
+        return []
+    action = snap.model.callable(snap.text(stage))
+    params = snap.model.parameters_of(action) if action is not None and action.kind is Kind.ACTION else []
+    if len(params) != 1:
+        return []
+    text = f"{snap.text(stage)}({params[0].name}: {snap.text(source)})"
+    change = Edit(span(pipe), text)
+    if not mends(snap, problem, [change]):
+        return []
+    return [Fix(f"Call it: `{text}`", (change,), safe=True, preferred=True)]

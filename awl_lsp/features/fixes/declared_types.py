@@ -7,6 +7,9 @@ type a value does not fit, or whose optionality the value cannot have.
 - an optional value where only a plain one goes — an outcome guard (`type-bool`), a comparison
   (`compare-optional`), a `+` (`plus-mismatch`) — with `data.source`, the declaration that made
   it optional: make that one required.
+- `is-present` on a value declared plain (`data.plain_source`): make the declaration optional;
+  `compare-mismatch` with a declared side (`data.left_source` / `right_source`): that side takes
+  the other side's type (`weight: Int` compared with `2.5` becomes `Float`).
 - `header-type`, `parameter-type` (`input host`, `send(message)`): `: T`, and `return-type`: ` -> T`,
   a placeholder whose default is the first type with which the document checks (`Nil` first for
   a return, then the builtins, then the document's own types).
@@ -129,6 +132,32 @@ def make_source_required(snap: Snapshot, problem: Problem) -> list[Fix]:
     inner = type_node.child_by_field_name("inner")
     new = writable(snap.text(inner)) if inner is not None else None
     return _retype(snap, problem, source, new, "Make {what} required (`{new}`)")
+
+
+def make_source_optional(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`is-present` on a value declared plain (`data.plain_source`): the test says it may be
+    absent, so its declaration becomes optional."""
+    source = (problem.data or {}).get("plain_source")
+    type_node = declared_type(snap, source, (problem.range[0], problem.range[1]))
+    if type_node is None or type_node.type == "optional_type":
+        return []
+    new = writable(snap.text(type_node))
+    return _retype(snap, problem, source, f"{new}?" if new else None, "Make {what} optional (`{new}`)")
+
+
+def retype_compared(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`compare-mismatch` where one side's type is declared (`data.left_source`, `right_source`)
+    and the other side is a plain builtin: the declared side takes the other's type."""
+    data = problem.data or {}
+    for side, other in (("left", "right"), ("right", "left")):
+        new = writable(data.get(other))
+        if new in ("Int", "Float", "String", "Bool") and data.get(f"{side}_source"):
+            found = _retype(
+                snap, problem, data[f"{side}_source"], new, "Change the type of {what} to `{new}`"
+            )
+            if found:
+                return found
+    return []
 
 
 # ---------------------------------------------------------------- types left out, list elements

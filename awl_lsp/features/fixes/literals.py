@@ -6,8 +6,11 @@ where an Int goes is `3`, `42` where a String goes is `"42"`.
 - `compare-mismatch` (`data.left`, `data.right`): the literal side, as the other side's type
   (`price > 100` with a Float price: `100.0`).
 - `plus-mismatch` (`data.left`, `data.right`): a number or truth value joined to a String, quoted;
-  two list literals (AWL has no list `+`), written as the one list they make.
+  two list literals (AWL has no list `+`), written as the one list they make (also a const's list
+  literal, unsafe then: the const's later changes no longer reach it).
 - `list-item-type` (`data.expected`): an item written as the first item's type.
+- `type-mismatch` on a carry's default that no conversion fits: a placeholder of the carry's type
+  (`carry seen: Int = 0`), unsafe.
 
 Safe when the literal keeps its value — a whole number as a Float (`1` → `1.0`, `2.0` → `2`), a
 number or truth value that was quoted (`"3"` → `3`), two list literals joined — since the engine
@@ -22,8 +25,10 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from awl_lsp.features.fixes.places import node_at, span
-from awl_lsp.features.fixes.values import Edit, Fix
+from awl_lsp.features.fixes.places import ancestor, node_at, span
+from awl_lsp.features.fixes.values import Edit, Fix, tabstop
+from awl_lsp.features.placeholders import value_for
+from awl_lsp.model import Kind
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -140,15 +145,55 @@ def join_strings(snap: Snapshot, problem: Problem) -> list[Fix]:
     if found is None:
         return []
     left, right, lt, rt = found
-    if left.type == "list" and right.type == "list":
-        items = [snap.text(c) for side in (left, right) for c in side.named_children if c.type != "comment"]
-        if any(c.type in ("comment", "ERROR") for side in (left, right) for c in side.children):
-            return []  # (a comment inside would be lost)
+    lists = [_list_items(snap, left), _list_items(snap, right)]
+    if lists[0] is not None and lists[1] is not None:
         node = node_at(snap, problem.range)
-        joined = "[" + ", ".join(items) + "]"
-        return [Fix(f"Write `{joined}`", (Edit(span(node), joined),), safe=True, preferred=True)]
+        joined = "[" + ", ".join(lists[0][0] + lists[1][0]) + "]"
+        safe = not (lists[0][1] or lists[1][1])  # (a const's list written out no longer follows it)
+        return [Fix(f"Write `{joined}`", (Edit(span(node), joined),), safe=safe, preferred=True)]
     if lt == "String" and rt != "String":
         return _write(right, convert(snap, right, "String"))
     if rt == "String" and lt != "String":
         return _write(left, convert(snap, left, "String"))
     return []
+
+
+def _list_items(snap: Snapshot, node: Node) -> tuple[list[str], bool] | None:
+    """The items of a list literal — or of the list literal a const holds, by name — and whether
+    they came from a const; None for anything else (or a list holding a comment, which would be
+    lost)."""
+    via_const = node.type == "identifier"
+    items: Node | None = node
+    if via_const:
+        sym = snap.model.first(Kind.CONST, snap.text(node))
+        decl = ancestor(node_at(snap, sym.selection), "const_declaration") if sym is not None else None
+        items = decl.child_by_field_name("value") if decl is not None else None
+    if items is None or items.type != "list" or any(c.type in ("comment", "ERROR") for c in items.children):
+        return None
+    return [snap.text(c) for c in items.named_children], via_const
+
+
+def default_placeholder(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`type-mismatch` on a carry's default that no conversion turns into its type: a value of
+    the type to fill in (`carry seen: Int = 0`). Unsafe: the value is the author's."""
+    data = problem.data or {}
+    slot, expected = data.get("slot"), data.get("expected")
+    node = node_at(snap, problem.range)
+    clause = node.parent
+    if (
+        not isinstance(slot, dict)
+        or slot.get("kind") != "carry"
+        or clause is None
+        or not isinstance(expected, str)
+    ):
+        return []
+    if clause.type != "carry_clause" or clause.child_by_field_name("default") != node:
+        return []
+    if convert(snap, node, expected.rstrip("?")) is not None:
+        return []  # (the conversion is the fix)
+    value = value_for(snap.model, expected)
+    if value is None:
+        return []
+    text = tabstop(1, value)
+    title = f"Replace the default with `{value}`"
+    return [Fix(title, (Edit(span(node), text),), safe=False, preferred=True, snippet=True)]

@@ -9,6 +9,9 @@ Safe when every escape was of the first kind: those spellings mean one character
 that has them. Unsafe when a backslash is kept: the author may have meant an escape AWL lacks
 (`\\r`), not a backslash. Not offered for a character AWL cannot write in a string (a control
 character other than tab and newline).
+
+A string left open to the end of its line (`string`) is closed before the brackets that close
+what the line opened before it, else at the end of the line (`close_string`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from awl_lsp.features.fixes.places import ancestor, node_at, span
-from awl_lsp.features.fixes.values import Edit, Fix
+from awl_lsp.features.fixes.values import Edit, Fix, edit
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
@@ -77,3 +80,41 @@ def rewrite_escapes(snap: Snapshot, problem: Problem) -> list[Fix]:
         return []
     title = f"Write `{new}`" if len(new) <= 40 else "Write the escapes as AWL spells them"
     return [Fix(title, (Edit(span(node), new),), safe=safe, preferred=True)]
+
+
+def _open_brackets(line: str) -> int:
+    """How many `(` and `[` the line opens and leaves open (strings on it skipped)."""
+    depth, i = 0, 0
+    while i < len(line):
+        c = line[i]
+        if c == '"':
+            i += 1
+            while i < len(line) and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        i += 1
+    return depth
+
+
+def close_string(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`string` (a string left open to the end of its line): the closing quote before the brackets
+    that close what the line opened before the string (`done("open)` → `done("open")`), else at
+    the end of the line. Unsafe: where the text was meant to end is a guess."""
+    node = ancestor(node_at(snap, problem.range), "string")
+    text = snap.text(node)
+    if node is None or node.start_point.row != node.end_point.row or (len(text) > 1 and text.endswith('"')):
+        return []
+    row, col = node.start_point.row, node.start_point.column
+    before = snap.doc.source[snap.doc.lines.byte_starts[row] : node.start_byte].decode("utf-8", "replace")
+    content = text[1:].rstrip()
+    keep = len(content)
+    for _ in range(_open_brackets(before)):
+        if keep == 0 or content[keep - 1] not in ")]":
+            break
+        keep -= 1
+    at = (row, col + 1 + len(content[:keep].encode("utf-8")))
+    closed = '"' + content[:keep] + '"'
+    return [Fix(f"Close the string: `{closed}`", (edit(at, None, '"'),), safe=False, preferred=True)]
