@@ -250,6 +250,7 @@ class ExprChecker:
                     f"`{self.show(node)}` is a field accessor: it works only as a pipe stage or "
                     "inside a combinator like `filter(.f)`, not on its own",
                     "relative-field",
+                    {"field": env.text(node.child_by_field_id(F.FIELD))},
                 )
             elif self.known(item):
                 self.field(node, item, node.child_by_field_id(F.FIELD), None, facts)

@@ -13,6 +13,8 @@
 - `combinator-argument` (`sort` without its field) over a list of records: `sort(.field)`, the
   record's first field, to change. Unsafe.
 - `workflow-field` (`workflow.name`): `workflow.id`, the one builtin there is. Unsafe.
+- `relative-field` (`.greeting` on its own): piped from the one value in scope that has the field
+  (`greeting |> .greeting`), unsafe.
 - `config-not-call` under a pipe into a one-parameter action: the call the pipe stands for
   (`x |> trim -> y` → `trim(text: x) -> y`), which the setting line then sets. Safe.
 
@@ -29,7 +31,7 @@ from awl_lsp.features.callees import Callee, expected_parameters
 from awl_lsp.features.fixes.places import ancestor, node_at, span, start, widest_at
 from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Edit, Fix, edit, escape, plain_text, tabstop
-from awl_lsp.features.placeholders import argument_value
+from awl_lsp.features.placeholders import argument_value, names_in_scope
 from awl_lsp.features.typing import type_env
 from awl_lsp.model import Kind
 from awl_lsp.model.type_base import element_of, parse_type_text
@@ -202,3 +204,29 @@ def pipe_into_call(snap: Snapshot, problem: Problem) -> list[Fix]:
     if not mends(snap, problem, [change]):
         return []
     return [Fix(f"Call it: `{text}`", (change,), safe=True, preferred=True)]
+
+
+def pipe_a_value_into_accessor(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`relative-field` (`.greeting` on its own, `data.field`): the accessor as a stage of a pipe
+    from the one value in scope whose type has that field (`greeting |> .greeting`)."""
+    name = (problem.data or {}).get("field")
+    node = node_at(snap, problem.range)
+    env = type_env(snap)
+    if node.type != "relative_field" or not isinstance(name, str) or env is None:
+        return []
+    row = node.start_point.row
+    ref = snap.model.reference_at(row, node.start_point.column + 1)
+    visible = names_in_scope(snap.model, row, ref.scope if ref is not None else "")
+    holders = [
+        s.name
+        for s in snap.model.visible_values(row, ref.scope if ref is not None else "")
+        if s.name in visible and name in (env.table.fields(env.type_of_symbol(s)) or {})
+    ]
+    if len(holders) != 1:
+        return []
+    added = edit(start(node), None, f"{holders[0]} |> ")
+    if not mends(snap, problem, [added]):
+        return []
+    return [
+        Fix(f"Pipe `{holders[0]}` into it: `{holders[0]} |> .{name}`", (added,), safe=False, preferred=True)
+    ]

@@ -8,7 +8,8 @@ compared with is a placeholder the editor lets the user change. Unsafe: that "no
 "non-empty" was meant is a guess. Not offered inside `filter(…)` (it takes a field accessor, not
 a test) nor for an optional Bool (its fix makes the declaration required, `declared_types`).
 
-`is empty` on a String (`is-empty`, `data.found`) is the test against the empty text, `x == ""`.
+`is empty` on a String or a number (`is-empty`, `data.found`) is the test against the empty
+text or zero, `x == ""`, `x == 0`.
 """
 
 from __future__ import annotations
@@ -60,15 +61,17 @@ def test_the_value(snap: Snapshot, problem: Problem) -> list[Fix]:
     return [Fix(title, (Edit(span(target), text),), safe=False, preferred=True, snippet=snippet)]
 
 
-def compare_with_empty_text(snap: Snapshot, problem: Problem) -> list[Fix]:
-    """`is-empty` on a String (`data.found`): `x == ""` (under `not`, `x != ""`). Unsafe: that the
-    empty text was meant is a guess, if a likely one."""
+def compare_with_nothing(snap: Snapshot, problem: Problem) -> list[Fix]:
+    """`is-empty` on a String or a number (`data.found`): `x == ""`, `x == 0` (under `not`, `!=`).
+    Unsafe: that the empty text or zero was meant is a guess."""
     node = node_at(snap, problem.range)
     value = node.child_by_field_name("value") if node.type == "is_expression" else None
-    if (problem.data or {}).get("found") != "String" or value is None or span(node) != problem.range:
+    zero = _ZERO.get(str((problem.data or {}).get("found")))
+    if zero is None or value is None or span(node) != problem.range:
         return []
     target, op = node, "=="
     if node.parent is not None and node.parent.type == "not_expression":
         target, op = node.parent, "!="
-    text = f'{snap.text(value)} {op} ""'
-    return [Fix(f"Test `{text}`", (Edit(span(target), text),), safe=False, preferred=True)]
+    text = f"{escape(snap.text(value))} {op} {tabstop(1, zero)}"
+    title = f"Test `{plain_text(text)}`"
+    return [Fix(title, (Edit(span(target), text),), safe=False, preferred=True, snippet=True)]
