@@ -8,7 +8,13 @@ offered only when its problem is gone and no problem appears that was not there 
 and message: the criterion `tests/test_safe_fixes.py` holds every fix to).
 
 The copy is checked with the snapshot's own file and workspace (schema files resolve alike), on a
-fresh model and fresh caches: nothing of the snapshot is changed.
+fresh model and fresh caches: nothing of the snapshot is changed but its memo, which keeps each
+trial's result (the same edits — one type change fixing many problems — are tried once). A trial
+costs a whole analysis of the document, so each snapshot has a budget: trials re-check at most
+`TRIAL_LINES` lines in all (counted in lines, not time, so what is offered does not depend on the
+machine). Past it, the fixes that need a trial offer nothing: a 20-line document affords hundreds
+of trials, a 2,000-line one six — the editor asks for the few fixes under the cursor, and `awl
+check` on a long document with many such problems stays within a few analyses of it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from typing import TYPE_CHECKING
 
 from awl_lsp.features.fixes.values import Edit
 from awl_lsp.syntax.problems import Problem
+
+TRIAL_LINES = 12_000  # lines re-checked by trials, per snapshot
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -50,7 +58,22 @@ def also_wrong(snap: Snapshot, problem: Problem) -> bool:
 
 def recheck(snap: Snapshot, edits: Iterable[Edit]) -> Counter[tuple[str, str]] | None:
     """(code, message) of every problem of the snapshot's text with `edits` applied; None when the
-    result does not read (a syntax error the text did not have)."""
+    result does not read (a syntax error the text did not have) or when the snapshot's trial
+    budget is spent. Each distinct set of edits is checked once per snapshot."""
+    key = tuple(edits)
+    tried: dict[tuple[Edit, ...], Counter[tuple[str, str]] | None] = snap.memo.setdefault("trials", {})  # type: ignore[assignment]
+    if key in tried:
+        return tried[key]
+    lines = len(snap.doc.lines.byte_starts)
+    spent = int(snap.memo.get("trial-lines", 0))  # type: ignore[call-overload]
+    if spent + lines > TRIAL_LINES:
+        return None  # (not memoised: the budget is the snapshot's, whatever asks)
+    snap.memo["trial-lines"] = spent + lines
+    tried[key] = found = _recheck(snap, key)
+    return found
+
+
+def _recheck(snap: Snapshot, edits: tuple[Edit, ...]) -> Counter[tuple[str, str]] | None:
     from awl_lsp.features.findings import findings
     from awl_lsp.features.fixes.apply import apply_edits, syntax_broken
     from awl_lsp.features.snapshot import Snapshot
