@@ -187,7 +187,7 @@ def pipe_into_call(snap: Snapshot, problem: Problem) -> list[Fix]:
     """`config-not-call` under a pipe into a one-parameter action (`x |> trim -> y` with a
     `timeout` line under it): the call the pipe stands for, `trim(text: x) -> y`, which the
     setting then sets. Safe: the same call."""
-    config = ancestor(node_at(snap, problem.range), "call_config")
+    config = ancestor(node_at(snap, problem.range[:2] * 2), "call_config")  # (it runs to the next line)
     statement = config.parent if config is not None else None
     pipe = statement.child_by_field_name("value") if statement is not None else None
     if pipe is None or pipe.type != "pipe_expression":

@@ -102,10 +102,27 @@ def _retype(snap: Snapshot, problem: Problem, slot: object, new: str | None, tit
         return []
     if also_wrong(snap, problem):
         return []  # (the value is wrong first: the declaration is not to follow it)
-    change = Edit(span(type_node), new)
+    change = _keeping_columns(snap, type_node, new)
     if not mends(snap, problem, [change]):
         return []
     return [Fix(title.format(what=_what(slot), new=new), (change,), safe=False, preferred=True)]
+
+
+def _keeping_columns(snap: Snapshot, node: Node, new: str) -> Edit:
+    """`node` rewritten as `new`; where spaces after it (after its comma) align what follows in a
+    column, as `awl fmt` aligns header outcomes (`type String,  route …`), they are made as many
+    fewer or more as the text grew or shrank, so the column stays."""
+    source = snap.doc.source
+    stop = source.find(b"\n", node.end_byte)
+    line = source[node.end_byte : len(source) if stop == -1 else stop]
+    comma = line.startswith(b",")
+    gap = len(line) - len(line[int(comma) :].lstrip(b" ")) - int(comma)
+    grown = len(new.encode("utf-8")) - (node.end_byte - node.start_byte)
+    if gap < 2 or grown == 0 or gap - grown < 1:
+        return Edit(span(node), new)
+    s, e = node.start_point, node.end_point
+    end_col = e.column + int(comma) + gap
+    return Edit((s.row, s.column, e.row, end_col), new + ("," if comma else "") + " " * (gap - grown))
 
 
 def change_slot_type(snap: Snapshot, problem: Problem) -> list[Fix]:
@@ -170,7 +187,7 @@ def _candidates(snap: Snapshot, first: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys((*first, *_BUILTINS, *declared)))[:_TRIED]
 
 
-_TRIED = 8  # (each candidate is a re-check of the document: a few, not every type)
+_TRIED = 12  # (each candidate is a re-check of the document: a dozen, not every type)
 
 
 def _typed(
