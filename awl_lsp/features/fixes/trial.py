@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from awl_lsp.features.fixes.texts import apply_edits, syntax_broken
 from awl_lsp.features.fixes.values import Edit
 from awl_lsp.syntax.problems import Problem
 
@@ -75,7 +76,6 @@ def recheck(snap: Snapshot, edits: Iterable[Edit]) -> Counter[tuple[str, str]] |
 
 def _recheck(snap: Snapshot, edits: tuple[Edit, ...]) -> Counter[tuple[str, str]] | None:
     from awl_lsp.features.findings import findings
-    from awl_lsp.features.fixes.apply import apply_edits, syntax_broken
     from awl_lsp.features.snapshot import Snapshot
     from awl_lsp.model import ModelBuilder
     from awl_lsp.syntax import SyntaxDocument
