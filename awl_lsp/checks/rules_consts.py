@@ -120,9 +120,11 @@ def _collisions(ctx: CheckContext, consts: list[Symbol]) -> None:
             what = clash[0].kind.value
             ctx.error(
                 sym.selection,
-                f"const `{sym.name}` has the name of {what} `{sym.name}` (line {clash[0].selection[0] + 1}): "
-                "an expression could not tell them apart, so rename the const",
+                f"const `{sym.name}` has the name of {what} `{sym.name}`: an expression could not tell "
+                "them apart, so rename the const",
                 "const-collision",
+                None,
+                (Related(clash[0].selection, f"{what} `{sym.name}` declared here"),),
             )
 
 
