@@ -15,31 +15,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from awl_lsp.features.fixes import arguments, bindings, clauses, document, names, replacements, tokens
+from awl_lsp.features.fixes.values import Fix
+from awl_lsp.syntax.problems import Problem
+
+# isort: split
+# the fixes of types, values, constants, schemas and calls' settings
 from awl_lsp.features.fixes import (
-    arguments,
-    bindings,
     calls,
-    clauses,
     conditions,
     consts,
     declared_types,
-    document,
     durations,
     json_repair,
     lists,
     literals,
-    names,
     records,
     renames,
-    replacements,
     schemas,
     settings,
     strings,
-    tokens,
     variants,
 )
-from awl_lsp.features.fixes.values import Fix
-from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
