@@ -309,10 +309,13 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
             members = sorted(comp)
             chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"
             step = g.steps[i]
+            # (what a fix drops: the step's waits on the members of the cycle, itself or later steps)
+            drop = sorted({g.names[d] for d in g.after[i] if d in comp and d >= i})
             ctx.error(
                 step.at(step.after_rel if step.after_rel is not None else step.step_rel),
                 f"`after` dependencies form a cycle ({chain}): no step in it could ever start",
                 "after-cycle",
+                {"step": g.names[i], "drop": drop} if drop else None,
             )
 
 
@@ -336,7 +339,31 @@ def _reachability(ctx: CheckContext, g: StepGraph) -> None:
                 f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
                 "above never falls through into it"
             )
-        ctx.error(s.at(s.name_rel), message, "unreachable-step")
+        ctx.error(s.at(s.name_rel), message, "unreachable-step", _unreachable_data(g, i, seen))
+
+
+def _unreachable_data(g: StepGraph, i: int, seen: set[int]) -> dict[str, object]:
+    """What a fix of an unreachable step needs: whether the step can go without changing how any
+    other step is entered or left (`removable`), and the step above that would run into it but for
+    its `max … visits` bound (`enter_from`: a route from there enters it)."""
+    s = g.steps[i]
+    data: dict[str, object] = {"name": g.names[i]}
+    above = g.steps[i - 1] if i > 0 else None
+    routed = any(t == i for j, rs in enumerate(g.routes) if j != i for t, _ in rs)
+    waited = any(i in deps for deps in g.after)
+    if (
+        not routed
+        and not waited
+        and s.dist is None
+        and s.coll is None
+        and (above is None or not g.falls[i - 1])
+    ):
+        data["removable"] = True
+    if above is not None and s.bounded and g.falls[i - 1] and not g.after[i] and above.dist is None:
+        named_once = g.names.count(g.names[i]) == 1 and g.names.count(g.names[i - 1]) == 1
+        if i - 1 in seen and named_once and not above.broken and not s.broken:
+            data["enter_from"] = g.names[i - 1]
+    return data
 
 
 def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:

@@ -240,6 +240,7 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                     f"only through `{owner}` and left only through `{closer}` — order the steps inside "
                     "and outside it separately",
                     "region-after",
+                    {"step": g.names[s], "drop": [g.names[d]]},  # (what a fix drops from the list)
                 )
                 break
     name = g.steps[c].collected
@@ -247,11 +248,19 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
     made.add(g.steps[o].distributed)
     coll = g.steps[c].coll
     if name and name not in made and coll is not None:
+        made_inside = made - {g.steps[o].distributed, ""}
         ctx.error(
             g.steps[c].at(coll[1]),
             f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
             f"binds `{name}`: collect a binding made inside the region",
             "collect-outside",
+            # (for a fix: the bindings made inside, and whether the region's own step binds the name)
+            {
+                "name": name,
+                "inside": sorted(made_inside),
+                "opener": owner,
+                "in_opener": name in g.steps[o].bound,
+            },
         )
 
 

@@ -169,6 +169,7 @@ def _conventions(ctx: ItemContext) -> None:
                 f"`{name}` is a keyword and cannot name {_article(what)} {what}: choose another name "
                 f"(e.g. `{name}_name`)",
                 "keyword-name",
+                {"name": name, "rename": f"{name}_name"},
             )
             continue
         if sym.kind in _AT_FIRST_USE and workflow:
