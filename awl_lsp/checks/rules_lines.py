@@ -248,6 +248,7 @@ def _config_keys(ctx: ItemContext) -> None:
                     setting,
                     f"`{key}` is given twice on this config line: keep one `{key}` setting",
                     "config-key-twice",
+                    {"key": key},
                 )
                 break
             seen.add(key)
@@ -272,6 +273,7 @@ def _config_without_call(ctx: ItemContext, config: Node) -> bool:
         "drop this line, or call the action on a line of its own (`action(arg: x) -> y`) and "
         "put the setting under that call",
         "config-not-call",
+        {"value": value.type},
     )
     return True
 
