@@ -153,7 +153,9 @@ def _header_clauses(ctx: CheckContext) -> None:
         name = field(clause, "name")
         if name is not None and field(clause, "type") is None:
             n = ctx.text(name)
-            ctx.error(name, f"{word} `{n}` has no type: write `{word} {n}: T`", "header-type")
+            ctx.error(
+                name, f"{word} `{n}` has no type: write `{word} {n}: T`", "header-type", {"needs": "type"}
+            )
     for clause in header_clauses(ctx, "timeout_clause"):
         d = field(clause, "duration")
         if d is not None and not is_duration(d):
@@ -253,6 +255,7 @@ def _types(ctx: ItemContext) -> None:
                 f"a list element cannot be optional (`{ctx.text(node)}`): a list has no holes; "
                 f"use `[{held}]`, or `[{held}]?` for an optional list",
                 "list-element",
+                {"choices": [f"[{held}]", f"[{held}]?"]},
             )
 
 
@@ -283,13 +286,15 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
                 f"{label} has no return type: add `-> T` after its parameters (`-> Nil` when it "
                 "returns nothing)",
                 "return-type",
+                {"needs": "return type"},
             )
         params = field(node, "parameters")
         for p in params.named_children if params is not None else []:
             pname = field(p, "name")
             if p.type == "parameter" and pname is not None and field(p, "type") is None:
                 n = ctx.text(pname)
-                ctx.error(pname, f"parameter `{n}` of {label} has no type: write `{n}: T`", "parameter-type")
+                message = f"parameter `{n}` of {label} has no type: write `{n}: T`"
+                ctx.error(pname, message, "parameter-type", {"needs": "type"})
 
 
 # ---------------------------------------------------------------- config lines
@@ -312,6 +317,7 @@ def _config(ctx: ItemContext) -> None:
                         "a call site may override only `node` and `timeout`; declare `retry` on the "
                         "action itself",
                         "call-override",
+                        {"setting": "retry"},
                     )
                 _retry(ctx, item)
             elif item.type == "timeout_setting":

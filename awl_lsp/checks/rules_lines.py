@@ -249,6 +249,7 @@ def _config_keys(ctx: ItemContext) -> None:
                     setting,
                     f"`{key}` is given twice on this config line: keep one `{key}` setting",
                     "config-key-twice",
+                    {"key": key},
                 )
                 break
             seen.add(key)
@@ -273,6 +274,7 @@ def _config_without_call(ctx: ItemContext, config: Node) -> bool:
         "drop this line, or call the action on a line of its own (`action(arg: x) -> y`) and "
         "put the setting under that call",
         "config-not-call",
+        {"value": value.type},
     )
     return True
 

@@ -161,6 +161,7 @@ def _pipe_stages(ctx: ItemContext) -> None:
                 f"pipe stage `{name}` must be a one-argument action, but it takes {len(params)} ({names}): "
                 "call it with named arguments instead",
                 "pipe-stage",
+                {"stage": name},
             )
 
 
@@ -186,6 +187,7 @@ def _argument_lists(ctx: ItemContext) -> None:
                     arg.node,
                     f"positional argument `{value}`: AWL calls take named arguments only (`name: {value}`)",
                     "named-arguments",
+                    {"positional": value},
                 )
                 continue
             n = arg.name

@@ -64,6 +64,7 @@ def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, wha
     if variants is not None:
         if name not in variants:
             data, meant = name_data(name, list(variants))
+            data.update(enum=_enum_name(expected), variants=list(variants))
             ec.ctx.error(
                 node,
                 f"enum `{_enum_name(expected)}` has no variant `{name}` ({what}); its variants: "
@@ -78,6 +79,7 @@ def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, wha
             f"`{name}` looks like an enum variant, but {what} expects {expected}, not an enum: a bare "
             "variant only stands where an enum value is expected",
             "enum-variant",
+            {"variant": name, "expected": str(expected)},
         )
 
 
@@ -110,6 +112,7 @@ def variant_comparison(
     if variants is not None:
         if name not in variants:
             data, meant = name_data(name or "", list(variants))
+            data.update(enum=_enum_name(ot), variants=list(variants))
             ec.ctx.error(
                 at,
                 f"enum `{_enum_name(ot)}` has no variant `{name}`; its variants: "
@@ -122,6 +125,7 @@ def variant_comparison(
             node,
             f"`{op}` compares the variant `{name}` with `{ec.show(other)}`, which is {ot}, not an enum",
             "enum-variant",
+            {"variant": name, "expected": str(ot), "at": "right" if lv is None else "left"},
         )
     return True
 

@@ -1,73 +1,69 @@
-"""Fixes that rename a declaration and what names it, for a problem reported away from it.
+"""Fixes that give a declaration a name of its own, where its name is taken or cannot be read.
 
-- `naming` reported at a name's first use (`data.rename`, `data.kind`, `data.name`: a type, field
-  or action whose spelling cannot be written where it is used): "Rename to `x`" — the declaration
-  and every use in the document. Unsafe: a type, a field or an action is also named by payloads,
-  workers and other documents, which a rename here does not reach.
-- `step-named-outcome` (`data.rename`): "Rename step `s` to `s_step`" — the step, and the routes
-  and `after`s that mean it (a route without a payload; a route with one means the outcome, and
-  keeps the name). Unsafe: the new name is a placeholder.
+- `const-collision` (a const named like an input or signal): rename the const.
+- `const-shadow` (a binding reusing a const's name): rename the binding.
+- `combinator-name-read` (a value named `map`, `count`, … read where that word is a keyword):
+  rename what is called so — the input, binding or const the read means.
+
+The new name is the old one with `_value` (as the messages suggest; `_value_2` … when that is
+taken), written at the declaration and at every read the model links to it. Each is tried first
+(`trial.mends`): a read the model gave to the other declaration of the same name may have been
+meant for this one. Unsafe: the name is a suggestion, and which reads meant which declaration is
+the author's call; an input's name is also what callers pass.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from awl_lsp.features.fixes.places import node_at
-from awl_lsp.features.fixes.usage import references_named, references_to
+from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Edit, Fix
-from awl_lsp.model import Kind, RefKind
+from awl_lsp.model import Kind, Symbol
 from awl_lsp.syntax.problems import Problem
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
 
-
-def rename_at_first_use(snap: Snapshot, problem: Problem) -> list[Fix]:
-    data = problem.data or {}
-    new, old, kind = data.get("rename"), data.get("name"), data.get("kind")
-    if snap.model.symbol_at(problem.range[0], problem.range[1]) is not None:
-        return []  # at the declaration: `names.rename_to_convention` offers it
-    if not isinstance(new, str) or not isinstance(old, str) or kind not in {k.value for k in Kind}:
-        return []
-    sym = snap.model.first(Kind(kind), old)
-    if sym is None or snap.model.first(sym.kind, new) is not None:
-        return []
-    ranges = {sym.selection} | {r.range for r in references_to(snap, sym)}
-    if sym.kind is Kind.FIELD:  # field reads are matched by name
-        ranges |= {r.range for r in references_named(snap, old) if r.kind is RefKind.FIELD}
-    ranges = {r for r in ranges if snap.text(snap.doc.root.descendant_for_point_range(r[:2], r[2:])) == old}
-    if not ranges:
-        return []
-    return [
-        Fix(f"Rename to `{new}`", tuple(Edit(r, new) for r in sorted(ranges)), safe=False, preferred=True)
-    ]
+_RENAMED = frozenset({Kind.CONST, Kind.BINDING, Kind.INPUT, Kind.CARRY, Kind.SIGNAL})
 
 
-def rename_step(snap: Snapshot, problem: Problem) -> list[Fix]:
-    new = (problem.data or {}).get("rename")
-    node = node_at(snap, problem.range)
-    step = snap.model.symbol_at(node.start_point.row, node.start_point.column)
-    if not isinstance(new, str) or step is None or step.kind is not Kind.STEP:
+def free_name(snap: Snapshot, name: str) -> str:
+    """`name_value`, or `name_value_2`, … — the first no symbol of the document has."""
+    taken = {s.name for s in snap.model.all_symbols}
+    new, n = f"{name}_value", 1
+    while new in taken:
+        n += 1
+        new = f"{name}_value_{n}"
+    return new
+
+
+def _rename(snap: Snapshot, problem: Problem, sym: Symbol | None, what: str) -> list[Fix]:
+    if sym is None or sym.kind not in _RENAMED:
         return []
-    if snap.model.lookup(Kind.STEP, new) or snap.model.lookup(Kind.OUTCOME, new):
+    new = free_name(snap, sym.name)
+    edits = (Edit(sym.selection, new), *(Edit(r.range, new) for r in snap.model.references_to(sym)))
+    if not mends(snap, problem, edits):
         return []
-    edits = [Edit(step.selection, new)]
-    for ref in references_named(snap, step.name):
-        if ref.kind not in (RefKind.ROUTE, RefKind.STEP):
-            continue
-        at = snap.doc.root.descendant_for_point_range(ref.range[:2], ref.range[2:])
-        route = at.parent.parent if at is not None and at.parent is not None else None
-        if (
-            route is not None
-            and route.type == "route_statement"
-            and (
-                route.child_by_field_name("payload") is not None
-                or route.child_by_field_name("input") is not None
-            )
-        ):
-            continue  # it carries a value: it means the outcome
-        edits.append(Edit(ref.range, new))
-    if len(edits) == 1:
-        return []  # nothing would lead into the renamed step any more: it would be unreachable
-    return [Fix(f"Rename step `{step.name}` to `{new}`", tuple(edits), safe=False, preferred=True)]
+    return [Fix(f"Rename the {what} to `{new}`", edits, safe=False, preferred=True)]
+
+
+def _declared_here(snap: Snapshot, problem: Problem, kind: Kind) -> Symbol | None:
+    sym = snap.model.symbol_at(problem.range[0], problem.range[1])
+    if sym is None or sym.kind is not kind or sym.selection != problem.range:
+        return None
+    return sym
+
+
+def rename_const(snap: Snapshot, problem: Problem) -> list[Fix]:
+    return _rename(snap, problem, _declared_here(snap, problem, Kind.CONST), "const")
+
+
+def rename_binding(snap: Snapshot, problem: Problem) -> list[Fix]:
+    return _rename(snap, problem, _declared_here(snap, problem, Kind.BINDING), "binding")
+
+
+def rename_read_value(snap: Snapshot, problem: Problem) -> list[Fix]:
+    ref = snap.model.reference_at(problem.range[0], problem.range[1])
+    if ref is None or ref.range != problem.range or ref.target is None:
+        return []
+    return _rename(snap, problem, ref.target, ref.target.kind.value)
