@@ -49,8 +49,13 @@ def _with(lines: list[str], i: int, new: list[str]) -> str:
 def mutants(text: str) -> Iterator[tuple[str, str]]:
     """(mistake, mutated text) for each line of the document where the mistake can be made."""
     lines = text.split("\n")
+    header = False  # inside the flow's header (its clauses, up to the first top-level item)
     for i, line in enumerate(lines):
         s = line.strip()
+        if line.startswith(("workflow ", "workloop ")):
+            header = True
+        elif line[:1].isalpha():
+            header = False
         call = re.match(r"^(\s+)(?:[a-z_.]+ \|> )?([a-z_]+)\(", line)
         if call and not s.startswith(_STATEMENT_WORDS):
             yield (
@@ -72,7 +77,7 @@ def mutants(text: str) -> Iterator[tuple[str, str]]:
             yield "else arm dropped", "\n".join(lines[:i] + lines[last + 1 :])
         if line.startswith("  route ") and not s.startswith("route start"):
             yield "route dropped", "\n".join(lines[:i] + lines[i + 1 :])
-        if s.startswith(_HEADER_WORDS) and line.startswith("  ") and not line.startswith("   "):
+        if header and s.startswith(_HEADER_WORDS) and line.startswith("  ") and not line.startswith("   "):
             yield f"`{s.split()[0]}` clause dropped", "\n".join(lines[:i] + lines[i + 1 :])
         if line.startswith("retire"):
             end = i + 1
