@@ -86,6 +86,7 @@ def _narration(ctx: CheckContext) -> None:
                 "`//!` narration is only allowed before the header; use `//` for a comment or `///` "
                 "for a doc line",
                 "narration",
+                {"misplaced": "narration"},
             )
 
 
@@ -171,12 +172,14 @@ def _header_outcome(ctx: CheckContext, clause: Node) -> None:
             name,
             f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`",
             "outcome",
+            {"missing": "type"},
         )
     if field(clause, "route") is None:
         ctx.error(
             name,
             f"outcome `{n}` needs its kind: end it with `, route success` or `, route failure`",
             "outcome",
+            {"missing": "kind"},
         )
 
 
@@ -269,6 +272,7 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
                 where,
                 f"worker `{ctx.text(where)}` declares no actions: add an indented `action name(p: T) -> R`",
                 "worker",
+                {"missing": "action"},
             )
         callables.extend(("action", a) for a in actions)
     elif item.type in ("child_declaration", "detached_declaration", "subflow_declaration"):

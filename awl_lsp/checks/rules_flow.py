@@ -38,6 +38,7 @@ def check_item(ctx: ItemContext) -> None:
                     "an `on failure` block must end in a `route`: after compensating, say where the "
                     "step goes (e.g. `route failed(reason: …)`)",
                     "on-failure-route",
+                    {"missing": "route"},
                 )
 
 
@@ -62,6 +63,7 @@ def check(ctx: CheckContext) -> None:
                     f"step `{name}` is the last step and ends without a `route`: the {where} would fall off "
                     f"its end — finish it with `route <outcome>(…)` or outcome arms",
                     "falls-off-end",
+                    {"missing": "route"},
                 )
 
 
@@ -118,6 +120,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
                 arms[i],
                 f"`{k}` must be the last outcome of step `{name}`: the arms after it can never fire",
                 "else-not-last",
+                {"move": "last"},
             )
     if any(k in ("else", "otherwise") for k in kinds):
         return
@@ -133,6 +136,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             f"the outcomes of step `{name}` are not exhaustive: no `else` arm, and {listed} of "
             f"`{enum}` {'is' if len(missing) == 1 else 'are'} not covered",
             "outcomes-exhaustive",
+            {"missing": "else", "variants": missing},
         )
     else:
         ctx.error(
@@ -140,6 +144,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             f"the outcomes of step `{name}` are not exhaustive: when no `if` arm holds nothing "
             "routes — add a last arm `outcome …: else, route …`",
             "outcomes-exhaustive",
+            {"missing": "else"},
         )
 
 
@@ -379,4 +384,5 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
                 "does not follow it (it waits on `after`, or only routes enter it), and no step runs `after "
                 f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
                 "dead-end-step",
+                {"missing": "route", "next": g.names[i + 1]},
             )

@@ -137,6 +137,7 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
                 f"this line comes after outcome `{ctx.text(field(first, 'name'))}`: a step's outcome "
                 "clauses close it, so move its statements, `on failure` block and substeps above them",
                 "after-outcomes",
+                {"move": "above"},
             )
             return
 

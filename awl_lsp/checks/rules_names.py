@@ -131,6 +131,7 @@ def _type_names(ctx: CheckContext) -> None:
                 f"{what} must be {'TitleCase' if title else 'snake_case'}, e.g. `{better}`: it cannot "
                 "be written here as it is",
                 "naming",
+                {"rename": better, "kind": sym.kind.value, "name": sym.name},
             )
         elif sym.kind is not Kind.ACTION:
             form = "TitleCase" if title else "snake_case"

@@ -72,6 +72,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"`spawn` is fire-and-forget and has no result: drop `{ctx.text(binding)}` "
                 "(call the child directly to await its result)",
                 "spawn",
+                {"drop": "binding"},
             )
         if call is None or call.type != "call_expression":
             ctx.error(
@@ -98,6 +99,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"{other.kind.value}: "
                 f"call it directly, or declare `child {name}(…) -> T`",
                 "spawn",
+                {"call": name},
             )
         else:
             ctx.error(
@@ -212,7 +214,12 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
         if ctx.model.first(Kind.SIGNAL, name) is None:
             ctx.error(sig, f"unknown signal `{name}`: declare `signal {name}: T` in the header", "wait")
         if field(st, "binding") is None:
-            ctx.error(st.children[0], f"`wait {name}` needs `-> name` to bind the signal's payload", "wait")
+            ctx.error(
+                st.children[0],
+                f"`wait {name}` needs `-> name` to bind the signal's payload",
+                "wait",
+                {"missing": "binding"},
+            )
         timeout = field(st, "timeout")
         if timeout is not None and not is_duration(timeout):
             ctx.error(

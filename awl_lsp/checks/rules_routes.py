@@ -63,6 +63,7 @@ def _route(ctx: ItemContext, route: Node, scope: str) -> None:
             f"`{target}` is a step, and a route to a step carries no payload: steps read bindings — "
             f"bind the values first (`… -> name`) and write `route {target}`",
             "route-step-payload",
+            {"drop": "payload"},
         )
     elif route.child_by_field_name("input") is not None:
         ctx.error(
@@ -93,6 +94,7 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
             "this line can never run: the `route` above always leaves the step — move it above the "
             "`route`, or remove it",
             "after-route",
+            {"move": "above"},
         )
         return
     if body.type == "step_body":
@@ -118,4 +120,5 @@ def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
             f"step `{name}` has the name of a {flow} outcome: a `route {name}` could mean either — "
             "rename the step",
             "step-named-outcome",
+            {"rename": f"{name}_step"},
         )

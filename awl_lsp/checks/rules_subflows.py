@@ -118,6 +118,7 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
                 f"a subflow outcome carries no route: remove `route {ctx.text(route)}` — the step "
                 f"that calls `{name}` binds the payload and the flow routes on from there",
                 "subflow-outcome-route",
+                {"drop": "route"},
             )
 
 

@@ -317,6 +317,7 @@ class ExprChecker:
             fields = self.env.fields_of_type(base)
             hint = f" (fields: {', '.join(fields)})" if fields else ""
             data, meant = name_data(name, list(fields))
+            data["type"] = str(base.strip())  # the type without the field (a fix may add it there)
             self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}{meant}", "unknown-field", data)
         elif base_node is not None:
             self.unguarded(base_node, base, facts, f"reading `.{name}` is allowed")

@@ -283,7 +283,12 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     if input_node is not None:
         it = env.infer(input_node)
         if not assignable(it, out_t, ec.table):
-            ec.ctx.error(input_node, f"{what} carries {out_t}, but the piped value is {it}", "route-payload")
+            ec.ctx.error(
+                input_node,
+                f"{what} carries {out_t}, but the piped value is {it}",
+                "route-payload",
+                {"outcome": name, "carried": str(it)},
+            )
         elif not out_t.is_optional and ec.known(out_t):
             ec.optional_into_plain(input_node, it, out_t, what, facts, outcome_slot(name))
         return
@@ -305,6 +310,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
                 f"{what} carries {out_t}, not a record: a payload built from named fields needs a "
                 f"record-typed outcome — {hint}",
                 "route-not-record",
+                {"plain": str(out_t.strip())} if fields is not None else {"positional": True},
             )
         return
     given = {a.name for a in args}
@@ -352,6 +358,7 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
             f"`route {name}` has no payload, but outcome `{name}` carries {out_t}: pass one "
             f"(`route {name}(…)`) or bind the value as `-> {name}` before routing",
             "route-no-payload",
+            {"outcome": name, "type": str(out_t)},
         )
         return
     st = ec.env.type_of_symbol(sym)
@@ -360,4 +367,5 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
             route,
             f"`route {name}` sends the binding `{name}` ({st}), but outcome `{name}` carries {out_t}",
             "route-payload",
+            {"outcome": name, "carried": str(st)},
         )

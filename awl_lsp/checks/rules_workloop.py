@@ -107,6 +107,7 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
             f"workloop `{ctx.text(name)}` is never armed: add `every <duration>` (a cadence) "
             "or `on <signal>` (a declared signal)",
             "workloop-arming",
+            {"missing": "arming"},
         )
     for extra in every[1:]:
         ctx.error(
@@ -141,12 +142,15 @@ def _header(ctx: CheckContext) -> None:
         name = field(clause, "name") or first_token(clause)
         n = ctx.text(name)
         if field(clause, "type") is None:
-            ctx.error(name, f"carry `{n}` needs a type: `carry {n}: T = <default>`", "carry")
+            ctx.error(
+                name, f"carry `{n}` needs a type: `carry {n}: T = <default>`", "carry", {"missing": "type"}
+            )
         if field(clause, "default") is None:
             ctx.error(
                 name,
                 f"carry `{n}` needs a default for the first iteration: `carry {n}: T = <expr>`",
                 "carry",
+                {"missing": "default"},
             )
     for clause in header_clauses(ctx, "report_clause", "invariant_clause"):
         t = field(clause, "type")
@@ -238,6 +242,7 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 count,
                 f"`tolerance {text} windows` tolerates nothing: the count must be at least 1",
                 "tolerance",
+                {"least": 1},
             )
         windows = field(tol, "windows")
         if windows is None or ctx.text(windows) != "windows":
@@ -256,6 +261,7 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 f"this loop is armed only by signal `{signal_only}`, and silence has no samples to count: "
                 "use `tolerance unconfirmed for <duration>` instead of windows",
                 "tolerance",
+                {"form": "unconfirmed"},
             )
         return
     duration = field(tol, "duration")
@@ -353,16 +359,23 @@ def _retire(ctx: CheckContext, flow: Node) -> None:
             f"workloop `{ctx.text(name)}` has no `retire` block: add a top-level `retire` with the "
             "wind-down statements",
             "retire",
+            {"missing": "retire"},
         )
     for extra in blocks[1:]:
         ctx.error(
             first_token(extra),
             "a workloop has exactly one `retire` block: merge this one into the first",
             "retire",
+            {"merge": "retire"},
         )
     for block in blocks:
         if field(block, "body") is None:
-            ctx.error(first_token(block), "`retire` needs an indented body of wind-down statements", "retire")
+            ctx.error(
+                first_token(block),
+                "`retire` needs an indented body of wind-down statements",
+                "retire",
+                {"missing": "body"},
+            )
 
 
 def _ends_in_route(step: Node) -> bool:

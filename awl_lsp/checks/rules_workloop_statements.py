@@ -118,4 +118,5 @@ def _detached(ctx: ItemContext) -> None:
                 f"detached `{name_of(ctx, node)}` takes input only: it owes its starter nothing, so "
                 f"drop `-> {ctx.text(rt)}`",
                 "detached",
+                {"drop": "result"},
             )

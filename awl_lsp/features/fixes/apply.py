@@ -8,7 +8,9 @@ applies or `MAX_PASSES` passes ran. It never makes a text that reads worse: a pa
 has a syntax error, or more problems of some kind (a rename that collides with another document's
 name), is tried again one fix at a time, and a fix that makes the text worse on its own is given
 up (and said in `refused`). A text that has syntax errors comes back changed only when the fixes
-mended all of them; otherwise it comes back as it was.
+mended all of them; otherwise it comes back as it was. While a syntax error stands, the problems
+held back as provisional behind it (they may only follow from it) wait for a pass after it is
+mended: fixing both at once can fix one mistake twice.
 
 Inserted line breaks follow the text's own: a CRLF text gets CRLF.
 """
@@ -20,10 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from awl_lsp.checks.stages import CHECK_STAGE, PARSE_STAGE
 from awl_lsp.features.fixes.registry import fixes_for
 from awl_lsp.features.fixes.texts import apply_edits, syntax_broken
 from awl_lsp.features.fixes.values import Fix, Range
-from awl_lsp.syntax.problems import Problem
+from awl_lsp.syntax.problems import Problem, Severity
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -96,7 +99,10 @@ def fix_text(text: str, analyse: Analyse, *, unsafe: bool = False, max_passes: i
     given_up: set[tuple[str, str]] = set()  # (code, title) of fixes that made the text worse
     for _ in range(max_passes):
         chosen: list[Applied] = []
+        parse_errors = any(p.severity is Severity.ERROR and p.code in PARSE_STAGE for p in current.problems)
         for p in current.problems:
+            if parse_errors and p.code in CHECK_STAGE and p.severity is not Severity.ERROR:
+                continue  # provisional behind a syntax error (maybe its consequence): once that is mended
             fix = wanted_fix(fixes_for(current.snapshot, p), unsafe)
             if fix is None or (p.code, fix.title) in given_up:
                 continue
