@@ -43,6 +43,10 @@ class RecordingModel:
         self._named(kind, name)
         return self._model.lookup(kind, name)
 
+    def lookup_in(self, kind: Kind, name: str, scope: str) -> list[Symbol]:
+        self._named(kind, name)
+        return self._model.lookup_in(kind, name, scope)
+
     def names(self, kind: Kind) -> list[str]:
         self.deps.add(kind_token(kind))
         return self._model.names(kind)

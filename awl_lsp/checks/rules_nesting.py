@@ -41,11 +41,11 @@ def check_item(ctx: ItemContext) -> None:
         if after is not None:
             _after(ctx, step, after, scope)
     for route in ctx.descendants("route_statement"):
-        owner = enclosing_step(route)
+        owner = enclosing_step(route, item)
         name = route_target_name(ctx.source, route)
         if owner is None or not name:
             continue
-        parent = enclosing_step(owner)
+        parent = enclosing_step(owner, item)
         if parent is None:
             _top_route(ctx, route, name, scope)
         else:
@@ -64,9 +64,7 @@ def _top_level(sym: Symbol) -> bool:
 def _step_of_scope(ctx: ItemContext, name: str, scope: str) -> tuple[bool, Symbol | None]:
     """(a top-level step of this scope has the name, a substep of it that has the name)."""
     inner: Symbol | None = None
-    for sym in ctx.model.lookup(Kind.STEP, name):
-        if sym.scope != scope:
-            continue
+    for sym in ctx.model.lookup_in(Kind.STEP, name, scope):
         if _top_level(sym):
             return True, None
         inner = inner or sym
@@ -95,7 +93,7 @@ def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
 
 
 def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
-    parent = enclosing_step(step)
+    parent = enclosing_step(step, ctx.node)
     me = ctx.text(step.child_by_field_name("name"))
     for dep in after.children_by_field_name("step"):
         name = ctx.text(dep)

@@ -43,10 +43,10 @@ def _is_step(ctx: ItemContext, route: Node, name: str, scope: str) -> bool:
     engine resolves it (the clash itself is reported at the step)."""
     if not name:
         return False
-    owner = enclosing_step(route)
-    if owner is not None and enclosing_step(owner) is not None:
+    owner = enclosing_step(route, ctx.node)
+    if owner is not None and enclosing_step(owner, ctx.node) is not None:
         return any(ctx.text(s.child_by_field_name("name")) == name for s in route_siblings(owner))
-    steps = [s for s in ctx.model.lookup(Kind.STEP, name) if s.scope == scope]
+    steps = ctx.model.lookup_in(Kind.STEP, name, scope)
     return any(s.container is None or s.scope == f"subflow:{s.container}" for s in steps) and (
         not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None
     )
@@ -78,12 +78,12 @@ def _items(body: Node) -> list[Node]:
 
 
 def _after_route(ctx: ItemContext, body: Node) -> None:
-    if in_unchecked_failure(body):
-        return  # inside the `on failure` block of a substep: the engine leaves it free
     items = _items(body)
     routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
     if not routes:
         return
+    if in_unchecked_failure(body, ctx.node):
+        return  # inside the `on failure` block of a substep: the engine leaves it free
     first = routes[0]
     # (a substep written below the route is never entered either)
     later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES or n.type == "step_declaration"]

@@ -9,13 +9,17 @@ parameters (and constants).
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.summary import body_items
 from awl_lsp.model.symbols import Kind, RefKind
+from awl_lsp.syntax import fields as F
+from awl_lsp.syntax.parser import LANGUAGE
 
 _BLOCKS = {"fork_statement": "a `fork`", "loop_statement": "a `loop`", "on_failure": "an `on failure` block"}
+_CALLS = Query(LANGUAGE, "(call_expression) @call")
+_FUNCTION = F.FUNCTION
 _OUTER_VALUES = {Kind.INPUT: "workflow input", Kind.SIGNAL: "signal", Kind.CARRY: "carry"}
 
 
@@ -158,14 +162,13 @@ def check(ctx: CheckContext) -> None:
 
 
 def _called(ctx: CheckContext, node: Node) -> set[str]:
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "call_expression":
-            out.add(ctx.text(n.child_by_field_name("function")))
-        stack.extend(n.named_children)
-    return out
+    """The names every call in the subflow's tree calls (found by a query, in C: not a Python step per
+    node). The item's node is read through `walk` (so the document-wide rules note reading it)."""
+    item = node.walk().node
+    if item is None:
+        return set()
+    calls = QueryCursor(_CALLS).captures(item).get("call", [])
+    return {ctx.text(call.child_by_field_id(_FUNCTION)) for call in calls}
 
 
 def _cycle(calls: dict[str, set[str]], start: str) -> list[str]:

@@ -26,16 +26,25 @@ from tree_sitter import Node
 _STEP = "step_declaration"
 
 
-def enclosing_step(node: Node) -> Node | None:
-    """The nearest step declaration strictly above `node` (for an arm's route: the arm's step)."""
+def enclosing_step(node: Node, item: Node | None = None) -> Node | None:
+    """The nearest step declaration strictly above `node` (for an arm's route: the arm's step).
+
+    `item`, when given, is the top-level item that holds `node`: nothing above it is a step (only
+    the root is), so the walk stops there — a node's parent is found by a search from the root, and
+    the item's own is the dearest, past every item before it."""
+    stop = item.id if item is not None else None
+    if node.id == stop:
+        return None
     cur = node.parent
     while cur is not None and cur.type != _STEP:
+        if cur.id == stop:
+            return None
         cur = cur.parent
     return cur
 
 
-def is_substep(step: Node) -> bool:
-    return enclosing_step(step) is not None
+def is_substep(step: Node, item: Node | None = None) -> bool:
+    return enclosing_step(step, item) is not None
 
 
 def block_kind(block: Node | None) -> str:
@@ -91,14 +100,20 @@ def arms(step: Node) -> list[Node]:
     return [c for c in body.named_children if c.type == "step_outcome"] if body is not None else []
 
 
-def in_unchecked_failure(node: Node) -> bool:
-    """Is `node` inside the `on failure` block of a substep (a block the engine never checks)?"""
+def in_unchecked_failure(node: Node, item: Node | None = None) -> bool:
+    """Is `node` inside the `on failure` block of a substep (a block the engine never checks)?
+    (`item`: the top-level item holding `node`, as for `enclosing_step`.)"""
+    stop = item.id if item is not None else None
+    if node.id == stop:
+        return False
     cur = node.parent
     while cur is not None:
         if cur.type == "on_failure":
-            owner = enclosing_step(cur)
-            if owner is not None and is_substep(owner):
+            owner = enclosing_step(cur, item)
+            if owner is not None and is_substep(owner, item):
                 return True
+        if cur.id == stop:
+            return False
         cur = cur.parent
     return False
 

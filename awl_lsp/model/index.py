@@ -86,6 +86,8 @@ class SemanticModel(DeclarationTables, Resolution):
         # (kind, name) -> the list `first` last searched and its first symbol per scope (a name
         # declared in many scopes, like a step name in every subflow, is not searched one by one)
         self._in_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str | None, Symbol]]] = {}
+        # (kind, name) -> the list `lookup_in` last filed and its symbols by scope (as `_in_scope`)
+        self._by_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str, list[Symbol]]]] = {}
         if reuse is None:
             self._item_starts = [item.start_row for item in items]
             self._link_all()
@@ -171,6 +173,22 @@ class SemanticModel(DeclarationTables, Resolution):
     # ------------------------------------------------------------------ look-ups
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
         return list(self._by_kind.get(kind, _NO_NAMES).get(name, _NO_SYMBOLS))
+
+    def lookup_in(self, kind: Kind, name: str, scope: str) -> list[Symbol]:
+        """`lookup(kind, name)` narrowed to the symbols declared in `scope` (in document order); a name
+        declared in many scopes — a step name in every subflow — is filed by scope once."""
+        found = self._by_kind.get(kind, _NO_NAMES).get(name)
+        if not found:
+            return []
+        if len(found) <= 8:
+            return [s for s in found if s.scope == scope]
+        known = self._by_scope.get((kind, name))
+        if known is None or known[0] is not found:  # (the tables' lists are replaced, never changed)
+            scopes: dict[str, list[Symbol]] = {}
+            for s in found:
+                scopes.setdefault(s.scope, []).append(s)
+            known = self._by_scope[(kind, name)] = (found, scopes)
+        return list(known[1].get(scope, ()))
 
     def names(self, kind: Kind) -> list[str]:
         """The names declared with this kind, in the order they first appear."""
