@@ -25,6 +25,7 @@ from awl_lsp.checks.step_scopes import (
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind, Symbol
+from awl_lsp.syntax import fields as F
 
 _STEP_KINDS = (Kind.STEP, Kind.OUTCOME, Kind.STEP_OUTCOME)
 
@@ -35,9 +36,9 @@ def check_item(ctx: ItemContext) -> None:
         return
     scope = ""
     if item.type == "subflow_declaration":
-        scope = f"subflow:{ctx.text(item.child_by_field_name('name'))}"
+        scope = f"subflow:{ctx.text(item.child_by_field_id(F.NAME))}"
     for step in ctx.descendants("step_declaration"):
-        after = step.child_by_field_name("after")
+        after = step.child_by_field_id(F.AFTER)
         if after is not None:
             _after(ctx, step, after, scope)
     for route in ctx.descendants("route_statement"):
@@ -53,7 +54,7 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def _names(ctx: ItemContext, nodes: list[Node]) -> list[str]:
-    return [n for n in (ctx.text(s.child_by_field_name("name")) for s in nodes) if n]
+    return [n for n in (ctx.text(s.child_by_field_id(F.NAME)) for s in nodes) if n]
 
 
 def _top_level(sym: Symbol) -> bool:
@@ -79,7 +80,7 @@ def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
     top, inner = _step_of_scope(ctx, name, scope)
     if top or inner is None or ctx.model.first(Kind.OUTCOME, name, scope) is not None:
         return
-    target = route.child_by_field_name("target") or route
+    target = route.child_by_field_id(F.TARGET) or route
     candidates = [
         s.name for s in ctx.model.of_kind(Kind.STEP) if s.scope == scope and _top_level(s) and s.name != name
     ]
@@ -94,7 +95,7 @@ def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
 
 def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
     parent = enclosing_step(step, ctx.node)
-    me = ctx.text(step.child_by_field_name("name"))
+    me = ctx.text(step.child_by_field_id(F.NAME))
     for dep in after.children_by_field_name("step"):
         name = ctx.text(dep)
         if not name or ctx.model.first(Kind.STEP, name) is None:
@@ -119,7 +120,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
         beside = [n for n in _names(ctx, siblings(step)) if n != me]
         if name in beside:
             continue
-        pname = ctx.text(parent.child_by_field_name("name"))
+        pname = ctx.text(parent.child_by_field_id(F.NAME))
         ctx.error(
             dep,
             f"substep `{me}` waits `after {name}`, but `after` names only the steps beside it in "
@@ -136,9 +137,9 @@ def _substep_route(ctx: ItemContext, route: Node, name: str, owner: Node, parent
         return
     if not any(ctx.model.first(k, name) is not None for k in _STEP_KINDS):
         return  # named by nothing at all: the unknown-target rule says so
-    pname = ctx.text(parent.child_by_field_name("name"))
-    target = route.child_by_field_name("target") or route
-    me = ctx.text(owner.child_by_field_name("name"))
+    pname = ctx.text(parent.child_by_field_id(F.NAME))
+    target = route.child_by_field_id(F.TARGET) or route
+    me = ctx.text(owner.child_by_field_id(F.NAME))
     # (not the step itself: a route back to it is a cycle of its own)
     data = name_data(name, [n for n in steps if n != me] + parent_arms)[0]
     is_step = ctx.model.first(Kind.STEP, name) is not None

@@ -31,7 +31,7 @@ def check_item(ctx: ItemContext) -> None:
         _declaration(ctx, item)
         _outer_reads(ctx, item)
     for call in ctx.descendants("call_expression"):
-        name = ctx.text(call.child_by_field_name("function"))
+        name = ctx.text(call.child_by_field_id(F.FUNCTION))
         if name and ctx.model.first(Kind.SUBFLOW, name) is not None:
             _placement(ctx, call, name)
     for pipe in ctx.descendants("pipe_expression"):
@@ -69,14 +69,14 @@ def _placement(ctx: ItemContext, call: Node, name: str) -> None:
     if _is_substep(step):
         ctx.error(
             call,
-            f"subflow `{name}` cannot run in substep `{ctx.text(step.child_by_field_name('name'))}`: a "
+            f"subflow `{name}` cannot run in substep `{ctx.text(step.child_by_field_id(F.NAME))}`: a "
             f"subflow is a top-level step of its own — move `{name}(…)` to a step outside",
             "subflow-nested",
         )
         return
     others = [i for i in body_items(step) if i.id != statement.id and i.type != "step_outcome"]
     if others:
-        step_name = ctx.text(step.child_by_field_name("name"))
+        step_name = ctx.text(step.child_by_field_id(F.NAME))
         ctx.error(
             call,
             f"subflow `{name}` must be the only statement of step `{step_name}`: move the other "
@@ -95,18 +95,18 @@ def _is_substep(step: Node) -> bool:
 
 
 def _declaration(ctx: ItemContext, sub: Node) -> None:
-    name = ctx.text(sub.child_by_field_name("name"))
+    name = ctx.text(sub.child_by_field_id(F.NAME))
     outcomes = [c for c in sub.named_children if c.type == "outcome_clause"]
     if not outcomes:
         steps = [c for c in sub.named_children if c.type == "step_declaration"]
         what = "has no body" if not steps else "declares no outcome"
         ctx.error(
-            sub.child_by_field_name("name") or sub,
+            sub.child_by_field_id(F.NAME) or sub,
             f"subflow `{name}` {what}: indent under it one `outcome <name>: type <Type>` and the steps "
             "that reach it",
             "subflow-outcomes",
         )
-    first = ctx.text(outcomes[0].child_by_field_name("name")) if outcomes else ""
+    first = ctx.text(outcomes[0].child_by_field_id(F.NAME)) if outcomes else ""
     for extra in outcomes[1:]:
         ctx.error(
             extra,
@@ -115,7 +115,7 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
             "subflow-outcomes",
         )
     for o in outcomes:
-        route = o.child_by_field_name("route")
+        route = o.child_by_field_id(F.ROUTE)
         if route is not None:
             ctx.error(
                 route,
@@ -126,7 +126,7 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
 
 
 def _outer_reads(ctx: ItemContext, sub: Node) -> None:
-    name = ctx.text(sub.child_by_field_name("name"))
+    name = ctx.text(sub.child_by_field_id(F.NAME))
     for ref in ctx.refs_of(RefKind.VALUE):
         target = ctx.target(ref)
         what = _OUTER_VALUES.get(getattr(target, "kind", None))  # type: ignore[arg-type]
@@ -147,14 +147,14 @@ def check(ctx: CheckContext) -> None:
         node = it.node
         if node.type != "subflow_declaration":
             continue
-        name = ctx.text(node.child_by_field_name("name"))
+        name = ctx.text(node.child_by_field_id(F.NAME))
         where.setdefault(name, node)
         calls.setdefault(name, set()).update(_called(ctx, node))
     for name, node in where.items():
         path = _cycle(calls, name)
         if path:
             ctx.error(
-                node.child_by_field_name("name") or node,
+                node.child_by_field_id(F.NAME) or node,
                 f"subflow `{name}` invokes itself ({' → '.join(path)}): subflows are expanded in place "
                 "and cannot recurse — use a `loop` or a bounded route back to a step",
                 "subflow-recursion",

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.syntax import fields as F
+
 _STEP = "step_declaration"
 
 
@@ -60,7 +62,7 @@ def block_kind(block: Node | None) -> str:
     if t == "block":
         owner = block.parent
         if owner is not None and owner.type == "fork_statement":
-            return "fork" if owner.child_by_field_name("item") is not None else "named fork"
+            return "fork" if owner.child_by_field_id(F.ITEM) is not None else "named fork"
         if owner is not None and owner.type == "on_failure":
             return "on failure"
         return "block"
@@ -96,7 +98,7 @@ def route_siblings(step: Node) -> list[Node]:
 
 def arms(step: Node) -> list[Node]:
     """The outcome arms of `step`."""
-    body = step.child_by_field_name("body")
+    body = step.child_by_field_id(F.BODY)
     return [c for c in body.named_children if c.type == "step_outcome"] if body is not None else []
 
 

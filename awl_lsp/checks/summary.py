@@ -87,7 +87,7 @@ class ItemSummary:
 
 
 def body_items(step: Node) -> list[Node]:
-    body = step.child_by_field_name("body")
+    body = step.child_by_field_id(F.BODY)
     return (
         [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
         if body is not None
@@ -129,7 +129,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     summary.route_targets = [
         _text(source, t)
         for r in nodes.get("route_statement", [])
-        if (t := r.child_by_field_name("target")) is not None
+        if (t := r.child_by_field_id(F.TARGET)) is not None
     ]
     steps = nodes.get("step_declaration", [])
     if not steps:
