@@ -17,6 +17,10 @@ from awl_lsp.model.symbols import Kind, RefKind
 from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.parser import LANGUAGE
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_SUBFLOW = Kind.SUBFLOW
+_R_VALUE = RefKind.VALUE
+
 _BLOCKS = {"fork_statement": "a `fork`", "loop_statement": "a `loop`", "on_failure": "an `on failure` block"}
 _CALLS = Query(LANGUAGE, "(call_expression) @call")
 _FUNCTION = F.FUNCTION
@@ -32,12 +36,12 @@ def check_item(ctx: ItemContext) -> None:
         _outer_reads(ctx, item)
     for call in ctx.descendants("call_expression"):
         name = ctx.text(call.child_by_field_id(F.FUNCTION))
-        if name and ctx.model.first(Kind.SUBFLOW, name) is not None:
+        if name and ctx.model.first(_K_SUBFLOW, name) is not None:
             _placement(ctx, call, name)
     for pipe in ctx.descendants("pipe_expression"):
         for stage in pipe.children_by_field_name("stage"):
             name = ctx.text(stage) if stage.type == "identifier" else ""
-            if name and ctx.model.first(Kind.SUBFLOW, name) is not None:
+            if name and ctx.model.first(_K_SUBFLOW, name) is not None:
                 ctx.error(
                     stage,
                     f"subflow `{name}` cannot be a pipe stage: call it on a step of its own, "
@@ -127,7 +131,7 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
 
 def _outer_reads(ctx: ItemContext, sub: Node) -> None:
     name = ctx.text(sub.child_by_field_id(F.NAME))
-    for ref in ctx.refs_of(RefKind.VALUE):
+    for ref in ctx.refs_of(_R_VALUE):
         target = ctx.target(ref)
         what = _OUTER_VALUES.get(getattr(target, "kind", None))  # type: ignore[arg-type]
         if what is not None:

@@ -24,6 +24,13 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_FIELD = Kind.FIELD
+_K_PARAMETER = Kind.PARAMETER
+_K_TYPE = Kind.TYPE
+_K_WORKFLOW = Kind.WORKFLOW
+_K_WORKLOOP = Kind.WORKLOOP
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -75,9 +82,9 @@ class SemanticModel(DeclarationTables, Resolution):
         else:
             self._index()
         self.flow: Symbol | None = next(
-            (s for s in self.symbols if s.kind in (Kind.WORKFLOW, Kind.WORKLOOP)), None
+            (s for s in self.symbols if s.kind in (_K_WORKFLOW, _K_WORKLOOP)), None
         )
-        self.is_workloop = self.flow is not None and self.flow.kind is Kind.WORKLOOP
+        self.is_workloop = self.flow is not None and self.flow.kind is _K_WORKLOOP
         self._kind_lists: dict[Kind, list[Symbol]] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
@@ -223,16 +230,16 @@ class SemanticModel(DeclarationTables, Resolution):
         return found[0]
 
     def type_symbol(self, name: str) -> Symbol | None:
-        return self.first(Kind.TYPE, name)
+        return self.first(_K_TYPE, name)
 
     def fields_of(self, type_name: str | None) -> list[Symbol]:
         if not type_name:
             return []
         sym = self.type_symbol(type_name.rstrip("?"))
-        return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
+        return [c for c in sym.children if c.kind is _K_FIELD] if sym else []
 
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
-        parameter = Kind.PARAMETER
+        parameter = _K_PARAMETER
         return [c for c in sym.children if c.kind is parameter] if sym else []
 
     def _items_at(self, row: int) -> list[int]:
