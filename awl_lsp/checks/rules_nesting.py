@@ -27,6 +27,11 @@ from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind, Symbol
 from awl_lsp.syntax import fields as F
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_OUTCOME = Kind.OUTCOME
+_K_STEP = Kind.STEP
+_K_STEP_OUTCOME = Kind.STEP_OUTCOME
+
 _STEP_KINDS = (Kind.STEP, Kind.OUTCOME, Kind.STEP_OUTCOME)
 
 
@@ -65,7 +70,7 @@ def _top_level(sym: Symbol) -> bool:
 def _step_of_scope(ctx: ItemContext, name: str, scope: str) -> tuple[bool, Symbol | None]:
     """(a top-level step of this scope has the name, a substep of it that has the name)."""
     inner: Symbol | None = None
-    for sym in ctx.model.lookup_in(Kind.STEP, name, scope):
+    for sym in ctx.model.lookup_in(_K_STEP, name, scope):
         if _top_level(sym):
             return True, None
         inner = inner or sym
@@ -78,11 +83,11 @@ def _listed(names: list[str]) -> str:
 
 def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
     top, inner = _step_of_scope(ctx, name, scope)
-    if top or inner is None or ctx.model.first(Kind.OUTCOME, name, scope) is not None:
+    if top or inner is None or ctx.model.first(_K_OUTCOME, name, scope) is not None:
         return
     target = route.child_by_field_id(F.TARGET) or route
     candidates = [
-        s.name for s in ctx.model.of_kind(Kind.STEP) if s.scope == scope and _top_level(s) and s.name != name
+        s.name for s in ctx.model.of_kind(_K_STEP) if s.scope == scope and _top_level(s) and s.name != name
     ]
     ctx.error(
         target,
@@ -98,7 +103,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
     me = ctx.text(step.child_by_field_id(F.NAME))
     for dep in after.children_by_field_name("step"):
         name = ctx.text(dep)
-        if not name or ctx.model.first(Kind.STEP, name) is None:
+        if not name or ctx.model.first(_K_STEP, name) is None:
             continue  # no step has the name: `rules_references` says so
         if parent is None:
             top, _inner = _step_of_scope(ctx, name, scope)
@@ -106,7 +111,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
                 continue
             candidates = [
                 s.name
-                for s in ctx.model.of_kind(Kind.STEP)
+                for s in ctx.model.of_kind(_K_STEP)
                 if s.scope == scope and _top_level(s) and s.name not in (name, me)
             ]
             ctx.error(
@@ -142,19 +147,19 @@ def _substep_route(ctx: ItemContext, route: Node, name: str, owner: Node, parent
     me = ctx.text(owner.child_by_field_id(F.NAME))
     # (not the step itself: a route back to it is a cycle of its own)
     data = name_data(name, [n for n in steps if n != me] + parent_arms)[0]
-    is_step = ctx.model.first(Kind.STEP, name) is not None
+    is_step = ctx.model.first(_K_STEP, name) is not None
     arms_part = f"the outcome arms of `{pname}` ({_listed(parent_arms)})"
     if block_kind(owner.parent) == "named fork" and name in _names(ctx, siblings(owner)):
         message = (
             f"substep `{me}` routes to `{name}`, another branch of the named `fork` in `{pname}`: each "
             f"branch runs on its own — route to `{me}` itself or to {arms_part}"
         )
-    elif ctx.model.first(Kind.OUTCOME, name) is not None and not is_step:
+    elif ctx.model.first(_K_OUTCOME, name) is not None and not is_step:
         message = (
             f"substep `{me}` routes to `{name}`, an outcome of the flow outside its parent step `{pname}`: "
             f"route to {arms_part} or a step beside `{me}`, and let `{pname}` route on"
         )
-    elif (arm := ctx.model.first(Kind.STEP_OUTCOME, name)) is not None and not is_step:
+    elif (arm := ctx.model.first(_K_STEP_OUTCOME, name)) is not None and not is_step:
         message = (
             f"substep `{me}` routes to `{name}`, an outcome arm of step `{arm.container}`: a substep "
             f"routes only to the steps beside it ({_listed(steps)}) and to the outcome arms of its parent "

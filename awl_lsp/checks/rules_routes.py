@@ -18,6 +18,10 @@ from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind
 from awl_lsp.syntax import fields as F
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_OUTCOME = Kind.OUTCOME
+_K_STEP = Kind.STEP
+
 _BODIES = ("step_body", "block", "loop_body")
 
 
@@ -47,9 +51,9 @@ def _is_step(ctx: ItemContext, route: Node, name: str, scope: str) -> bool:
     owner = enclosing_step(route, ctx.node)
     if owner is not None and enclosing_step(owner, ctx.node) is not None:
         return any(ctx.text(s.child_by_field_id(F.NAME)) == name for s in route_siblings(owner))
-    steps = ctx.model.lookup_in(Kind.STEP, name, scope)
+    steps = ctx.model.lookup_in(_K_STEP, name, scope)
     return any(s.container is None or s.scope == f"subflow:{s.container}" for s in steps) and (
-        not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None
+        not ctx.model.is_workloop or ctx.model.first(_K_OUTCOME, name, scope) is None
     )
 
 
@@ -112,7 +116,7 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
 def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
     name_node = step.child_by_field_id(F.NAME)
     name = ctx.text(name_node)
-    if name and ctx.model.first(Kind.OUTCOME, name, scope) is not None:
+    if name and ctx.model.first(_K_OUTCOME, name, scope) is not None:
         flow = "subflow" if scope else "workflow"
         ctx.error(
             name_node or step,
