@@ -19,14 +19,15 @@ from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
 from awl_lsp.model.symbols import contains
+from awl_lsp.syntax import fields as F
 
 
 def check_item(ctx: ItemContext) -> None:
     """The names a const's value uses: other consts only."""
     if ctx.node is None or ctx.node.type != "const_declaration":
         return
-    const_name = ctx.text(ctx.node.child_by_field_name("name"))
-    _compile_time(ctx, ctx.node.child_by_field_name("value"), const_name)
+    const_name = ctx.text(ctx.node.child_by_field_id(F.NAME))
+    _compile_time(ctx, ctx.node.child_by_field_id(F.VALUE), const_name)
     model = ctx.model
     for sym in ctx.facts.symbols:
         if sym.kind is not Kind.CONST:
@@ -84,14 +85,14 @@ def _compile_time(ctx: ItemContext, value: Node | None, const: str) -> None:
         t = node.type
         if t in _COMPILE_TIME:
             continue
-        plus = t == "binary_expression" and ctx.text(node.child_by_field_name("operator")) == "+"
+        plus = t == "binary_expression" and ctx.text(node.child_by_field_id(F.OPERATOR)) == "+"
         if t == "list" or plus:
             stack.extend(reversed(node.named_children))
             continue
         if t in ("ERROR", "comment", "operator") or node.is_missing:
             continue
         what = _NOT_COMPILE_TIME.get(t, "a comparison" if t == "binary_expression" else "a runtime value")
-        if t == "call_expression" and not ctx.text(node.child_by_field_name("function"))[:1].isupper():
+        if t == "call_expression" and not ctx.text(node.child_by_field_id(F.FUNCTION))[:1].isupper():
             what = "a call"
         ctx.error(
             node,

@@ -32,6 +32,10 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind
 from awl_lsp.model.extract import ITEM_TYPES
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CHILD = Kind.CHILD
+_R_TYPE = RefKind.TYPE
+
 _GENERIC = {
     "List": "write a list as `[T]`",
     "Array": "write a list as `[T]`",
@@ -215,7 +219,7 @@ def _types(ctx: ItemContext) -> None:
             for c in (header.named_children if header is not None else [])
             if c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
         }
-    for ref in ctx.refs_of(RefKind.TYPE):
+    for ref in ctx.refs_of(_R_TYPE):
         if ref.name in BUILTIN_TYPES or ctx.target(ref) is not None:
             continue
         if ref.range[0] in broken_rows:
@@ -331,7 +335,7 @@ def _config(ctx: ItemContext) -> None:
 def _calls_child(ctx: ItemContext, statement: Node | None) -> bool:
     call = field(statement, "value")
     function = field(call, "function") if call is not None and call.type == "call_expression" else None
-    return function is not None and ctx.model.first(Kind.CHILD, ctx.text(function)) is not None
+    return function is not None and ctx.model.first(_K_CHILD, ctx.text(function)) is not None
 
 
 def _retry(ctx: ItemContext, item: Node) -> None:

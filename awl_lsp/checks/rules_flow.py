@@ -16,6 +16,7 @@ from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
 from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
 from awl_lsp.checks.summary import body_items
 from awl_lsp.model.symbols import Kind
+from awl_lsp.syntax import fields as F
 
 
 def text(ctx: CheckContext, node: Node | None) -> str:
@@ -29,7 +30,7 @@ def check_item(ctx: ItemContext) -> None:
         elif node.type == "loop_statement":
             _loop(ctx, node)
         elif not in_substep(node):
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(F.BODY)
             stmts = [c for c in body.named_children if c.type not in ("comment",)] if body is not None else []
             # (an `on failure` with no block at all is a line rule's: `rules_lines`)
             if body is not None and (not stmts or stmts[-1].type != "route_statement"):
@@ -84,7 +85,7 @@ def _loops(items: list[Node]) -> list[Node]:
         if item.type == "loop_statement":
             out.append(item)
         if item.type in ("loop_statement", "fork_statement"):
-            body = item.child_by_field_name("body")
+            body = item.child_by_field_id(F.BODY)
             if body is not None:
                 out += _loops([c for c in body.named_children if c.type not in ("comment", "doc_comment")])
     return out
@@ -109,10 +110,10 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
                 "loop-exhaustion",
             )
         return
-    name = text(ctx, step.child_by_field_name("name"))
-    guards = [a.child_by_field_name("guard") for a in arms]
-    kinds = [text(ctx, g.child_by_field_name("keyword")) if g is not None else "" for g in guards]
-    if any(g is None or g.child_by_field_name("unknown") is not None for g in guards):
+    name = text(ctx, step.child_by_field_id(F.NAME))
+    guards = [a.child_by_field_id(F.GUARD) for a in arms]
+    kinds = [text(ctx, g.child_by_field_id(F.KEYWORD)) if g is not None else "" for g in guards]
+    if any(g is None or g.child_by_field_id(F.UNKNOWN) is not None for g in guards):
         return
     for i, k in enumerate(kinds):
         if k in ("else", "otherwise") and i != len(kinds) - 1:
@@ -124,8 +125,8 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             )
     if any(k in ("else", "otherwise") for k in kinds):
         return
-    uncovered = _enum_uncovered(ctx, [g.child_by_field_name("condition") if g else None for g in guards])
-    where = step.child_by_field_name("name") or step
+    uncovered = _enum_uncovered(ctx, [g.child_by_field_id(F.CONDITION) if g else None for g in guards])
+    where = step.child_by_field_id(F.NAME) or step
     if uncovered == []:
         return
     if uncovered:
@@ -152,9 +153,9 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     """For guards all of the form `x == Variant`: ([] when every variant is covered) or (enum, missing)."""
     covered: dict[str, set[str]] = {}
     for c in conds:
-        if c is None or c.type != "binary_expression" or text(ctx, c.child_by_field_name("operator")) != "==":
+        if c is None or c.type != "binary_expression" or text(ctx, c.child_by_field_id(F.OPERATOR)) != "==":
             return None
-        sides = [c.child_by_field_name("left"), c.child_by_field_name("right")]
+        sides = [c.child_by_field_id(F.LEFT), c.child_by_field_id(F.RIGHT)]
         found = False
         for k, s in enumerate(sides):
             if s is not None and s.type == "identifier":
@@ -187,15 +188,15 @@ def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
 
 
 def _loop(ctx: ItemContext, loop: Node) -> None:
-    var = text(ctx, loop.child_by_field_name("binding"))
-    body = loop.child_by_field_name("body")
+    var = text(ctx, loop.child_by_field_id(F.BINDING))
+    body = loop.child_by_field_id(F.BODY)
     items = [c for c in body.named_children if c.type != "comment"] if body is not None else []
     until_twice = sum(i.type == "until_clause" for i in items) > 1  # a `max` written as `until`
     if not until_twice and not any(i.type == "loop_max" for i in items):
         ctx.error(
             loop, f"loop `{var}` is unbounded: add a `max N` line to its body so it always ends", "loop-max"
         )
-    counter = loop.child_by_field_name("counter")
+    counter = loop.child_by_field_id(F.COUNTER)
     if counter is not None and text(ctx, counter) == var:
         ctx.error(
             counter,
@@ -215,7 +216,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                 "route from the step's outcome arms",
                 "loop-route",
             )
-        elif n.type == "binding" and text(ctx, n.child_by_field_name("name")) == var:
+        elif n.type == "binding" and text(ctx, n.child_by_field_id(F.NAME)) == var:
             rebinds = True
     if var and not rebinds:
         ctx.error(

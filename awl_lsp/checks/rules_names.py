@@ -59,6 +59,7 @@ _CONVENTION_ONLY = frozenset({Kind.STEP, Kind.STEP_OUTCOME, Kind.WORKER})
 _AT_FIRST_USE = frozenset({Kind.TYPE, Kind.FIELD, Kind.ACTION})
 _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE: "type name"}
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
+_VALUE_REF = RefKind.VALUE  # (read once: an enum member is a class look-up)
 _BINDING, _RETIRE = Kind.BINDING, Kind.RETIRE  # (read once: an enum member is a class look-up)
 
 
@@ -90,7 +91,7 @@ _COMBINATORS = frozenset(
 def _combinator_reads(ctx: ItemContext) -> None:
     """In a workflow expression a combinator's name is the combinator: a value of that name (an
     input `map`, a step's `count`) can be declared but never read."""
-    for ref in ctx.refs_of(RefKind.VALUE):
+    for ref in ctx.refs_of(_VALUE_REF):
         if ref.name in _COMBINATORS:
             ctx.error(
                 ref.range,

@@ -18,6 +18,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.symbols import Range
+from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
@@ -146,7 +147,7 @@ def _ref_problem(value: str, root: object) -> str:
 
 
 def _import(ctx: CheckContext, node: Node) -> None:
-    p = node.child_by_field_name("path")
+    p = node.child_by_field_id(F.PATH)
     if p is None:  # `schema()`: the grammar lets `(` end its line, so the path is asked for here
         ctx.error(node, '`schema(…)` needs a file path, e.g. `schema("ticket.schema.json")`', "schema-path")
         return
@@ -175,7 +176,7 @@ def _import(ctx: CheckContext, node: Node) -> None:
 
 
 def _inline(ctx: CheckContext, node: Node) -> None:
-    body = node.child_by_field_name("json")
+    body = node.child_by_field_id(F.JSON)
     if body is None:
         return
     raw = ctx.source[body.start_byte : body.end_byte].decode("utf-8", errors="replace")

@@ -26,6 +26,11 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CARRY = Kind.CARRY
+_K_SIGNAL = Kind.SIGNAL
+_K_STEP = Kind.STEP
+
 _LOOP_CLAUSES = {
     "every_clause": "every",
     "on_clause": "on",
@@ -85,7 +90,7 @@ def _workflow_refuses_item(ctx: ItemContext) -> None:
             first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only"
         )
     starts = _start_routes(ctx)
-    if starts and ctx.model.first(Kind.STEP, "start") is None:
+    if starts and ctx.model.first(_K_STEP, "start") is None:
         for route in starts:
             target = field(route, "target")
             ctx.error(
@@ -119,7 +124,7 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
             ctx.error(d, f"`every` takes a duration like `25m`, not `{ctx.text(d)}`", "workloop-arming")
     for clause in on:
         sig = field(clause, "signal")
-        if sig is not None and ctx.model.first(Kind.SIGNAL, ctx.text(sig)) is None:
+        if sig is not None and ctx.model.first(_K_SIGNAL, ctx.text(sig)) is None:
             ctx.error(
                 sig,
                 f"`on {ctx.text(sig)}` names no declared signal: add `signal {ctx.text(sig)}: T` to "
@@ -293,8 +298,8 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     word = ctx.text(target)
     if word == "start":
         return
-    if ctx.model.first(Kind.STEP, word) is None:
-        data, meant = name_data(word, ["start", *ctx.model.names(Kind.STEP)])
+    if ctx.model.first(_K_STEP, word) is None:
+        data, meant = name_data(word, ["start", *ctx.model.names(_K_STEP)])
         ctx.error(
             target.named_children[0] if target.named_children else target,
             f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes "
@@ -330,7 +335,7 @@ def _route_start(ctx: ItemContext) -> None:
     starts = _start_routes(ctx)
     if not starts:
         return
-    carries = ctx.model.names(Kind.CARRY)
+    carries = ctx.model.names(_K_CARRY)
     for route in starts:
         payload = field(route, "payload")
         if payload is None:

@@ -19,6 +19,7 @@ from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import AwlType, TypeEnv
+from awl_lsp.syntax import fields as F
 
 
 class ExprChecker(Protocol):
@@ -145,10 +146,10 @@ def loose_variant(ec: ExprChecker, node: Node) -> None:
     if parent is None:
         return
     loose = parent.type in _LOOSE_PARENTS and (
-        parent.type != "pipe_expression" or parent.child_by_field_name("input") == node
+        parent.type != "pipe_expression" or parent.child_by_field_id(F.INPUT) == node
     )
     if parent.type == "binary_expression":
-        op = ec.env.text(parent.child_by_field_name("operator"))
+        op = ec.env.text(parent.child_by_field_id(F.OPERATOR))
         loose = op in ("and", "or", "+")
     if not loose:
         return
