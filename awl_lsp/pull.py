@@ -40,15 +40,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp.features.workspace_diagnostics import document_summary
-from awl_lsp.workspace import WorkspaceIndex
-from awl_lsp.workspace.index import Entry
-from awl_lsp.workspace.summary import DocumentSummary
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
     from awl_lsp.documents import OpenDocument
     from awl_lsp.session import WorkspaceSession
     from awl_lsp.syntax import Encoding
+    from awl_lsp.workspace import WorkspaceIndex
+    from awl_lsp.workspace.index import Entry
+    from awl_lsp.workspace.summary import DocumentSummary
 
 
 class Host(Protocol):
@@ -181,6 +179,8 @@ class PullDiagnostics:
     # ---- reports
     def open_report(self, uri: str) -> tuple[str, list[lsp.Diagnostic], int | None] | None:
         """An open document's diagnostics at its newest version: (result id, items, version)."""
+        from awl_lsp.features.workspace_diagnostics import document_summary
+
         ls = self.server
         found = ls.report(uri)
         doc = ls.documents.get(uri)
