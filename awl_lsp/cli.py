@@ -224,9 +224,9 @@ def cmd_guide(args: argparse.Namespace) -> int:
 
 
 def cmd_lsp(_: argparse.Namespace) -> int:
-    from awl_lsp.memory import pause_for_start_up
+    from awl_lsp.memory import no_full_collections
 
-    pause_for_start_up()  # (until `initialize` is answered: `PublishingServer.initialize_answered`)
+    no_full_collections()  # (before the imports: `memory`)
     from awl_lsp.server import run_stdio
 
     return run_stdio()

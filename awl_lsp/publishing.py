@@ -294,9 +294,9 @@ class PublishingServer(DocumentTable):
         return self.messages_waiting() or bool(self._due) or bool(self._workers)
 
     def initialize_answered(self) -> None:
-        """`initialize` is answered: start-up is over (`memory.start_up_done`), and what the first
-        requests would pay for is made while nothing else is to do (`awl_lsp.warm`)."""
-        memory.start_up_done()
+        """`initialize` is answered: what start-up made is here to stay (`memory.settle`), and what
+        the first requests would pay for is made while nothing else is to do (`awl_lsp.warm`)."""
+        memory.settle()
         if WARM_UP and self.warm is None:
             self.warm = WarmUp(steps(self.protocol), self.busy)
             self.warm.start()
