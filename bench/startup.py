@@ -21,9 +21,10 @@ spawn (or the message sent) to the reply's last byte read:
   launched the server) and after a quiet second. Twice: for a client that is sent diagnostics
   (`publishDiagnostics`: Neovim 0.10/0.11, Helix, Emacs) and for VS Code, which pulls them
   (`textDocument/diagnostic` sent right after the `didOpen`).
-- the first completion of a process at 5,000 lines (opened after a quiet second, asked a second
-  after its diagnostics) beside the second completion at the same place: what the warm-up after
-  `initialize` is for.
+- the first completion of a process at 5,000 lines beside the second at the same place (what the
+  warm-up after `initialize` is for): the document opened and the completion asked after quiet
+  seconds, and both at once (the warm-up had no quiet moment yet). `--against` times another
+  checkout's server beside this one's, alternating.
 
 The package's bytecode is compiled first (as an install does), so no run pays for compiling it.
 """
@@ -55,6 +56,9 @@ from shapes import subflows  # noqa: E402
 RUNS = int(os.environ.get("AWL_STARTUP_RUNS", "9"))
 COMPLETION_RUNS = int(os.environ.get("AWL_STARTUP_COMPLETION_RUNS", "5"))
 QUIET = 1.0  # seconds: "after a quiet second"
+# before the first completion: past the full collection the server makes once the input has been
+# quiet for a second (`publishing.RECLAIM_AFTER`), which a completion asked then would wait for
+SETTLED = 2.0
 TIMEOUT = 60.0
 BARE = "from pygls.lsp.server import LanguageServer; LanguageServer('bare', '0').start_io()"
 VSCODE_PARAMS: dict[str, Any] = json.loads((HERE / "vscode_initialize.json").read_text())
@@ -267,9 +271,10 @@ def first_diagnostics(
         wire.stop()
 
 
-def first_completion(servers: Servers, folder: Path, text: str) -> tuple[float, float, int]:
-    """The first and the second completion of a process at the bench's typing place (seconds), the
-    document opened after a quiet second, the completion asked a second after its diagnostics."""
+def first_completion(servers: Servers, folder: Path, text: str, quiet: float) -> tuple[float, float, int]:
+    """The first and the second completion of a process at the bench's typing place (seconds): the
+    document opened `quiet` seconds after `initialized` and the completion asked `quiet` seconds
+    after its diagnostics (with 0, the editor asks at once)."""
     path = folder / "big.awl"
     path.write_text(text)
     uri = path.as_uri()
@@ -278,12 +283,12 @@ def first_completion(servers: Servers, folder: Path, text: str) -> tuple[float, 
     try:
         wire.initialize(VSCODE_PARAMS, folder)
         wire.notify("initialized", {})
-        time.sleep(QUIET)
+        time.sleep(quiet)
         item = {"uri": uri, "languageId": "awl", "version": 1, "text": text}
         wire.notify("textDocument/didOpen", {"textDocument": item})
         msg_id, _ = wire.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         wire.answer(msg_id)
-        time.sleep(QUIET)
+        time.sleep(quiet)
         asked = {"textDocument": {"uri": uri}, "position": {"line": where.row, "character": where.col}}
         took = []
         items = 0
@@ -353,21 +358,29 @@ def main() -> None:
     sides = {"this checkout": servers}
     if args.against is not None:
         sides[f"{args.against}"] = Servers(args.against.resolve())
-    firsts: dict[str, list[float]] = {name: [] for name in sides}
-    seconds: dict[str, list[float]] = {name: [] for name in sides}
+    rows = {
+        "the first of the process (opened and asked after quiet seconds)": (SETTLED, 0),
+        "the second, same place": (SETTLED, 1),
+        "the first, opened right after initialized and asked right after its diagnostics": (0.0, 0),
+        "the second, same place ": (0.0, 1),
+    }
+    took: dict[tuple[str, float, int], list[float]] = {}
     items = 0
     for _ in range(COMPLETION_RUNS):  # (alternating between the checkouts)
-        for name, side in sides.items():
-            first, second, items = first_completion(side, folder, big)
-            firsts[name].append(first)
-            seconds[name].append(second)
+        for quiet in (SETTLED, 0.0):
+            for name, side in sides.items():
+                both = first_completion(side, folder, big, quiet)
+                items = both[2]
+                for i in (0, 1):
+                    took.setdefault((name, quiet, i), []).append(both[i])
     lines = big.count("\n") + 1
     print(f"completion in a {lines}-line workloop, ms (median of {COMPLETION_RUNS} processes, {items} items)")
     print()
     print("| completion | " + " | ".join(sides) + " |")
     print("|---|" + "---|" * len(sides))
-    print("| the first of the process | " + " | ".join(f"{median_ms(firsts[n]):.1f}" for n in sides) + " |")
-    print("| the second, same place | " + " | ".join(f"{median_ms(seconds[n]):.1f}" for n in sides) + " |")
+    for label, (quiet, i) in rows.items():
+        cells = " | ".join(f"{median_ms(took[(n, quiet, i)]):.1f}" for n in sides)
+        print(f"| {label.strip()} | {cells} |")
     print()
     end = os.getloadavg()[0]
     print(f"load average {load:.1f} at the start, {end:.1f} at the end; {os.cpu_count()} cores")
