@@ -28,7 +28,7 @@ from lsprotocol import types as lsp
 from awl_lsp import memory
 from awl_lsp.document_table import DocumentTable
 from awl_lsp.pull import PullDiagnostics
-from awl_lsp.warm import WarmUp, steps
+from awl_lsp.warm import ANALYSIS, WarmUp, load, steps
 
 if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
     from awl_lsp.documents import OpenDocument
@@ -181,6 +181,7 @@ class PublishingServer(DocumentTable):
             self.publish(uri)
             return
         snap = doc.snapshot
+        load(ANALYSIS)  # (the worker imports nothing: `awl_lsp.warm`)
         lock = self._checking.setdefault(uri, threading.Lock())
 
         def check() -> None:

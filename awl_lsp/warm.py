@@ -10,9 +10,9 @@ quiet again. A request that needs what is not made yet makes it itself, as every
 did before there was a warm-up.
 
 1. `ANALYSIS`, in the order a document's first diagnostics need it: the syntax, the model, the
-   checker, an open document, its findings; then the workspace index. (The index is built in a
-   worker thread; it starts once these are loaded — `analysis_loaded` — so that modules are only
-   ever imported on the loop's thread.)
+   checker, an open document, its findings; then the workspace index. (The index is built, and a
+   long document first checked, in a worker thread; each starts once these are loaded —
+   `analysis_loaded`, `load` — so that modules are only ever imported on the loop's thread.)
 2. `FEATURES`, the modules of the requests; and the keyword catalog (completion and hover offer its
    entries).
 3. The protocol converter's code, one method a step. The converter makes its code for each class
@@ -38,7 +38,8 @@ from awl_lsp import memory
 
 log = logging.getLogger("awl_lsp.warm")
 
-# what a document's first diagnostics load, in the order they need it; then the workspace index's
+# what a document's first diagnostics load, in the order they need it, then the workspace index's:
+# everything the analysis imports, so a worker thread analysing documents imports nothing
 ANALYSIS = (
     "awl_lsp.syntax",
     "awl_lsp.model",
@@ -48,6 +49,7 @@ ANALYSIS = (
     "awl_lsp.features.typing",
     "awl_lsp.workspace",
     "awl_lsp.features.workspace_diagnostics",
+    "awl_lsp.reference",  # (the checker's messages that list words read it)
 )
 # what the requests load (`awl_lsp.server`'s handlers and the requests beside it)
 FEATURES = (

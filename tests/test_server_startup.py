@@ -230,6 +230,44 @@ def test_the_warm_up_loads_every_module_the_server_may_need() -> None:
     assert not missing, f"add these to awl_lsp.warm.FEATURES (or ANALYSIS): {missing}"
 
 
+def test_the_analysis_in_worker_threads_imports_nothing_once_analysis_is_loaded(tmp_path: Path) -> None:
+    # the workspace index and a long document's first check run in worker threads; modules are
+    # imported on the loop's thread only (`warm.ANALYSIS`, loaded before either starts)
+    program = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from awl_lsp.warm import ANALYSIS, load\n"
+        "load(ANALYSIS)\n"
+        "before = {m for m in sys.modules if m.startswith('awl_lsp')}\n"
+        "from awl_lsp.documents import OpenDocument\n"
+        "from awl_lsp.features.diagnostics import diagnostics\n"
+        "from awl_lsp.features.typing import type_env\n"
+        "from awl_lsp.features.workspace_diagnostics import document_summary, unopened_diagnostics\n"
+        "from awl_lsp.syntax import Encoding\n"
+        "from awl_lsp.workspace import WorkspaceIndex\n"
+        "roots = [Path(p) for p in sys.argv[1:]]\n"
+        "index = WorkspaceIndex(roots)\n"
+        "index.scan(None)\n"
+        "for entry in index.entries.values():\n"
+        "    unopened_diagnostics(entry, index, Encoding.UTF16)\n"
+        "    snap = OpenDocument(entry.text, 1, entry.path, entry.path.parent).snapshot\n"
+        "    diagnostics(snap, entry.uri, True)\n"
+        "    document_summary(snap)\n"
+        "    type_env(snap)\n"
+        "print(len(index.entries))\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('awl_lsp') and m not in before)))\n"
+    )
+    roots = [str(EXAMPLES), str(ROOT / "tests" / "data" / "spec")]
+    run = subprocess.run(
+        [sys.executable, "-c", program, *roots], capture_output=True, text=True, timeout=600, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    analysed, *rest = run.stdout.splitlines()
+    assert int(analysed) > 50  # (valid and invalid documents of every family)
+    new = rest[0].split() if rest else []
+    assert not new, f"add these to awl_lsp.warm.ANALYSIS: {new}"
+
+
 def test_no_warm_up_step_runs_while_a_message_waits() -> None:
     async def scenario() -> list[str]:
         loop = asyncio.get_running_loop()
