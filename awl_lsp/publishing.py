@@ -6,7 +6,9 @@ published once the input is quiet (`schedule`, re-armed by every key of a burst)
 pulls diagnostics (`awl_lsp.pull`) is not sent them but asked to pull again. An edit that changes a
 workflow's contract side re-publishes the documents tied to it (`dependents_changed`), open or not.
 It also owns the memory work that pauses the server (a full collection, giving pages back), which
-waits for the same quiet (`when_quiet`), and forgetting a closed document's scheduling (`closed`).
+waits for the same quiet (`when_quiet`), the warm-up after `initialize`, which runs only while
+nothing else is due (`busy`, `awl_lsp.warm`), and forgetting a closed document's scheduling
+(`closed`).
 
 The timings below are read through properties at each use, so the server module may re-export
 them for a test or bench to change (`awl_lsp.server.RELEASE_AFTER`).

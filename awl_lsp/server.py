@@ -2,12 +2,15 @@
 
 This module makes the one `server` (`AwlServer`) and registers on it every request a feature
 answers: each handler turns the params into a snapshot and a position, calls `awl_lsp.features`,
-and returns what it gives. What the server keeps and does between messages lives beside it:
+and returns what it gives. The handlers import their feature when they run: `initialize` is
+answered with only pygls and the protocol loaded, and the features load after it, while the input
+is quiet (`awl_lsp.warm`). What the server keeps and does between messages lives beside it:
 
 - `document_table`: the open documents, the workspace folders, the position encoding;
 - `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
-  check in a worker), and the memory work at quiet moments — its timings are re-exported here
-  (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read from here at each use;
+  check in a worker), and the work at quiet moments (memory, the warm-up after `initialize`) —
+  its timings are re-exported here (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read
+  from here at each use;
 - `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
   workspace index in step; `pull`: diagnostics the client pulls;
 - `cancellable_requests`: requests the client can cancel while they run;
