@@ -300,6 +300,9 @@ class PublishingServer(DocumentTable):
         """`initialize` is answered: what start-up made is here to stay (`memory.settle`), and what
         the first requests would pay for is made while nothing else is to do (`awl_lsp.warm`)."""
         memory.settle()
+        # the C library's trim is looked up (ctypes loaded) now, before any document: loaded among
+        # the objects of the first documents, it would keep ≈ 4 MB of their pages after they close
+        memory.trim()
         if WARM_UP and self.warm is None:
             self.warm = WarmUp(steps(self.protocol), self.busy)
             self.warm.start()
