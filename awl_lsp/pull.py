@@ -179,8 +179,6 @@ class PullDiagnostics:
     # ---- reports
     def open_report(self, uri: str) -> tuple[str, list[lsp.Diagnostic], int | None] | None:
         """An open document's diagnostics at its newest version: (result id, items, version)."""
-        from awl_lsp.features.workspace_diagnostics import document_summary
-
         ls = self.server
         found = ls.report(uri)
         doc = ls.documents.get(uri)
@@ -194,6 +192,8 @@ class PullDiagnostics:
         if index is not None and doc.path is not None:
             key = doc.path.resolve()
             if key in index.entries:
+                from awl_lsp.features.workspace_diagnostics import document_summary
+
                 tied = partners(key, document_summary(doc.snapshot), index)
                 facts = (bool(index.roots), partners_key(tied))
         key_ = ("open", uri, doc.version, doc.out_of_sync, self.schema_epoch, ls.encoding.value, facts)
