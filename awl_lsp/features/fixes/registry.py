@@ -153,6 +153,7 @@ FIXES: tuple[Entry, ...] = (
     Entry(forks.bare_join, "fork-named-join"),
     Entry(line_ends.drop_hatch_binding, "hatch-binding"),
     Entry(line_ends.drop_bare_arrow, "binding-name"),
+    Entry(line_ends.bind_idle_chain, "pipe-unterminated"),  # (issue 22, every fix safe: before removing it)
     Entry(line_ends.drop_idle_chain, "pipe-unterminated"),
     Entry(flow_kinds.remove_workloop_word, "workloop-only"),
     Entry(subflows.pass_as_parameter, "subflow-outer-name"),
