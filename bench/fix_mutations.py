@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, metavar="N", help="list the first N unsafe fixes")
     parser.add_argument("--engine", action="store_true", help="ask the engine about the preferred fixes")
     parser.add_argument("--sample", type=int, metavar="SEED", help="only the fixed-seed sample of the tests")
-    parser.add_argument("--per-mistake", type=int, default=24, help="mutants of each kind in the sample")
+    parser.add_argument("--per-mistake", type=int, default=40, help="mutants of each kind in the sample")
     args = parser.parse_args(argv)
     errors: Counter[tuple[str, str]] = Counter()
     fixed: Counter[tuple[str, str]] = Counter()
