@@ -40,7 +40,7 @@ Adding a fix (CONTRIBUTING.md says the same)
 
 from awl_lsp.features.fixes.apply import Applied, FixedText, apply_edits, fix_text
 from awl_lsp.features.fixes.refactors import refactors_at
-from awl_lsp.features.fixes.registry import FIXES, Entry, fixes_for
+from awl_lsp.features.fixes.registry import FIXES, Entry, fixes_for, preferred_fix
 from awl_lsp.features.fixes.values import Edit, Fix, Range, plain_text, tabstop
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "apply_edits",
     "fix_text",
     "fixes_for",
+    "preferred_fix",
     "plain_text",
     "refactors_at",
     "tabstop",

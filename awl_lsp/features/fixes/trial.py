@@ -108,8 +108,8 @@ def _difference(old: str, new: str, lines: LineIndex, encoding: Encoding) -> Tex
     from awl_lsp.syntax import TextEdit
 
     n = min(len(old), len(new))
-    a = _common(old, new, n, lambda i, j: (i, j), lambda s, i: s[i])
-    z = _common(old, new, n - a, lambda i, j: (-j or None, -i or None), lambda s, i: s[-1 - i])
+    a = _shared(n, lambda k: old[:k] == new[:k])
+    z = _shared(n - a, lambda k: old[len(old) - k :] == new[len(new) - k :])
     end = len(old) - z
     if 0 < a < len(old) and old[a - 1] == "\r" and old[a] == "\n":
         a -= 1  # (never between the two halves of a CRLF)
@@ -120,26 +120,17 @@ def _difference(old: str, new: str, lines: LineIndex, encoding: Encoding) -> Tex
     return TextEdit(start_line, start_col, end_line, end_col, new[a : len(new) - (len(old) - end)])
 
 
-def _common(
-    old: str,
-    new: str,
-    limit: int,
-    span: Callable[[int, int], tuple[int | None, int | None]],
-    at: Callable[[str, int], str],
-) -> int:
-    """How many characters `old` and `new` share at one end (at most `limit`): compared a block at
-    a time (C speed on 200 kB texts), then character by character in the first block that differs."""
-    done, block = 0, 4096
-    while done < limit:
-        stop = min(limit, done + block)
-        i, j = span(done, stop)
-        if old[i:j] == new[i:j]:
-            done = stop
-            continue
-        while done < stop and at(old, done) == at(new, done):
-            done += 1
-        break
-    return done
+def _shared(limit: int, same: Callable[[int], bool]) -> int:
+    """The largest k <= limit for which `same(k)` holds (it holds for 0, and for every k below one
+    it holds for): a binary search, each step one comparison of slices (C speed)."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if same(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def replica(snap: Snapshot) -> Replica:
