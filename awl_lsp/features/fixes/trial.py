@@ -11,10 +11,11 @@ and message: the criterion `tests/test_safe_fixes.py` holds every fix to).
 The copy is a second document, a `Replica` kept beside the first (in `Snapshot.shared`, so it
 follows the document's versions; `analyse_text` hands over its own document, so the command line
 analyses nothing twice), with its own model builder and check cache. A trial edits the replica from
-the text it last checked to the text tried — the few bytes that differ — and checks it
-incrementally, as a key typed in the editor is checked: a trial costs what the edit touches (≈ 5 ms
-at 5,000 lines), not a whole analysis. Only the replica's first analysis (in the editor, once per
-document) costs a whole one. The snapshot's own text, tree and model are never changed; its memo
+the text it last checked to the text tried — the few lines that differ, or back through the
+document's newest text when they lie apart — and checks it incrementally, as a key typed in the
+editor is checked: a trial costs what its edits touch (≈ 7 ms at 5,000 lines), not a whole
+analysis. Only the replica's first analysis (in the editor, once per document) costs a whole one
+(≈ 250 ms at 5,000 lines). The snapshot's own text, tree and model are never changed; its memo
 keeps each trial's result (the same edits — one type change fixing many problems — are tried once).
 
 Each snapshot has a budget of trials, counted (not timed, so what is offered does not depend on
@@ -75,31 +76,63 @@ def also_wrong(snap: Snapshot, problem: Problem) -> bool:
 
 
 class Replica:
-    """A second document that trials edit and check: it holds the text it last checked, and goes
-    from there to each text tried by replacing the span that differs (one incremental edit). One
-    trial at a time (a lock: the editor may ask from more than one thread)."""
+    """A second document that trials edit and check. It goes from the text it holds to each text
+    tried by the span the two differ in — one incremental edit — when that span is short (the
+    trials of one problem differ in one place). Otherwise it goes back first: to the text it was
+    at before its last trial, to the newest text of the document, then to the text tried, each an
+    edit of one place (a trial elsewhere in the document, the keys typed since), each checked —
+    the checks' memory then reads only what each step touched. One trial at a time (a lock: the
+    editor may ask from more than one thread)."""
 
     def __init__(self, doc: OpenDocument) -> None:
         self.doc = doc
+        self.base = doc.syntax.text  # the text before the last trial (a version of the document)
         self.lock = threading.Lock()
 
-    def check(self, text: str) -> tuple[Keys, bool]:
-        """(code, message) of every problem of `text`, and whether its syntax is broken."""
+    def check(self, text: str, base: str) -> tuple[Keys, bool]:
+        """(code, message) of every problem of `text` — `base` (the snapshot's text) with a trial's
+        edits — and whether its syntax is broken."""
+        with self.lock:
+            now = self.doc.syntax.text
+            steps = [text]
+            if now != text and not _near(now, text):
+                steps = [t for t in dict.fromkeys([self.base, base, text]) if t != now]
+            for step in steps:
+                self._go(step)
+                found = self._checked()
+            self.base = base
+            return found
+
+    def _checked(self) -> tuple[Keys, bool]:
+        """The problems of the replica's text (its snapshot let go of before the next step: a
+        snapshot still held would make the next model a copy of this one, not an update)."""
         from awl_lsp.features.findings import findings
 
-        with self.lock:
-            doc = self.doc
-            syntax = doc.syntax
-            if text != syntax.text:
-                edit = _difference(syntax.text, text, syntax.lines, syntax.encoding)
-                try:
-                    doc.edit([edit], None)
-                except ValueError:
-                    doc.replace(text, None)
-                if doc.syntax.text != text:  # (cannot happen; but a trial must check what it says)
-                    doc.replace(text, None)
-            snap = doc.snapshot
-            return _keys(findings(snap)), syntax_broken(snap)
+        snap = self.doc.snapshot
+        return _keys(findings(snap)), syntax_broken(snap)
+
+    def _go(self, text: str) -> None:
+        doc = self.doc
+        syntax = doc.syntax
+        if text == syntax.text:
+            return
+        try:
+            doc.edit([_difference(syntax.text, text, syntax.lines, syntax.encoding)], None)
+        except ValueError:
+            doc.replace(text, None)
+        if doc.syntax.text != text:  # (cannot happen; but a trial must check what it says)
+            doc.replace(text, None)
+
+
+NEAR = 40  # lines: two texts that differ within this many are one edit apart
+
+
+def _near(old: str, new: str) -> bool:
+    """Do the texts differ only within a few lines (one place)?"""
+    n = min(len(old), len(new))
+    a = _shared(n, lambda k: old[:k] == new[:k])
+    z = _shared(n - a, lambda k: old[len(old) - k :] == new[len(new) - k :])
+    return max(old.count("\n", a, len(old) - z), new.count("\n", a, len(new) - z)) <= NEAR
 
 
 def _difference(old: str, new: str, lines: LineIndex, encoding: Encoding) -> TextEdit:
@@ -172,7 +205,7 @@ def recheck(snap: Snapshot, edits: Iterable[Edit]) -> Keys | None:
 
 
 def _recheck(snap: Snapshot, edits: tuple[Edit, ...]) -> Keys | None:
-    found, broken = replica(snap).check(apply_edits(snap.doc.text, edits))
+    found, broken = replica(snap).check(apply_edits(snap.doc.text, edits), snap.doc.text)
     if broken and not syntax_broken(snap):
         return None
     return found
