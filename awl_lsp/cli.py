@@ -60,7 +60,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(github_io_error(None, e))
     workspace = Path(args.workspace).resolve() if args.workspace else None
     tasks, roots = plan(args.paths, files, workspace)
-    options = Options(workspace, roots, args.fix, args.diff, args.unsafe_fixes)
+    # (only JSON and SARIF print every fix; the others need a problem's preferred fix, to count it)
+    every_fix = args.format in ("json", "sarif")
+    options = Options(workspace, roots, args.fix, args.diff, args.unsafe_fixes, every_fix)
     records: list = []
     unreadable = bool(errors)
     fixed_files = fixed_problems = 0
