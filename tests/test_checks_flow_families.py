@@ -73,7 +73,7 @@ def test_expectations_are_the_engines(capsys: pytest.CaptureFixture[str]) -> Non
 def test_the_rule_holds_when_its_line_is_typed_in_and_out(path: Path) -> None:
     """Editing the faulty line in and out of an open document finds what a fresh check finds."""
     from awl_lsp.checks import CheckCache, run_checks
-    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.model import ModelBuilder
     from awl_lsp.syntax import SyntaxDocument, TextEdit
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds, problem_cache
 from awl_lsp.syntax import document as document_module
 from awl_lsp.syntax.bounds import MAX_LINE_BYTES, SourceFacts, might_be_too_deep

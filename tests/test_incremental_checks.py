@@ -7,7 +7,7 @@ import pytest
 from helpers import example
 
 from awl_lsp.checks import CheckCache, Problem, run_checks
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.model import ModelBuilder, SemanticModel
 from awl_lsp.syntax import SyntaxDocument, TextEdit
 

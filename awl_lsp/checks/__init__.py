@@ -7,6 +7,8 @@ and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries). A do
 reads the document through `ctx.items`, `ctx.doc` and `ctx.model`; its problems are reused after
 an edit that changed nothing it read (`awl_lsp.checks.replay` notes which items' nodes and
 references it read — nothing to declare).
+
+May import: `syntax`, `reference`, `model`.
 """
 
 from __future__ import annotations
@@ -79,13 +81,11 @@ def run_checks(
 ) -> list[Problem]:
     """All semantic problems of one document, sorted by position.
 
-    `cache` (by default the one `OpenDocument` attached to the model, if any) keeps item results
-    between versions of a document; without one every item is checked.
+    `cache` (the one a snapshot's document hands over, if any) keeps item results between versions
+    of a document; without one every item is checked.
     """
     if cache is None:
-        cache = getattr(model, "check_cache", None)
-        if not isinstance(cache, CheckCache):
-            cache = CheckCache()
+        cache = CheckCache()
     ctx = CheckContext(model, tree, source, path, workspace)
     with gc_paused():
         cache.run(ctx, RULES)

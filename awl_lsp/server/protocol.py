@@ -40,11 +40,11 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 from pygls.protocol.language_server import lsp_method
 
-from awl_lsp import memory
-from awl_lsp.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
+from awl_lsp.server import memory
+from awl_lsp.server.framing import Body, End, Framer, Lost, ReadFn, Slip, fd_reader
 from awl_lsp.syntax.bounds import json_nesting
 
-log = logging.getLogger("awl_lsp.protocol")
+log = logging.getLogger("awl_lsp.server.protocol")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
