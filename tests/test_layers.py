@@ -80,7 +80,9 @@ def test_a_model_in_use_holds_nothing_of_the_layers_above_it() -> None:
     from awl_lsp.features.diagnostics import findings
     from awl_lsp.features.documents import OpenDocument
 
-    doc = OpenDocument((PACKAGE.parent / "examples" / "inbox_sweep.awl").read_text(encoding="utf-8"), 1, None, None)
+    doc = OpenDocument(
+        (PACKAGE.parent / "examples" / "inbox_sweep.awl").read_text(encoding="utf-8"), 1, None, None
+    )
     snap = doc.snapshot
     findings(snap)
     assert snap.checks is doc.checks  # (handed over)

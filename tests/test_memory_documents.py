@@ -28,7 +28,7 @@ from awl_lsp.features.diagnostics import diagnostics
 from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.semantic_tokens import semantic_tokens_full
 from awl_lsp.server import memory
-from awl_lsp.server.protocol import Dispatcher
+from awl_lsp.server.dispatch import Dispatcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import document  # noqa: E402

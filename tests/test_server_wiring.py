@@ -20,7 +20,7 @@ import pytest
 from pygls.io_ import StdoutWriter
 
 import awl_lsp.server.language_server
-from awl_lsp.server.protocol import Dispatcher
+from awl_lsp.server.dispatch import Dispatcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import document  # noqa: E402
