@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import compress
 from operator import is_not
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.model.facts import plain_scope
@@ -35,10 +35,12 @@ from awl_lsp.syntax.problems import Problem, Range, Related
 if TYPE_CHECKING:
     from tree_sitter import Node
 
+    from awl_lsp.checks.across import Across
     from awl_lsp.checks.summary import ItemSummary
     from awl_lsp.model.facts import ItemFacts
 
 Point = tuple[int, int]
+T = TypeVar("T")
 _FORK_ROW = re.compile(r"fork@\d+")
 
 
@@ -66,6 +68,8 @@ class ItemMap:
     The two texts (the items' keys, which start at the beginning of a line) share a prefix and a
     suffix; a point before the differing stretch keeps its place, one after it moves with the
     suffix. A range's start at a pure insertion point moves with the insertion, its end does not.
+    A pure insertion or deletion of whole lines is placed at the start of its line when the text
+    allows both (a line pasted above a copy of itself is that line, not a break in the copy).
     """
 
     __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved", "_splits")
@@ -82,6 +86,8 @@ class ItemMap:
             n = min(len(old_key), len(new_key))
             p = _common_prefix(old_key, new_key, n)
             s = _common_suffix(old_key, new_key, n - p)
+            start = _line_start(old_key, new_key, p, s)
+            p, s = start, s + p - start
             self._a = _point(old_key, p)
             self._b0 = _point(old_key, len(old_key) - s)
             self._b1 = _point(new_key, len(new_key) - s)
@@ -91,10 +97,12 @@ class ItemMap:
         # may belong to either part: only the text's own places, elsewhere, are carried.
         self._splits = self._b0[0] != self._b1[0]
 
-    def point(self, row: int, col: int, end: bool = False) -> Point:
+    def point(self, row: int, col: int, end: bool = False, made_up: bool = True) -> Point:
+        """The new place of an old point; `made_up=False` for a place of the text itself (a
+        node's, a symbol's), which keeps its place on a line the edit splits, before the edit."""
         q = (row - self._old_row, col)
         if q < self._a or (end and q == self._a):
-            if self._splits and q[0] == self._a[0]:
+            if made_up and self._splits and q[0] == self._a[0]:
                 raise Unmappable
             return (q[0] + self._new_row, col)
         if q >= self._b0:
@@ -104,9 +112,31 @@ class ItemMap:
         raise Unmappable
 
     def range(self, r: Range) -> Range:
+        """A problem's range (its places may be made up by a rule)."""
         s = self.point(r[0], r[1])
         e = self.point(r[2], r[3], end=True)
         return (s[0], s[1], e[0], e[1])
+
+    def place(self, r: Range) -> Range:
+        """A range of the text itself (a fact's, a summary's: what a shape holds)."""
+        s = self.point(r[0], r[1], made_up=False)
+        e = self.point(r[2], r[3], end=True, made_up=False)
+        return (s[0], s[1], e[0], e[1])
+
+
+def _line_start(old: bytes, new: bytes, p: int, s: int) -> int:
+    """Where a pure insertion or deletion starts, moved back to the start of its line when the text
+    before it there repeats the end of the stretch (both alignments give the same texts)."""
+    if len(old) - s == p:
+        stretch = new[p : len(new) - s]  # inserted
+    elif len(new) - s == p:
+        stretch = old[p : len(old) - s]  # deleted
+    else:
+        return p
+    start = old.rfind(b"\n", 0, p) + 1
+    if not stretch or start == p or p - start > len(stretch) or not stretch.endswith(old[start:p]):
+        return p
+    return start
 
 
 class _Same:
@@ -116,6 +146,8 @@ class _Same:
 
     def range(self, r: Range) -> Range:
         return r
+
+    place = range
 
 
 SAME = _Same()
@@ -152,13 +184,17 @@ def shape(
     m: ItemMap | _Same,
     refs: bool,
     resolved: Resolved,
+    flags: bool = True,
+    tallied: bool = True,
 ) -> tuple | None:
     """What a document-wide rule can see of an item (first row `row`), its places carried by `m`
-    (None: a place lies inside the edited stretch). Its references count one by one only when
-    `refs` (the rules read them); otherwise through the item's tally and resolution."""
+        (None: a place lies inside the edited stretch). Its references count one by one only when
+        `refs` (the rules read them); otherwise through the item's tally and resolution. Whether its
+        steps hold a syntax error counts only when `flags` (the rules asked, `StepInfo.broken`); its tally
+    only when `tallied` (else the caller compares it field by field, `tally_changes`)."""
     try:
         own = {id(s): k for k, s in enumerate(facts.flat)}
-        rng = m.range
+        rng = m.place
         symbols = tuple(
             (
                 s.kind,
@@ -176,7 +212,7 @@ def shape(
             for s in facts.flat
         )
         top = tuple(own.get(id(s), -1) for s in facts.symbols)
-        seen: tuple = (kind, symbols, top, _walk(summary, row, m))
+        seen: tuple = (kind, symbols, top, _walk(summary, row, m, _UNSEEN if flags else _UNASKED))
         if refs:
             return (
                 *seen,
@@ -185,7 +221,8 @@ def shape(
                     for r in facts.references
                 ),
             )
-        return (*seen, _plain(tally(facts, "")), resolved.variant_types, resolved.cross_reads)
+        counted = _plain(tally(facts, "")) if tallied else ()
+        return (*seen, counted, resolved.variant_types, resolved.cross_reads)
     except Unmappable:
         return None
 
@@ -202,6 +239,15 @@ def _plain(t: Tally) -> tuple:
     return tuple(out)
 
 
+_TALLY_FIELDS = tuple(f.name for f in fields(Tally))
+
+
+def tally_changes(old: ItemFacts, new: ItemFacts) -> set[str]:
+    """The fields of an item's tally that differ between two versions of its facts."""
+    a, b = _plain(tally(old, "")), _plain(tally(new, ""))
+    return {name for name, x, y in zip(_TALLY_FIELDS, a, b, strict=True) if x != y}
+
+
 def _target(t: Any, own: dict[int, int]) -> object:
     if t is None:
         return None
@@ -211,19 +257,26 @@ def _target(t: Any, own: dict[int, int]) -> object:
     return (t.kind, t.name, _scope(t.scope), t.container)  # in another item: it moves with it
 
 
-def _walk(v: Any, row: int, m: ItemMap | _Same) -> object:
-    """A summary value with its item-relative places as document places carried by `m`."""
+# summary fields a shape leaves out: the anchor (a place, carried through the map), and whether a
+# step holds a syntax error unless the rules asked (`StepInfo.broken`)
+_UNSEEN = frozenset({"anchor"})
+_UNASKED = frozenset({"anchor", "error_inside"})
+
+
+def _walk(v: Any, row: int, m: ItemMap | _Same, skip: frozenset[str]) -> object:
+    """A summary value with its item-relative places as document places carried by `m` (the
+    fields in `skip` left out)."""
     if is_dataclass(v):
-        return tuple(_walk(getattr(v, f.name), row, m) for f in fields(v) if f.name != "anchor")
+        return tuple(_walk(getattr(v, f.name), row, m, skip) for f in fields(v) if f.name not in skip)
     if isinstance(v, tuple):
         if len(v) == 4 and all(type(x) is int for x in v):  # a relative range
-            return m.range((v[0] + row, v[1], v[2] + row, v[3]))
+            return m.place((v[0] + row, v[1], v[2] + row, v[3]))
         if len(v) == 2 and all(type(x) is int for x in v):  # a relative point
-            r = m.range((v[0] + row, v[1], v[0] + row, v[1]))
+            r = m.place((v[0] + row, v[1], v[0] + row, v[1]))
             return r[:2]
-        return tuple(_walk(x, row, m) for x in v)
+        return tuple(_walk(x, row, m, skip) for x in v)
     if isinstance(v, list):
-        return tuple(_walk(x, row, m) for x in v)
+        return tuple(_walk(x, row, m, skip) for x in v)
     return v
 
 
@@ -255,6 +308,35 @@ class FactsProbe:
     def __getattr__(self, name: str) -> Any:
         self._reads.add(self._index)
         return getattr(self._facts, name)
+
+
+class TallyProbe:
+    """An item's tally as the document-wide rules see it: the fields a rule reads are noted in
+    `fields` (kept with the item, whichever run read them, a rule's per-item partials included),
+    except what a gathering reads while it counts (`Across.counting`): those fields are compared
+    by the gatherings' answers (`Across.swap`), not item by item."""
+
+    __slots__ = ("_tally", "_across", "fields")
+
+    def __init__(self, tally: Tally, across: Across) -> None:
+        self._tally = tally
+        self._across = across
+        self.fields: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        if not self._across.counting:
+            self.fields.add(name)
+        return getattr(self._tally, name)
+
+    def attend(self, compute: Callable[[Any], T], item: object) -> T:
+        """`compute(item)` — a rule's partial result for the item (`base.memo_of`), which the rule
+        reads whoever asked for it first — with its reads noted even while a gathering counts."""
+        across = self._across
+        counting, across.counting = across.counting, False
+        try:
+            return compute(item)
+        finally:
+            across.counting = counting
 
 
 class NodeProbe:
@@ -297,17 +379,25 @@ class Replay:
     ref_reads: set[int]  # items whose references the rules read
     signature: tuple  # the document facts the rules read outside the items
     numbered: bool  # a message names a line number
+    flag_reads: set[int]  # items whose steps the rules asked whether they are broken
+    tally_reads: list[set[str]]  # per item, the fields of its tally the rules read (`TallyProbe`)
 
     @staticmethod
     def record(
-        problems: list[Problem], key_rows: list[int], reads: set[int], ref_reads: set[int], signature: tuple
+        problems: list[Problem],
+        key_rows: list[int],
+        reads: set[int],
+        ref_reads: set[int],
+        signature: tuple,
+        flag_reads: set[int],
+        tally_reads: list[set[str]],
     ) -> Replay:
         def item(r: Range) -> int:
             return max(bisect_right(key_rows, r[0]) - 1, 0)
 
         out = [(p, item(p.range), tuple(item(r.range) for r in p.related)) for p in problems]
         numbered = any(_LINE_NUMBER.search(p.message) for p in problems)
-        return Replay(out, reads, ref_reads, signature, numbered)
+        return Replay(out, reads, ref_reads, signature, numbered, flag_reads, tally_reads)
 
     def moved(self, maps: dict[int, ItemMap], p: int, s: int, count: int, delta: int) -> list[Problem] | None:
         """The problems moved to the new text: items before `p` stay, the last `s` move `delta` rows,
@@ -353,9 +443,12 @@ def replay_wide(
     delta: int,
     old_deps: list[frozenset[str]],
     deps: list[frozenset[str]],
+    across: Across,
 ) -> list[Problem] | None:
     """The last document-wide problems moved to this version, when every item checked in this run
-    has the shape it had (see `replay`) and every other item resolves as it did; else None."""
+    has the shape it had (see `replay`) and every other item resolves as it did; else None. A tally
+    field no rule read of the item may differ when the gatherings that count it give the answers
+    they gave (`across` is brought up to date with the item)."""
     count = len(nodes)
     end = count - s
     old_rows: dict[int, int] = {}
@@ -366,6 +459,7 @@ def replay_wide(
             k = old_rows[i] + old[i].span  # the next key starts on the line this item ends on
     maps: dict[int, ItemMap] = {}
     judged: set[int] = set()
+    regathered: dict[int, Any] = {}  # items whose gathered names changed: their new `Item`
     for i in visited:
         o, e = old[i], entries[i]
         row = nodes[i].start_point.row
@@ -378,11 +472,17 @@ def replay_wide(
             return None
         if o.key != e.key and (b"//!" in o.key or b"//!" in e.key):
             return None  # top-level narration may lie in the key's gap
-        refs = i in last.ref_reads
+        refs, flags = i in last.ref_reads, i in last.flag_reads
         now = resolution(e)
-        seen = shape(o.kind, o.facts, o.summary, was, m, refs, o.seen)
-        if seen is None or seen != shape(e.kind, e.facts, e.summary, row, SAME, refs, now):
+        seen = shape(o.kind, o.facts, o.summary, was, m, refs, o.seen, flags, tallied=False)
+        if seen is None or seen != shape(e.kind, e.facts, e.summary, row, SAME, refs, now, flags, False):
             return None
+        if not refs:  # (the references compared one by one say all the tally says)
+            changed = tally_changes(o.facts, e.facts)
+            if changed:
+                if i >= len(last.tally_reads) or changed & last.tally_reads[i] or e.item is None:
+                    return None
+                regathered[i] = e.item
         e.seen = now
         judged.add(i)
     # references resolved afresh since the last run (the model re-resolves only where names changed)
@@ -395,6 +495,8 @@ def replay_wide(
         now = resolution(e)
         if e.seen is None or now != e.seen or i in last.ref_reads:
             return None
+    if regathered and not across.swap(regathered, count):
+        return None
     moved_problems = last.moved(maps, p, s, count, delta)
     if moved_problems is not None:
         last.problems = [(q, j, rel) for q, (_, j, rel) in zip(moved_problems, last.problems, strict=True)]
@@ -414,6 +516,7 @@ def resolution(e: Any) -> Resolved:
 __all__ = [
     "SAME",
     "FactsProbe",
+    "TallyProbe",
     "ItemMap",
     "NodeProbe",
     "Replay",
@@ -421,4 +524,5 @@ __all__ = [
     "replay_wide",
     "resolution",
     "shape",
+    "tally_changes",
 ]
