@@ -145,7 +145,7 @@ class WorkspaceIndex:
 
     def _put(self, key: Path, text: str, summary: DocumentSummary, is_open: bool, stamp) -> Entry:  # noqa: ANN001
         old = self.entries.get(key)
-        if old is None or _meaning(old.summary) != _meaning(summary):
+        if old is None or not _same_meaning(old.summary, summary):
             self.generation += 1
         entry = Entry(key, text, summary, is_open, stamp)
         if old is not None:
@@ -206,15 +206,22 @@ class WorkspaceIndex:
 
 def _meaning(s: DocumentSummary) -> tuple:
     """What other documents' contract checks read of a summary, without positions: an edit that
-    only moves lines (Enter above a declaration) re-checks nobody else."""
+    only moves lines (Enter above a declaration) re-checks nobody else. (The record types apart:
+    see `_same_meaning`.)"""
     return (
         s.flow_kind,
         s.flow_name,
         tuple((i.name, i.type) for i in s.inputs),
         tuple((o.name, o.type, o.route) for o in s.outcomes),
-        tuple(sorted(s.records.items())),
         tuple((c.kind, c.name, tuple((p.name, p.type) for p in c.params), c.result) for c in s.contracts),
     )
+
+
+def _same_meaning(a: DocumentSummary, b: DocumentSummary) -> bool:
+    """Do two summaries mean the same to other documents (`_meaning`, and the record types — the
+    same table when no record type changed between two versions of a document, compared without
+    sorting a long document's thousand records on every keystroke)?"""
+    return _meaning(a) == _meaning(b) and (a.records is b.records or a.records == b.records)
 
 
 def _under(path: Path, root: Path) -> bool:
