@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import compress
 from operator import attrgetter, not_
 from pathlib import Path
@@ -38,7 +39,8 @@ from awl_lsp.checks.base import (
 )
 from awl_lsp.checks.deps import RecordingModel
 from awl_lsp.checks.exports import CAPTURED, CAPTURED_SET, changed_exports, exports, item_nodes, table_changes
-from awl_lsp.checks.replay import FactsProbe, NodeProbe, Replay, TallyProbe, replay_wide
+from awl_lsp.checks.probes import FactsProbe, NodeProbe, TallyProbe
+from awl_lsp.checks.replay import Replay, replay_wide
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
@@ -270,7 +272,6 @@ class CheckCache:
             else:
                 it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
                 it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
-                it.tally = TallyProbe(it.tally, self._across)  # type: ignore[assignment]
             tally_reads.append(it.tally.fields)  # type: ignore[attr-defined]
             items.append(it)
         ctx.items = items
@@ -332,7 +333,7 @@ class CheckCache:
             deps=frozenset(deps),
             facts=facts,
             summary=summarize(node, found, ctx.source, facts),
-            tally=tally(facts, str(next(_serials))),
+            tally=tally(facts, str(next(_serials)), partial(TallyProbe, across=self._across)),
             types=None,
             volatile=bool(
                 found.get("schema_import") or found.get("unknown_declaration")

@@ -6,13 +6,13 @@ step most of that is the same as before, only moved. This module decides when it
 same — so the previous problems, moved, are what a fresh run would report — without any rule
 declaring what it reads:
 
-- `ItemMap` carries points of one item's old text to its new text (the text both share before and
-  after the edited stretch keeps its place relative to it; a point inside the stretch has no image).
+- `ItemMap` (`awl_lsp.checks.item_map`) carries points of one item's old text to its new text.
 - `shape(entry, map)` is everything a document-wide rule can see of an item — facts with their
   places, the summary with its places, the node type — with the old places carried through the
-  map, so an old and a new item compare equal when the rules would see the same item, moved.
-- `NodeProbe` stands in for an item's tree node while the document-wide rules run and notes the
-  items whose node they read beyond its type; such an item's text is one of the rules' inputs.
+  map, so an old and a new item compare equal when the rules would see the same item, moved. What
+  the rules were seen reading (`awl_lsp.checks.probes`: an item's node, its references, whether
+  its steps are broken, the names it reads) is compared only where they read it; names read only
+  by the gatherings (`across`) are compared by the gatherings' answers.
 - `Replay` remembers the last run's document-wide problems with the items they lie in, and moves
   them (`moved`) when the engine finds every changed item of the same shape and the document
   facts unchanged. A message naming a line number is not reused when lines moved.
@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from itertools import compress
 from operator import is_not
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from awl_lsp.checks.item_map import SAME, ItemMap, Unmappable, _Same
+from awl_lsp.checks.probes import READ_FIELDS, FactsProbe, NodeProbe, TallyProbe
 from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.model.facts import plain_scope
 from awl_lsp.syntax.problems import Problem, Range, Related
@@ -39,8 +41,6 @@ if TYPE_CHECKING:
     from awl_lsp.checks.summary import ItemSummary
     from awl_lsp.model.facts import ItemFacts
 
-Point = tuple[int, int]
-T = TypeVar("T")
 _FORK_ROW = re.compile(r"fork@\d+")
 
 
@@ -51,129 +51,6 @@ def _scope(scope: str) -> str:
 
 
 _LINE_NUMBER = re.compile(r"\bline \d")
-
-
-class Unmappable(Exception):
-    """A place inside the edited stretch: the item's shape cannot be compared."""
-
-
-def _point(text: bytes, offset: int) -> Point:
-    """The (row, byte column) of `offset` in `text`."""
-    return text.count(b"\n", 0, offset), offset - (text.rfind(b"\n", 0, offset) + 1)
-
-
-class ItemMap:
-    """Points of one item's old text -> its new text (rows in document coordinates).
-
-    The two texts (the items' keys, which start at the beginning of a line) share a prefix and a
-    suffix; a point before the differing stretch keeps its place, one after it moves with the
-    suffix. A range's start at a pure insertion point moves with the insertion, its end does not.
-    A pure insertion or deletion of whole lines is placed at the start of its line when the text
-    allows both (a line pasted above a copy of itself is that line, not a break in the copy).
-    """
-
-    __slots__ = ("_a", "_b0", "_b1", "_old_row", "_new_row", "rows_moved", "_splits")
-
-    def __init__(self, old_key: bytes, old_row: int, new_key: bytes, new_row: int) -> None:
-        self._old_row, self._new_row = old_row, new_row
-        # an item key's text ends at its first `\0` (what follows describes shared lines or a
-        # broken item's tree: no places)
-        old_key, new_key = old_key.split(b"\0", 1)[0], new_key.split(b"\0", 1)[0]
-        if old_key == new_key:
-            end = _point(old_key, len(old_key))
-            self._a = self._b0 = self._b1 = end
-        else:
-            n = min(len(old_key), len(new_key))
-            p = _common_prefix(old_key, new_key, n)
-            s = _common_suffix(old_key, new_key, n - p)
-            start = _line_start(old_key, new_key, p, s)
-            p, s = start, s + p - start
-            self._a = _point(old_key, p)
-            self._b0 = _point(old_key, len(old_key) - s)
-            self._b1 = _point(new_key, len(new_key) - s)
-        self.rows_moved = old_row != new_row or self._b0[0] != self._b1[0]
-        # the edit adds or removes line breaks: where it starts, a line's head stays and its tail
-        # moves to another line. A place a rule made up on that line (a node's row at column 0)
-        # may belong to either part: only the text's own places, elsewhere, are carried.
-        self._splits = self._b0[0] != self._b1[0]
-
-    def point(self, row: int, col: int, end: bool = False, made_up: bool = True) -> Point:
-        """The new place of an old point; `made_up=False` for a place of the text itself (a
-        node's, a symbol's), which keeps its place on a line the edit splits, before the edit."""
-        q = (row - self._old_row, col)
-        if q < self._a or (end and q == self._a):
-            if made_up and self._splits and q[0] == self._a[0]:
-                raise Unmappable
-            return (q[0] + self._new_row, col)
-        if q >= self._b0:
-            if q[0] == self._b0[0]:
-                return (self._b1[0] + self._new_row, col - self._b0[1] + self._b1[1])
-            return (q[0] - self._b0[0] + self._b1[0] + self._new_row, col)
-        raise Unmappable
-
-    def range(self, r: Range) -> Range:
-        """A problem's range (its places may be made up by a rule)."""
-        s = self.point(r[0], r[1])
-        e = self.point(r[2], r[3], end=True)
-        return (s[0], s[1], e[0], e[1])
-
-    def place(self, r: Range) -> Range:
-        """A range of the text itself (a fact's, a summary's: what a shape holds)."""
-        s = self.point(r[0], r[1], made_up=False)
-        e = self.point(r[2], r[3], end=True, made_up=False)
-        return (s[0], s[1], e[0], e[1])
-
-
-def _line_start(old: bytes, new: bytes, p: int, s: int) -> int:
-    """Where a pure insertion or deletion starts, moved back to the start of its line when the text
-    before it there repeats the end of the stretch (both alignments give the same texts)."""
-    if len(old) - s == p:
-        stretch = new[p : len(new) - s]  # inserted
-    elif len(new) - s == p:
-        stretch = old[p : len(old) - s]  # deleted
-    else:
-        return p
-    start = old.rfind(b"\n", 0, p) + 1
-    if not stretch or start == p or p - start > len(stretch) or not stretch.endswith(old[start:p]):
-        return p
-    return start
-
-
-class _Same:
-    """The identity map (a new item's own places)."""
-
-    rows_moved = False
-
-    def range(self, r: Range) -> Range:
-        return r
-
-    place = range
-
-
-SAME = _Same()
-
-
-def _common_prefix(a: bytes, b: bytes, n: int) -> int:
-    lo, hi = 0, n  # a[:lo] == b[:lo]; the answer is at most hi
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: bytes, b: bytes, n: int) -> int:
-    la, lb = len(a), len(b)
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def shape(
@@ -278,96 +155,6 @@ def _walk(v: Any, row: int, m: ItemMap | _Same, skip: frozenset[str]) -> object:
     if isinstance(v, list):
         return tuple(_walk(x, row, m, skip) for x in v)
     return v
-
-
-class FactsProbe:
-    """An item's facts as the document-wide rules see them: reading its references (or anything
-    but its symbols) notes the item in `reads`."""
-
-    __slots__ = ("_facts", "_index", "_reads")
-
-    def __init__(self, facts: ItemFacts, index: int, reads: set[int]) -> None:
-        self._facts = facts
-        self._index = index
-        self._reads = reads
-
-    def aim(self, facts: ItemFacts, index: int, reads: set[int]) -> None:
-        """The same probe for another run (the item's facts there, its index, that run's notes)."""
-        self._facts = facts
-        self._index = index
-        self._reads = reads
-
-    @property
-    def flat(self) -> list:
-        return self._facts.flat
-
-    @property
-    def symbols(self) -> list:
-        return self._facts.symbols
-
-    def __getattr__(self, name: str) -> Any:
-        self._reads.add(self._index)
-        return getattr(self._facts, name)
-
-
-class TallyProbe:
-    """An item's tally as the document-wide rules see it: the fields a rule reads are noted in
-    `fields` (kept with the item, whichever run read them, a rule's per-item partials included),
-    except what a gathering reads while it counts (`Across.counting`): those fields are compared
-    by the gatherings' answers (`Across.swap`), not item by item."""
-
-    __slots__ = ("_tally", "_across", "fields")
-
-    def __init__(self, tally: Tally, across: Across) -> None:
-        self._tally = tally
-        self._across = across
-        self.fields: set[str] = set()
-
-    def __getattr__(self, name: str) -> Any:
-        if not self._across.counting:
-            self.fields.add(name)
-        return getattr(self._tally, name)
-
-    def attend(self, compute: Callable[[Any], T], item: object) -> T:
-        """`compute(item)` — a rule's partial result for the item (`base.memo_of`), which the rule
-        reads whoever asked for it first — with its reads noted even while a gathering counts."""
-        across = self._across
-        counting, across.counting = across.counting, False
-        try:
-            return compute(item)
-        finally:
-            across.counting = counting
-
-
-class NodeProbe:
-    """An item's node as the document-wide rules see it: reading anything but its type notes the
-    item in `reads` (its text becomes an input of the rules)."""
-
-    __slots__ = ("probed", "type", "_index", "_reads")
-
-    def __init__(self, node: Node, index: int, reads: set[int]) -> None:
-        self.probed = node
-        self.type = node.type  # read freely (rules pick items by type)
-        self._index = index
-        self._reads = reads
-
-    def aim(self, node: Node, index: int, reads: set[int]) -> None:
-        """The same probe for another run (an item of the same type: its node there, its index,
-        that run's notes)."""
-        self.probed = node
-        self._index = index
-        self._reads = reads
-
-    def __getattr__(self, name: str) -> Any:
-        self._reads.add(self._index)
-        return getattr(self.probed, name)
-
-    def __eq__(self, other: object) -> bool:
-        self._reads.add(self._index)
-        return self.probed == getattr(other, "probed", other)
-
-    def __hash__(self) -> int:
-        return hash(self.probed)
 
 
 @dataclass
@@ -480,7 +267,12 @@ def replay_wide(
         if not refs:  # (the references compared one by one say all the tally says)
             changed = tally_changes(o.facts, e.facts)
             if changed:
-                if i >= len(last.tally_reads) or changed & last.tally_reads[i] or e.item is None:
+                if (
+                    i >= len(last.tally_reads)
+                    or not changed <= READ_FIELDS  # (what it declares: its symbols are the same)
+                    or changed & last.tally_reads[i]
+                    or e.item is None
+                ):
                     return None
                 regathered[i] = e.item
         e.seen = now
