@@ -137,7 +137,7 @@ def _target(t: Any, own: dict[int, int]) -> object:
 # summary fields a shape leaves out: the anchor (a place, carried through the map), and whether a
 # step holds a syntax error unless the rules asked (`StepInfo.broken`)
 _UNSEEN = frozenset({"anchor"})
-_UNASKED = frozenset({"anchor", "error_inside"})
+_UNASKED = frozenset({"anchor", "_error_inside"})
 
 
 def _walk(v: Any, row: int, m: ItemMap | _Same, skip: frozenset[str]) -> object:

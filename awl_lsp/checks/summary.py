@@ -69,7 +69,7 @@ class StepInfo:
     open_end: bool = False  # no outcome arms, and its last statement is not a `route`
     collected: str = ""  # the name its `collect` gathers
     distributed: str = ""  # the item name its `distribute`/`sequence` binds
-    error_inside: bool = False  # holds a syntax error or a wrongly indented block (see `broken`)
+    _error_inside: bool = False  # holds a syntax error or a wrongly indented block (read `broken`)
 
     @property
     def broken(self) -> bool:
@@ -78,7 +78,7 @@ class StepInfo:
         anchor = self.anchor
         if anchor.reads is not None:
             anchor.reads.add(anchor.index)
-        return self.error_inside
+        return self._error_inside
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -235,7 +235,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             open_end=not outcomes and tail != "route_statement",
             collected=_text(source, coll.child_by_field_id(F.VALUE)) if coll is not None else "",
             distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
-            error_inside=step.id in broken or step.has_error,
+            _error_inside=step.id in broken or step.has_error,
         )
     _group_blocks(steps, infos)
     if item.type == "step_declaration":
