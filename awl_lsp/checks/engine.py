@@ -252,7 +252,7 @@ class CheckCache:
         reads: set[int] = set()
         ref_reads: set[int] = set()
         flag_reads: set[int] = set()
-        tally_reads: list[set[str]] = []
+        tally_reads: list[TallyProbe] = []
         items: list[Item] = []
         key_rows: list[int] = []
         facts, starts = model.items, model.item_starts  # (the items' rows, without a node point each)
@@ -272,7 +272,7 @@ class CheckCache:
             else:
                 it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
                 it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
-            tally_reads.append(it.tally.fields)  # type: ignore[attr-defined]
+            tally_reads.append(it.tally)  # type: ignore[arg-type]
             items.append(it)
         ctx.items = items
         self._across.update(items)

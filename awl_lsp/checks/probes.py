@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from awl_lsp.model.facts import ItemFacts
 
 T = TypeVar("T")
+_NONE: frozenset[str] = frozenset()  # (shared: most items' names are read by the gatherings only)
 
 
 class FactsProbe:
@@ -62,8 +63,8 @@ def _watched(name: str) -> property:
     slot = Tally.__dict__[name]
 
     def read(self: TallyProbe) -> frozenset[str]:
-        if not self._across.counting:
-            self.fields.add(name)
+        if not self._across.counting and name not in self.fields:
+            self.fields = self.fields | {name}  # (a new set: most items share the empty one)
         return slot.__get__(self)
 
     def write(self: TallyProbe, value: frozenset[str]) -> None:
@@ -85,7 +86,7 @@ class TallyProbe(Tally):
 
     def __init__(self, *values: Any, across: Across) -> None:  # noqa: ANN401 — the tally's fields
         self._across = across
-        self.fields: set[str] = set()
+        self.fields: frozenset[str] = _NONE
         super().__init__(*values)
 
     reads = _watched("reads")

@@ -167,7 +167,7 @@ class Replay:
     signature: tuple  # the document facts the rules read outside the items
     numbered: bool  # a message names a line number
     flag_reads: set[int]  # items whose steps the rules asked whether they are broken
-    tally_reads: list[set[str]]  # per item, the fields of its tally the rules read (`TallyProbe`)
+    tally_reads: list[TallyProbe]  # per item, its tally: the fields the rules read (`fields`)
 
     @staticmethod
     def record(
@@ -177,7 +177,7 @@ class Replay:
         ref_reads: set[int],
         signature: tuple,
         flag_reads: set[int],
-        tally_reads: list[set[str]],
+        tally_reads: list[TallyProbe],
     ) -> Replay:
         def item(r: Range) -> int:
             return max(bisect_right(key_rows, r[0]) - 1, 0)
@@ -270,7 +270,7 @@ def replay_wide(
                 if (
                     i >= len(last.tally_reads)
                     or not changed <= READ_FIELDS  # (what it declares: its symbols are the same)
-                    or changed & last.tally_reads[i]
+                    or changed & last.tally_reads[i].fields
                     or e.item is None
                 ):
                     return None
