@@ -179,9 +179,10 @@ class SyntaxProblemCache:
             self._layout.pop(key, None)  # (the cache holds this version's children's texts only)
         read = [self._read(root, child, source) for child in found]
         lines = doc.lines.line_count - self._lines
-        self._starts = starts.replaced(lo + 1, hi, [c.start_byte for c in found], delta)
-        self._ends = ends.replaced(lo + 1, hi, [c.end_byte for c in found], delta)
-        self._rows = self._rows.replaced(lo + 1, hi, [c.start_point.row for c in found], lines)
+        upto = min(hi, count)  # (the children from the edge after the window on move)
+        self._starts = starts.replaced(lo + 1, upto, [c.start_byte for c in found], delta)
+        self._ends = ends.replaced(lo + 1, upto, [c.end_byte for c in found], delta)
+        self._rows = self._rows.replaced(lo + 1, upto, [c.start_point.row for c in found], lines)
         self._edges[lo + 1 : hi] = [_edge(c, source) for c in found]
         self._keys[lo + 1 : hi] = [key for key, _ in read]
         self._shares[lo + 1 : hi] = [share for _, share in read]
