@@ -80,3 +80,37 @@ def test_a_name_two_items_give_is_repeated_and_one_item_giving_it_twice_is_too()
     ctx.items = [a, c]  # `b` cut: `x` is given once now
     ctx.across.update(ctx.items)  # type: ignore[union-attr]
     assert repeated(ctx, "twice", _given, _doubled) == {"z"}
+
+
+def test_items_swapped_without_a_run_bring_every_gathering_asked_for_up_to_date() -> None:
+    """The engine replaces an item without running the rules (its problems reused): the gatherings
+    the last run asked for count the new item instead of the old one, say whether any answer
+    changed, and the next run after that still answers as counting by hand does."""
+    rng = random.Random(4)
+    changed_seen = same_seen = 0
+    for _ in range(60):
+        items = [_random_item(rng) for _ in range(rng.randint(1, 12))]
+        ctx = _Ctx(list(items), Across())
+        ctx.across.update(ctx.items)  # type: ignore[union-attr]
+        before = (union(ctx, "given", _given), repeated(ctx, "twice", _given, _doubled))
+        before = (set(before[0]), set(before[1]))
+        at = rng.sample(range(len(items)), min(len(items), rng.randint(1, 2)))
+        swapped = {i: _random_item(rng) for i in at}
+        ctx.items = [swapped.get(i, it) for i, it in enumerate(ctx.items)]  # (a new list, as each run's)
+        same = ctx.across.swap(swapped, len(ctx.items))  # type: ignore[union-attr]
+        given, twice = _by_hand(ctx.items)
+        assert same == (before == (given, twice))
+        changed_seen += not same
+        same_seen += same
+        ctx.across.update(ctx.items)  # type: ignore[union-attr]  # the next run
+        assert union(ctx, "given", _given) == given
+        assert repeated(ctx, "twice", _given, _doubled) == twice
+    assert changed_seen and same_seen  # (both answers were exercised)
+
+
+def test_a_swap_for_another_count_of_items_is_refused() -> None:
+    a, b = _Item(frozenset({"x"})), _Item(frozenset({"y"}))
+    ctx = _Ctx([a, b], Across())
+    ctx.across.update(ctx.items)  # type: ignore[union-attr]
+    union(ctx, "given", _given)
+    assert not ctx.across.swap({0: b}, 3)  # type: ignore[union-attr]

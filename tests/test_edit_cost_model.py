@@ -53,6 +53,7 @@ def view(model: SemanticModel) -> tuple:
     )
     callables = [s.selection for s in model.of_kind(Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)]
     items = [(f.start_row, f.end_row, f.start_col) for f in model.items]
+    assert model.item_starts == [f.start_row for f in model.items]  # (kept moved, not re-read)
     return symbols, refs, names, values, scoped, visible, callables, items, model.item_deps, model.item_keys
 
 

@@ -314,3 +314,20 @@ def test_a_recovery_window_ends_at_clean_declarations_on_lines_of_their_own() ->
     assert not window[0].has_error and not window[-1].has_error
     assert any(node.has_error for node in window)
     assert recovered_as_fresh(doc.tree, doc.source, at, at + 1)
+
+
+def test_the_line_a_problem_is_named_on_is_read_without_splitting_the_document() -> None:
+    """The next code line below a place (where a bracket left open at a line's end, an invented
+    line token or a deep block is named) is read line by line from that place: the same row and
+    text as splitting the whole document into lines, at its end and after blank lines too."""
+    from awl_lsp.syntax.repeated_lines import next_code_line
+
+    rng = random.Random(11)
+    for _ in range(5000):
+        source = bytes(rng.choice(b"ab \t\n\n") for _ in range(rng.randint(0, 24)))
+        byte = rng.randint(0, len(source))
+        lines = source.split(b"\n")
+        row = source.count(b"\n", 0, byte)
+        below = [i for i in range(row + 1, len(lines)) if lines[i].strip()]
+        expected = below[0] if below else len(lines) - 1 if row + 1 < len(lines) else row
+        assert next_code_line(source, byte) == (expected, lines[expected]), (source, byte)

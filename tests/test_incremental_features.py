@@ -245,3 +245,18 @@ def test_a_consts_new_value_rechecks_the_steps_that_read_it() -> None:
     assert after == fresh
     assert any("limit" in m for m in before), before
     assert not any("limit" in m for m in after), after
+
+
+def test_spaces_typed_at_the_end_of_a_document_after_its_last_declaration_end_where_a_fresh_open_ends() -> (
+    None
+):
+    """Found by the sequence test above: text typed at the very end, after the last top-level
+    child, reads again a window that runs past the children the last version had."""
+    doc = OpenDocument(BASES[1], 1, None, None)
+    derived(doc.snapshot)
+    edits = [(0.3765329747301681, 27, "  "), (0.6, 28, "_1bb3 "), (1.0, 22, "  "), (1.0, 22, "  ")]
+    for i, (where, length, text) in enumerate(edits):
+        apply(doc, int(where * len(doc.syntax.text)), length, text)
+        if i == 2:  # (as the sequence test analyses every third version)
+            derived(doc.snapshot)
+    assert derived(doc.snapshot) == derived(OpenDocument(doc.syntax.text, doc.version, None, None).snapshot)

@@ -54,3 +54,43 @@ def test_a_contract_added_and_used_shows_in_the_summary() -> None:
     assert summary.contract("audit") is not None
     assert [r[0] for r in summary.uses["audit"]] == [step + STEP_LINE + 1]
     assert summary == summarize(doc.snapshot.model)
+
+
+def test_typing_lines_up_the_items_with_the_last_summary_and_equals_a_fresh_one() -> None:
+    """As the server types: no older snapshot held (the model moves its items in place), some
+    versions summarised and some skipped (a burst), edits above, inside and below items, lines
+    added and removed: each summary is a fresh one, and read only the items that changed."""
+    from awl_lsp.workspace import summary as summary_module
+
+    rng = random.Random(11)
+    text = document(600)
+    doc = OpenDocument(text, 1, None, None)
+    document_summary(doc.snapshot)
+    seen = set(map(id, doc.snapshot.model.items))  # the items the last summary read or kept
+    read: list[object] = []
+    few = 0
+    real = summary_module._item_part
+    summary_module._item_part = lambda facts: read.append(facts) or real(facts)  # type: ignore[assignment]
+    try:
+        for version in range(2, 120):
+            lines = doc.syntax.text.split("\n")
+            row = rng.randrange(len(lines))
+            if rng.random() < 0.3 and len(lines) > 2:
+                edit = TextEdit(row, 0, min(row + 1, len(lines) - 1), 0, "")  # a line deleted
+            else:
+                col = rng.randrange(len(lines[row]) + 1)
+                edit = TextEdit(row, col, row, col, rng.choice([*EXTRA, "7", "\n  "]))
+            doc.edit([edit], version)
+            if rng.random() < 0.3:
+                continue  # (a version nobody summarised)
+            read.clear()
+            got = document_summary(doc.snapshot)
+            items = doc.snapshot.model.items
+            new = [it for it in items if id(it) not in seen]  # (the model made them since)
+            assert len(read) <= len(new), (version, len(read), len(new))
+            few += len(read) <= 2
+            assert got == summarize(doc.snapshot.model), f"after edit {version}: {edit}"
+            seen = set(map(id, items))
+    finally:
+        summary_module._item_part = real  # type: ignore[assignment]
+    assert few > 40, few  # (most keystrokes read an item or two)

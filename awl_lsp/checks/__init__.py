@@ -5,8 +5,9 @@ The rule modules run in the order of the explicit registry `RULES` below; each h
 `check_item(ctx: ItemContext)` (one top-level item; results are cached per item by a `CheckCache`)
 and/or `check(ctx: CheckContext)` (document-wide, over per-item summaries). A document-wide rule
 reads the document through `ctx.items`, `ctx.doc` and `ctx.model`; its problems are reused after
-an edit that changed nothing it read (`awl_lsp.checks.replay` notes which items' nodes and
-references it read — nothing to declare).
+an edit that changed nothing it read (`awl_lsp.checks.probes` notes which items' nodes,
+references, broken steps and read names it read — nothing to declare; `awl_lsp.checks.replay`
+compares them).
 
 May import: `syntax`, `reference`, `model`.
 """

@@ -12,6 +12,11 @@ for in the previous run is counted afresh. Without an `Across` (a context the en
 prepare) both count from scratch.
 
 What a gathering returns is shared with the next run: callers read it and never change it.
+
+While a gathering counts, `Across.counting` is set: what it reads of an item is the gathering's
+input, compared by its answer (`swap`, which brings the gatherings up to date with items the
+engine replaced without running the rules and says whether any answer changed), not item by item
+(see `replay.TallyProbe`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ class _Count:
     given: dict[str, int] = field(default_factory=dict)
     twice: dict[str, int] = field(default_factory=dict)
     found: set[str] = field(default_factory=set)  # the answer: given at all, or repeated
+    of: Keys | None = None  # what it counts of an item (as the rule asked last)
+    twice_of: Keys | None = None
 
 
 class Across:
@@ -52,6 +59,7 @@ class Across:
         self._added: list[Item] = []
         self._dropped: list[Item] = []
         self._counts: dict[str, _Count] = {}
+        self.counting = False  # a gathering is counting (its reads of items are not the rules')
 
     def update(self, items: list[Item]) -> None:
         """A new run over `items`: note which items came and which went since the last one."""
@@ -65,19 +73,57 @@ class Across:
         self._items = items
         self._run += 1
 
+    def swap(self, replaced: dict[int, Item], count: int) -> bool:
+        """The items at these indexes replaced, `count` items in all as before: every gathering the
+        last run asked for is brought up to date with them; False when an answer changed (or the
+        last run had another count of items)."""
+        if len(self._items) != count:
+            return False
+        if not replaced:
+            return True
+        items = list(self._items)
+        dropped = [items[i] for i in replaced]
+        for i, it in replaced.items():
+            items[i] = it
+        added = list(replaced.values())
+        last, self._run = self._run, self._run + 1
+        self._items, self._dropped, self._added = items, dropped, added
+        same = True
+        self.counting = True
+        try:
+            for c in self._counts.values():
+                if c.run != last or c.of is None:
+                    continue  # (not asked for last run: counted afresh when asked again)
+                c.run = -1  # (stale, should counting raise half-way)
+                of, twice = c.of, c.twice_of
+                touched = {k for it in (*dropped, *added) for k in (*of(it), *(twice(it) if twice else ()))}
+                was = {k for k in touched if k in c.found}
+                _tally(c, dropped, of, twice, -1)
+                _tally(c, added, of, twice, 1)
+                same = same and was == {k for k in touched if k in c.found}
+                c.run = self._run
+        finally:
+            self.counting = False
+        return same
+
     def _count(self, key: str, of: Keys, twice: Keys | None) -> _Count:
         c = self._counts.get(key)
         if c is not None and c.run == self._run:
             return c
-        if c is None or c.run != self._run - 1:
-            c = _Count(self._run)
-            _fresh(c, self._items, of, twice)
-            self._counts[key] = c
-        else:
-            c.run = -1  # (stale, should a rule raise half-way)
-            _tally(c, self._dropped, of, twice, -1)
-            _tally(c, self._added, of, twice, 1)
-            c.run = self._run
+        self.counting = True
+        try:
+            if c is None or c.run != self._run - 1:
+                c = _Count(self._run, of=of, twice_of=twice)
+                _fresh(c, self._items, of, twice)
+                self._counts[key] = c
+            else:
+                c.run = -1  # (stale, should a rule raise half-way)
+                c.of, c.twice_of = of, twice
+                _tally(c, self._dropped, of, twice, -1)
+                _tally(c, self._added, of, twice, 1)
+                c.run = self._run
+        finally:
+            self.counting = False
         return c
 
 
@@ -96,6 +142,7 @@ def _fresh(c: _Count, items: list[Item], of: Keys, twice: Keys | None) -> None:
 
 
 def _tally(c: _Count, items: list[Item], of: Keys, twice: Keys | None, step: int) -> None:
+    """Count `items` in (`step` 1) or out (-1)."""
     given, doubled, found = c.given, c.twice, c.found
     touched: set[str] = set()
     for it in items:

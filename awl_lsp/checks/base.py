@@ -49,7 +49,10 @@ def memo_of(item: Item, key: str, compute: Callable[[Item], _T]) -> _T:
     computes it only for the items the edit made or changed."""
     found = item.partials.get(key, _MISSING)
     if found is _MISSING:
-        found = item.partials[key] = compute(item)
+        # (what it reads of the item's tally is read by the rules, whoever asks for it first — a
+        # gathering counting too: `replay.TallyProbe.attend`)
+        attend = getattr(item.tally, "attend", None)
+        found = item.partials[key] = compute(item) if attend is None else attend(compute, item)
     return found  # type: ignore[return-value]
 
 

@@ -48,6 +48,11 @@ _HIDDEN_BY_LATER_TEXT = frozenset({"falls-off-end", "dead-end-step"})
 
 
 def _behind_unreadable_text(problems: list[Problem], tree: Tree, source: bytes) -> list[Problem]:
+    if not any(
+        p.severity is Severity.ERROR and (p.code in _HIDDEN_BY_NAME or p.code in _HIDDEN_BY_LATER_TEXT)
+        for p in problems
+    ):
+        return problems  # (nothing here could follow from unread text: the tree is not walked)
     unreadable: list[tuple[int, set[str]]] = []  # (row, names written there) of each unread stretch
     stack = [tree.root_node]
     while stack:

@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import compress
 from operator import attrgetter, not_
 from pathlib import Path
@@ -38,7 +39,8 @@ from awl_lsp.checks.base import (
 )
 from awl_lsp.checks.deps import RecordingModel
 from awl_lsp.checks.exports import CAPTURED, CAPTURED_SET, changed_exports, exports, item_nodes, table_changes
-from awl_lsp.checks.replay import FactsProbe, NodeProbe, Replay, replay_wide
+from awl_lsp.checks.probes import FactsProbe, NodeProbe, TallyProbe
+from awl_lsp.checks.replay import Replay, replay_wide
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.suggest import annotate
 from awl_lsp.checks.summary import ItemSummary, summarize
@@ -209,7 +211,7 @@ class CheckCache:
         # is the same as before)
         outside = _signature(ctx, nodes, doc)
         wide = None
-        last = self._replay
+        last, across = self._replay, self._across
         if (
             last is not None
             and len(old) == count
@@ -218,7 +220,7 @@ class CheckCache:
             and last.signature[1] in (None, ctx.tree.root_node.has_error)
         ):
             wide = replay_wide(
-                last, old, self._entries, nodes, visited, p, s, delta, self._deps, model.item_deps
+                last, old, self._entries, nodes, visited, p, s, delta, self._deps, model.item_deps, across
             )
         self._deps = model.item_deps
         self.last_replayed = wide is not None
@@ -249,11 +251,15 @@ class CheckCache:
         deps = model.item_deps
         reads: set[int] = set()
         ref_reads: set[int] = set()
+        flag_reads: set[int] = set()
+        tally_reads: list[TallyProbe] = []
         items: list[Item] = []
         key_rows: list[int] = []
         facts, starts = model.items, model.item_starts  # (the items' rows, without a node point each)
         for i, (n, e) in enumerate(zip(nodes, entries, strict=True)):
-            row = e.summary.anchor.row = starts[i]
+            anchor = e.summary.anchor
+            row = anchor.row = starts[i]
+            anchor.index, anchor.reads = i, flag_reads
             key_rows.append(row - e.gap)
             it = e.item
             if it is None or e.resolved_by is not deps[i]:
@@ -266,6 +272,7 @@ class CheckCache:
             else:
                 it.node = NodeProbe(n, i, reads)  # type: ignore[assignment]
                 it.facts = FactsProbe(facts[i], i, ref_reads)  # type: ignore[assignment]
+            tally_reads.append(it.tally)  # type: ignore[arg-type]
             items.append(it)
         ctx.items = items
         self._across.update(items)
@@ -281,7 +288,9 @@ class CheckCache:
         wide, ctx.problems = ctx.problems, kept
         wide = soften_unchecked(wide, ctx.tree, ctx.source)
         # (whether the tree has an error is a document fact only when a rule read it)
-        self._replay = Replay.record(wide, key_rows, reads, ref_reads, (signature, ctx.read_has_error))
+        self._replay = Replay.record(
+            wide, key_rows, reads, ref_reads, (signature, ctx.read_has_error), flag_reads, tally_reads
+        )
         return wide
 
     def _check_item(
@@ -324,7 +333,7 @@ class CheckCache:
             deps=frozenset(deps),
             facts=facts,
             summary=summarize(node, found, ctx.source, facts),
-            tally=tally(facts, str(next(_serials))),
+            tally=tally(facts, str(next(_serials)), partial(TallyProbe, across=self._across)),
             types=None,
             volatile=bool(
                 found.get("schema_import") or found.get("unknown_declaration")

@@ -2,7 +2,9 @@
 
 A summary holds no tree nodes. Its rows are relative to the item's first row and read through the
 item's `Anchor`, so a summary cached with an item stays right when the item moves: the engine only
-updates `anchor.row`.
+updates `anchor.row`. Whether a step holds a syntax error (`StepInfo.broken`) is read by the rules
+for a few steps only (a flow's last one): the anchor notes which items' steps were asked, so an
+edit that breaks or mends a line elsewhere changes nothing the rules read (`awl_lsp.checks.replay`).
 """
 
 from __future__ import annotations
@@ -21,12 +23,16 @@ _BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
 
 class Anchor:
-    """The current first row of an item (shared by everything summarised from it)."""
+    """The current first row of an item (shared by everything summarised from it), and where the
+    document-wide rules' reads of its steps' `broken` are noted (the item's index, the run's set;
+    set by the engine for each run, None otherwise)."""
 
-    __slots__ = ("row",)
+    __slots__ = ("row", "index", "reads")
 
     def __init__(self, row: int) -> None:
         self.row = row
+        self.index = 0
+        self.reads: set[int] | None = None
 
 
 def _rel(node: Node, base: int) -> Range:
@@ -63,7 +69,16 @@ class StepInfo:
     open_end: bool = False  # no outcome arms, and its last statement is not a `route`
     collected: str = ""  # the name its `collect` gathers
     distributed: str = ""  # the item name its `distribute`/`sequence` binds
-    broken: bool = False  # holds a syntax error or a wrongly indented block (reported where it is)
+    _error_inside: bool = False  # holds a syntax error or a wrongly indented block (read `broken`)
+
+    @property
+    def broken(self) -> bool:
+        """Does the step hold a syntax error or a wrongly indented block (reported where it is)?
+        The read is noted on the anchor (see the module's docstring)."""
+        anchor = self.anchor
+        if anchor.reads is not None:
+            anchor.reads.add(anchor.index)
+        return self._error_inside
 
     def at(self, r: Range) -> Range:
         """A relative range of this step in document coordinates."""
@@ -220,7 +235,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             open_end=not outcomes and tail != "route_statement",
             collected=_text(source, coll.child_by_field_id(F.VALUE)) if coll is not None else "",
             distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
-            broken=step.id in broken or step.has_error,
+            _error_inside=step.id in broken or step.has_error,
         )
     _group_blocks(steps, infos, item)
     if item.type == "step_declaration":

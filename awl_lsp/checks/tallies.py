@@ -8,7 +8,7 @@ the engine refreshes it whenever the model resolved the item afresh.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from awl_lsp.model import Kind, RefKind
@@ -81,7 +81,8 @@ class Tally:
     should_read: frozenset[str]  # bindings that are an error to leave unread
 
 
-def tally(facts: ItemFacts, private: str) -> Tally:
+def tally(facts: ItemFacts, private: str, make: Callable[..., Tally] | None = None) -> Tally:
+    """The item's tally (`make`: the class, or a factory taking its fields, to make it with)."""
     dup: list[str | None] = []  # per symbol
     rebind: list[str | None] = []  # per symbol
     dups: list[str] = []  # the keys of both, without the Nones
@@ -142,7 +143,7 @@ def tally(facts: ItemFacts, private: str) -> Tally:
         if into is not None:
             into.add(r.name)
     duplicates, rebound = _frozen(dups), _frozen(rebinds)
-    return Tally(
+    return (make or Tally)(
         tuple(dup),
         duplicates,
         _twice(dups) if len(duplicates) != len(dups) else _NONE,

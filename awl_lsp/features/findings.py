@@ -74,11 +74,11 @@ def _broken_items(snap: Snapshot, rows: list[int]) -> list[tuple[int, int]]:
     if not rows:
         return []
     root = snap.doc.tree.root_node
-    starts = snap.doc.lines.byte_starts
+    lines = snap.doc.lines
     spans: set[tuple[int, int]] = set()
     for row in set(rows):
         cursor = root.walk()
-        if cursor.goto_first_child_for_byte(starts[row]) is None:  # (the first child ending past it)
+        if cursor.goto_first_child_for_byte(lines.byte_start(row)) is None:  # (the first child past it)
             continue
         while True:
             item = cursor.node

@@ -12,7 +12,7 @@ resolutions of the other items are kept unless they consulted one of those names
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,6 +22,7 @@ from awl_lsp.model.declaration_changes import LOCAL, changed_declarations, expor
 from awl_lsp.model.extract import ItemFacts, extract_item
 from awl_lsp.model.index import Reuse, SemanticModel
 from awl_lsp.model.symbols import Symbol
+from awl_lsp.syntax.offsets import Offsets
 from awl_lsp.syntax.parser import LANGUAGE
 
 _DOC_QUERY = Query(LANGUAGE, "(doc_comment) @doc")
@@ -144,8 +145,8 @@ class ModelBuilder:
     def __init__(self) -> None:
         self._cache: dict[bytes, ItemFacts] = {}
         self._keys: list[bytes] = []
-        self._starts: list[int] = []  # each item's first byte in the last version's source
-        self._ends: list[int] = []  # … and its end
+        self._starts = Offsets([])  # each item's first byte in the last version's source
+        self._ends = Offsets([])  # … and its end
         self._model: SemanticModel | None = None
         self.last_reused = 0
         self.last_extracted = 0
@@ -209,8 +210,8 @@ class ModelBuilder:
             items.append(facts)
             prev_end = node.end_byte
         self._cache = cache
-        self._starts = [node.start_byte for node in nodes]
-        self._ends = [node.end_byte for node in nodes]
+        self._starts = Offsets([node.start_byte for node in nodes])
+        self._ends = Offsets([node.end_byte for node in nodes])
         self.last_window = n
         return self._finish(items, keys, prev, p, s, reused, extracted)
 
@@ -241,7 +242,7 @@ class ModelBuilder:
         count = len(old)
         if len(starts) != count or len(old_keys) != count:
             return None
-        i0 = max(0, bisect_right(ends, a) - 1)  # the item before the first one the edit reaches
+        i0 = max(0, ends.bisect_right(a) - 1)  # the item before the first one the edit reaches
         if i0 == 0 and a < starts[0]:
             return None  # the edit reaches above the first item (new items may stand there)
         while i0 > 0 and source.find(b"\n", ends[i0 - 1], starts[i0]) == -1:
@@ -307,8 +308,8 @@ class ModelBuilder:
             items += tail
             reused += len(tail)
         keys_all = old_keys[:i0] + keys + old_keys[m:]
-        self._starts = starts[:i0] + [nd.start_byte for nd in nodes] + list(map(delta.__add__, starts[m:]))
-        self._ends = ends[:i0] + [nd.end_byte for nd in nodes] + list(map(delta.__add__, ends[m:]))
+        self._starts = starts.replaced(i0, m, [nd.start_byte for nd in nodes], delta)
+        self._ends = ends.replaced(i0, m, [nd.end_byte for nd in nodes], delta)
         self.last_window = width
         return self._finish(items, keys_all, prev, p, s, reused, extracted)
 

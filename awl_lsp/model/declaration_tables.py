@@ -1,10 +1,11 @@
 """The declaration tables of one version of a document, and how the next version patches them.
 
 `DeclarationTables` (mixed into `SemanticModel`) owns the flat lists of the document's symbols and
-references, the declarations by kind and name, the bindings and parameters by name and scope (and
-by scope and name), and the per-kind lists built on demand. A fresh model builds them from its
-items (`_index`); a model built with a `Reuse` takes the previous version's tables over and
-replaces only the changed run of items in them (`_patch`), found by bisection (`_splice_list`).
+references (joined from the items when first read: a keystroke's model is mostly read by name),
+the declarations by kind and name, the bindings and parameters by name and scope (and by scope and
+name), and the per-kind lists built on demand. A fresh model builds them from its items
+(`_index`); a model built with a `Reuse` takes the previous version's tables over and replaces
+only the changed run of items in them (`_patch`), found by bisection (`_splice_list`).
 Resolution, linking and the look-up API live in `awl_lsp.model.index` and `awl_lsp.model.resolve`.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Reference, Symbol
+from awl_lsp.syntax.offsets import Offsets
 
 _NO_SYMBOLS: list[Symbol] = []
 _VALUE_KINDS = (Kind.BINDING, Kind.PARAMETER)
@@ -27,26 +29,38 @@ class DeclarationTables:
     """The per-version tables of `SemanticModel` (see the module docstring)."""
 
     items: list[ItemFacts]
-    symbols: list[Symbol]
-    all_symbols: list[Symbol]
-    references: list[Reference]
-    _sizes: dict[str, list[int]]
+    _flat: dict[str, list[Any]]  # the joined lists made so far (see `symbols`)
     _by_kind: dict[Kind, dict[str, list[Symbol]]]
     _values: dict[str, dict[str, list[Symbol]]]  # name -> scope -> bindings and parameters
     _scoped: dict[str, dict[str, list[Symbol]]]  # scope -> name -> the same
     _kind_lists: dict[Kind, list[Symbol]]
-    _item_starts: list[int]
+    _item_starts: Offsets
     # the previous version's kind lists, where the changed run starts, its old and new symbols
     _run: tuple[dict[Kind, list[Symbol]], tuple[int, int], list[Symbol], list[Symbol]] | None
 
+    @property
+    def symbols(self) -> list[Symbol]:
+        """Every item's top-level symbols, in document order (shared: read it, never change it)."""
+        return self._joined("symbols", _SYMBOLS)
+
+    @property
+    def all_symbols(self) -> list[Symbol]:
+        """Every symbol, nested ones included, in document order (shared: read it, never change it)."""
+        return self._joined("all_symbols", _FLAT)
+
+    @property
+    def references(self) -> list[Reference]:
+        """Every reference, in document order (shared: read it, never change it)."""
+        return self._joined("references", _REFERENCES)
+
+    def _joined(self, name: str, part: Callable[[ItemFacts], list[Any]]) -> list[Any]:
+        found = self._flat.get(name)
+        if found is None:  # (joined in C: a document's every symbol or reference passes here)
+            found = self._flat[name] = list(chain.from_iterable(map(part, self.items)))
+        return found
+
     def _index(self) -> None:
-        items = self.items
-        # (each list joined and counted in C: a document's every symbol and reference passes here)
-        self.symbols: list[Symbol] = list(chain.from_iterable(map(_SYMBOLS, items)))
-        self.all_symbols: list[Symbol] = list(chain.from_iterable(map(_FLAT, items)))
-        self.references: list[Reference] = list(chain.from_iterable(map(_REFERENCES, items)))
-        # how many of each list's entries each item has (where an item's run starts, in O(1) C calls)
-        self._sizes: dict[str, list[int]] = {attr: list(map(len, map(part, items))) for attr, part in _PARTS}
+        self._flat = {}
         by_kind: dict[Kind, dict[str, list[Symbol]]] = {k: {} for k in Kind}
         values: dict[str, dict[str, list[Symbol]]] = {}  # name -> scope -> bindings and parameters
         scoped: dict[str, dict[str, list[Symbol]]] = {}  # scope -> name -> the same (see `visible_values`)
@@ -89,16 +103,7 @@ class DeclarationTables:
         old_n, n = len(prev.items), len(self.items)
         old_mid = prev.items[p : old_n - s]
         new_mid = self.items[p : n - s]
-        counts = []
-        for attr, part in _PARTS:
-            whole = getattr(prev, attr)
-            sizes = prev._sizes[attr]
-            before = sum(sizes[:p])
-            after = before + sum(sizes[p : old_n - s])
-            mid = [len(part(it)) for it in new_mid]
-            counts.append((attr, sizes[:p] + mid + sizes[old_n - s :]))
-            setattr(self, attr, whole[:before] + [x for it in new_mid for x in part(it)] + whole[after:])
-        self._sizes = dict(counts)
+        self._flat = {}  # (the joined lists: made when first read)
         gone = [x for it in old_mid for x in it.flat]
         came = [x for it in new_mid for x in it.flat]
         gone_ids = {id(x) for x in gone}
@@ -148,16 +153,11 @@ class DeclarationTables:
         return found
 
 
-def moved_starts(prev: DeclarationTables, items: list[ItemFacts], p: int, s: int) -> list[int]:
+def moved_starts(prev: DeclarationTables, items: list[ItemFacts], p: int, s: int) -> Offsets:
     """Each item's first row: the previous model's, with the changed run replaced and the rest moved."""
     old_n, n = len(prev.items), len(items)
     rows = items[n - s].start_row - prev._item_starts[old_n - s] if s else 0
-    tail = prev._item_starts[old_n - s :] if s else []
-    return (
-        prev._item_starts[:p]
-        + [item.start_row for item in items[p : n - s]]
-        + (list(map(rows.__add__, tail)) if rows else tail)
-    )
+    return prev._item_starts.replaced(p, old_n - s, [item.start_row for item in items[p : n - s]], rows)
 
 
 def position(s: Symbol) -> tuple[int, int]:
@@ -167,11 +167,6 @@ def position(s: Symbol) -> tuple[int, int]:
 
 
 _SYMBOLS, _FLAT, _REFERENCES = attrgetter("symbols"), attrgetter("flat"), attrgetter("references")
-_PARTS: list[tuple[str, Callable[[ItemFacts], list[Any]]]] = [
-    ("symbols", _SYMBOLS),
-    ("all_symbols", _FLAT),
-    ("references", _REFERENCES),
-]
 
 
 def _splice_list(

@@ -23,6 +23,7 @@ from awl_lsp.model.declaration_tables import DeclarationTables, moved_starts, po
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
+from awl_lsp.syntax.offsets import Offsets
 
 # enum members read once (a member read through its class is a Python-level call on 3.11)
 _K_FIELD = Kind.FIELD
@@ -80,22 +81,24 @@ class SemanticModel(DeclarationTables, Resolution):
             self._patch(reuse.prev, reuse.prefix, reuse.suffix)
         else:
             self._index()
-        self.flow: Symbol | None = next(
-            (s for s in self.symbols if s.kind in (_K_WORKFLOW, _K_WORKLOOP)), None
+        self.flow: Symbol | None = next(  # (items in order: the header is near the top)
+            (s for item in items for s in item.symbols if s.kind in (_K_WORKFLOW, _K_WORKLOOP)), None
         )
         self.is_workloop = self.flow is not None and self.flow.kind is _K_WORKLOOP
         self._kind_lists: dict[Kind, list[Symbol]] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
         self.item_deps: list[frozenset[str]] = []
-        self._readers: dict[str, list[ItemFacts]] = {}  # name -> the items whose resolution read it
+        # name -> the items whose resolution read it (a dict as an ordered set: an item leaves it in
+        # O(1), not by a search through every reader of a name most steps read)
+        self._readers: dict[str, dict[ItemFacts, None]] = {}
         # (kind, name) -> the list `first` last searched and its first symbol per scope (a name
         # declared in many scopes, like a step name in every subflow, is not searched one by one)
         self._in_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str | None, Symbol]]] = {}
         # (kind, name) -> the list `lookup_in` last filed and its symbols by scope (as `_in_scope`)
         self._by_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str, list[Symbol]]]] = {}
         if reuse is None:
-            self._item_starts = [item.start_row for item in items]
+            self._item_starts = Offsets([item.start_row for item in items])
             self._link_all()
         else:
             self._item_starts = moved_starts(reuse.prev, items, reuse.prefix, reuse.suffix)
@@ -104,7 +107,7 @@ class SemanticModel(DeclarationTables, Resolution):
     @property
     def item_starts(self) -> list[int]:
         """Each item's first row, in document order (shared: read it, never change it)."""
-        return self._item_starts
+        return self._item_starts.to_list()
 
     def _link_all(self) -> None:
         self.resolved_items = 0
@@ -128,9 +131,9 @@ class SemanticModel(DeclarationTables, Resolution):
         for name in deps:
             found = readers.get(name)
             if found is None:
-                readers[name] = [item]
+                readers[name] = {item: None}
             else:
-                found.append(item)
+                found[item] = None
         return frozenset(deps)
 
     def _forget(self, item: ItemFacts, deps: frozenset[str]) -> None:
@@ -138,7 +141,7 @@ class SemanticModel(DeclarationTables, Resolution):
         for name in deps:
             found = readers.get(name)
             if found is not None:
-                found.remove(item)  # (by identity: `ItemFacts` has no value equality)
+                del found[item]  # (by identity: `ItemFacts` has no value equality)
                 if not found:
                     del readers[name]
 

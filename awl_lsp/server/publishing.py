@@ -158,8 +158,9 @@ class PublishingServer(DocumentTable):
         changed: set[str] = set()
         if self.session.ready and doc.path is not None:
             try:
-                changed = self.session.opened(doc.path, doc.snapshot)
-                items = items + self.session.contract_diagnostics(doc.path, doc.snapshot, self.encoding)
+                with self.session.resolving():  # (the document's path resolved once for all of it)
+                    changed = self.session.opened(doc.path, doc.snapshot)
+                    items = items + self.session.contract_diagnostics(doc.path, doc.snapshot, self.encoding)
             except Exception:  # noqa: BLE001 — the workspace view must not cost the document its own
                 log.exception("workspace diagnostics failed for %s", uri)
         return items, changed

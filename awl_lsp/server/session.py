@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,10 @@ class WorkspaceSession:
         self.index = index
         if self.building is not None:
             self.building.set()
+
+    def resolving(self) -> AbstractContextManager[None]:
+        """Paths resolved once within it (see `WorkspaceIndex.resolving`)."""
+        return self.index.resolving() if self.index is not None else nullcontext()
 
     # ---- open documents
     def opened(self, path: Path, snap: Snapshot) -> set[str]:

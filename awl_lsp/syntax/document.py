@@ -161,8 +161,8 @@ class SyntaxDocument:
                 inserted = "\r" + inserted
             start_row, start_col = self._point(lines, start)
             end_row, end_col = self._point(lines, end)
-            start_byte = lines.byte_starts[start_row] + start_col
-            old_end_byte = lines.byte_starts[end_row] + end_col
+            start_byte = lines.byte_start(start_row) + start_col
+            old_end_byte = lines.byte_start(end_row) + end_col
             # the inserted bytes as tree-sitter will read them (a trailing CR depends on what follows)
             piece = tree_source(inserted + text[end : end + 1])[: len(inserted.encode("utf-8"))]
             new_end_byte = start_byte + len(piece)

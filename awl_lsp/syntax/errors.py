@@ -36,7 +36,13 @@ from awl_lsp.syntax.leaves import node_range as _range
 from awl_lsp.syntax.leaves import previous_leaf as _previous_leaf
 from awl_lsp.syntax.leaves import snippet as _snippet
 from awl_lsp.syntax.problems import Problem, Severity
-from awl_lsp.syntax.repeated_lines import arm_indented_after, line_after, next_code_row, second_of_a_kind
+from awl_lsp.syntax.repeated_lines import (
+    arm_indented_after,
+    line_after,
+    next_code_line,
+    next_code_row,
+    second_of_a_kind,
+)
 from awl_lsp.syntax.strings import item_strings, string_problems, unterminated_strings
 from awl_lsp.syntax.unclosed import open_at_end, unclosed_fields
 
@@ -166,8 +172,7 @@ def _hidden_error(node: Node, source: bytes) -> SyntaxProblem:
     """`node` has an error no visible child shows: a line token the parser had to invent."""
     last = _last_leaf(node)
     if _block_depth(node) >= MAX_BLOCK_DEPTH:
-        row = next_code_row(source, node.end_byte)
-        line = source.split(b"\n")[row] if row < source.count(b"\n") + 1 else b""
+        row, line = next_code_line(source, node.end_byte)
         indent = len(line) - len(line.lstrip(b" \t"))
         return SyntaxProblem(
             (row, indent, row, max(len(line.rstrip()), indent + 1)),

@@ -4,7 +4,7 @@ LSP positions count columns in UTF-16 code units by default, or UTF-8 bytes / UT
 when the client negotiates `positionEncodings`. tree-sitter counts bytes. A `LineIndex` is built
 once per text and answers both directions, multibyte-safe; an edit gives the next version's
 index with `LineIndex.replaced`, which re-reads only the edited lines (the starts of the lines
-below are moved in one pass at C speed, not re-measured).
+below are moved as a whole, `offsets.Offsets`: not one by one).
 
 Lines are LSP's: a line ends at `\n`, `\r\n` or a lone `\r` — nothing else (form feed, vertical
 tab, U+2028/U+2029 are ordinary characters, unlike in `str.splitlines`). A line's text never
@@ -15,9 +15,10 @@ is the text with each lone CR read as LF (`tree_source`), so its rows are exactl
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from enum import Enum
 from itertools import accumulate
+
+from awl_lsp.syntax.offsets import Offsets
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 _LONE_CR = re.compile(rb"\r(?!\n)")
@@ -69,7 +70,8 @@ def _starts(lines: list) -> list[int]:
 
 
 class LineIndex:
-    """Offsets of line starts in a text, in characters and in UTF-8 bytes."""
+    """Offsets of line starts in a text, in characters and in UTF-8 bytes (`Offsets`: the next
+    version's index shares them, moved, so an edit costs the lines it touched)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -80,118 +82,130 @@ class LineIndex:
                 ends.append(m.start())
                 starts.append(m.end())
             ends.append(len(text))
-            self._ends: list[int] | None = ends
-            self.char_starts = starts
+            self._ends: Offsets | None = Offsets(ends)
+            self._starts = Offsets(starts)
         else:
-            self.char_starts = _starts(text.split("\n"))
+            self._starts = Offsets(_starts(text.split("\n")))
             self._ends = None
-        self._byte_starts: list[int] | None = None
+        self._bytes: Offsets | None = None  # (measured on first use; the same as `_starts` in ASCII)
 
     def replaced(self, start: int, end: int, inserted: str, text: str) -> LineIndex:
         """The index of `text`: this index's text with characters [start, end) replaced by `inserted`."""
         old = self.text
         if self._ends is None and "\r" in inserted:
             return LineIndex(text)  # the first CR: lines may now end in three ways
-        starts = self.char_starts
-        first = bisect_right(starts, start) - 1
+        starts = self._starts
+        count = len(starts)
+        first = starts.bisect_right(start) - 1
         while first > 0 and text[starts[first] - 1 : starts[first]] == "\r":
             first -= 1  # a CR before the edit may have become half a CRLF
-        last = bisect_right(starts, end) - 1
+        last = starts.bisect_right(end) - 1
         delta = len(inserted) - (end - start)
         window = starts[first]
-        old_stop = starts[last + 1] if last + 1 < len(starts) else len(old)
+        old_stop = starts[last + 1] if last + 1 < count else len(old)
         stop = old_stop + delta
         new = LineIndex.__new__(LineIndex)
         new.text = text
-        new._byte_starts = None
+        new._bytes = None
         if self._ends is None:
             middle = _starts(text[window:stop].split("\n"))
-            if last + 1 < len(starts):
+            if last + 1 < count:
                 middle.pop()  # the line after the window starts where it did (moved by delta)
-            new.char_starts = (
-                starts[:first] + [window + m for m in middle] + list(map(delta.__add__, starts[last + 1 :]))
-            )
+            new._starts = starts.replaced(first, last + 1, [window + m for m in middle], delta)
             new._ends = None
         else:
             new_starts, new_ends = [window], []
             for m in _BREAK.finditer(text, window, stop):
                 new_ends.append(m.start())
                 new_starts.append(m.end())
-            if last + 1 < len(starts):
+            if last + 1 < count:
                 new_starts.pop()  # the line after the window starts where it did (moved by delta)
             else:
                 new_ends.append(len(text))
-            ends = self._ends
-            new.char_starts = starts[:first] + new_starts + list(map(delta.__add__, starts[last + 1 :]))
-            new._ends = ends[:first] + new_ends + list(map(delta.__add__, ends[last + 1 :]))
-        if self._byte_starts is not None and self._byte_starts is not starts and not text.isascii():
-            bytes_before = self._byte_starts
+            new._starts = starts.replaced(first, last + 1, new_starts, delta)
+            new._ends = self._ends.replaced(first, last + 1, new_ends, delta)
+        known = self._bytes
+        if known is not None and known is not starts and not text.isascii():
             byte_delta = len(inserted.encode("utf-8")) - len(old[start:end].encode("utf-8"))
-            base = bytes_before[first]
-            mid = [base]
-            cs = new.char_starts
-            for row in range(first + 1, len(cs) - (len(starts) - last - 1)):
+            cs = new._starts
+            mid = [known[first]]
+            for row in range(first + 1, len(cs) - count + last + 1):
                 mid.append(mid[-1] + len(text[cs[row - 1] : cs[row]].encode("utf-8")))
-            new._byte_starts = (
-                bytes_before[:first] + mid + list(map(byte_delta.__add__, bytes_before[last + 1 :]))
-            )
+            new._bytes = known.replaced(first, last + 1, mid, byte_delta)
         return new
 
     def line_end(self, line: int) -> int:
         """Character offset where a line's text ends (before its line break)."""
         if self._ends is not None:
             return self._ends[line]
-        return self.char_starts[line + 1] - 1 if line + 1 < len(self.char_starts) else len(self.text)
+        starts = self._starts
+        return starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
 
     @property
-    def byte_starts(self) -> list[int]:
-        if self._byte_starts is None:
+    def char_starts(self) -> list[int]:
+        """Where each line starts, in characters (a plain list: read it, never change it)."""
+        return self._starts.to_list()
+
+    def _byte_offsets(self) -> Offsets:
+        found = self._bytes
+        if found is None:
             text = self.text
-            # (split and accumulate run in C: a keystroke on a long document rebuilds these)
+            # (split and accumulate run in C: the first use after a non-ASCII text came measures it)
             if text.isascii():
-                self._byte_starts = self.char_starts
+                found = self._starts
             elif self._ends is None:
-                self._byte_starts = _starts(text.encode().split(b"\n"))
+                found = Offsets(_starts(text.encode().split(b"\n")))
             else:  # lone CRs break lines too: measure each line's bytes
                 starts = self.char_starts
                 out, total = [0], 0
                 for a, b in zip(starts, starts[1:], strict=False):
                     total += len(text[a:b].encode("utf-8"))
                     out.append(total)
-                self._byte_starts = out
-        return self._byte_starts
+                found = Offsets(out)
+            self._bytes = found
+        return found
+
+    @property
+    def byte_starts(self) -> list[int]:
+        """Where each line starts, in UTF-8 bytes (a plain list: read it, never change it)."""
+        return self._byte_offsets().to_list()
+
+    def byte_start(self, row: int) -> int:
+        """Where line `row` starts, in UTF-8 bytes (without writing the whole list out)."""
+        return self._byte_offsets()[row]
 
     @property
     def line_count(self) -> int:
-        return len(self.char_starts)
+        return len(self._starts)
 
     def line_text(self, line: int) -> str:
-        if line < 0 or line >= len(self.char_starts):
+        if line < 0 or line >= len(self._starts):
             return ""
-        return self.text[self.char_starts[line] : self.line_end(line)]
+        return self.text[self._starts[line] : self.line_end(line)]
 
     # ---- LSP position <-> character offset
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
         """Character offset of an LSP position (clamped to the text)."""
-        if line >= len(self.char_starts):
+        starts = self._starts
+        if line >= len(starts):
             return len(self.text)
         if line < 0:
             return 0
         text = self.line_text(line)
         if encoding is Encoding.UTF32 or text.isascii():
-            return self.char_starts[line] + min(character, len(text))
+            return starts[line] + min(character, len(text))
         units = 0
         for i, ch in enumerate(text):
             if units >= character:
-                return self.char_starts[line] + i
+                return starts[line] + i
             units += _units(ch, encoding)
-        return self.char_starts[line] + len(text)
+        return starts[line] + len(text)
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
         """LSP (line, character) of a character offset."""
         offset = max(0, min(offset, len(self.text)))
-        line = bisect_right(self.char_starts, offset) - 1
-        prefix = self.text[self.char_starts[line] : min(offset, self.line_end(line))]
+        line = self._starts.bisect_right(offset) - 1
+        prefix = self.text[self._starts[line] : min(offset, self.line_end(line))]
         if encoding is Encoding.UTF32 or prefix.isascii():
             return line, len(prefix)
         return line, sum(_units(ch, encoding) for ch in prefix)
@@ -200,8 +214,8 @@ class LineIndex:
     def point_to_position(
         self, row: int, byte_col: int, encoding: Encoding = Encoding.UTF16
     ) -> tuple[int, int]:
-        if row >= len(self.char_starts):
-            last = len(self.char_starts) - 1
+        if row >= len(self._starts):
+            last = len(self._starts) - 1
             return last, self._units_of(self.line_text(last), encoding)
         text = self.line_text(row)
         if text.isascii():
@@ -214,20 +228,20 @@ class LineIndex:
     def position_to_point(
         self, line: int, character: int, encoding: Encoding = Encoding.UTF16
     ) -> tuple[int, int]:
-        if line >= len(self.char_starts):
-            last = len(self.char_starts) - 1
+        if line >= len(self._starts):
+            last = len(self._starts) - 1
             return last, len(self.line_text(last).encode("utf-8"))
         text = self.line_text(line)
         if text.isascii():
             return line, min(character, len(text))
         if encoding is Encoding.UTF8:
             return line, min(character, len(text.encode("utf-8")))
-        offset = self.offset(line, character, encoding) - self.char_starts[line]
+        offset = self.offset(line, character, encoding) - self._starts[line]
         return line, len(text[:offset].encode("utf-8"))
 
     def byte_offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
         row, col = self.position_to_point(line, character, encoding)
-        return self.byte_starts[row] + col
+        return self.byte_start(row) + col
 
     @staticmethod
     def _units_of(text: str, encoding: Encoding) -> int:

@@ -31,6 +31,7 @@ from awl_lsp.syntax.errors import (
     root_errors,
     syntax_problems,
 )
+from awl_lsp.syntax.offsets import Offsets
 from awl_lsp.syntax.problems import moved
 
 _TRIVIA = frozenset({"comment", "doc_comment", "narration"})
@@ -65,9 +66,9 @@ class SyntaxProblemCache:
         self._lines = 0
         # per top-level child, in order: its bytes, its first row, whether it can be a window's
         # edge, the text its layout is known by (b"": none) and its problems (None: none)
-        self._starts: list[int] = []
-        self._ends: list[int] = []
-        self._rows: list[int] = []
+        self._starts = Offsets([])
+        self._ends = Offsets([])
+        self._rows = Offsets([])
         self._edges: list[bool] = []
         self._keys: list[bytes] = []
         self._shares: list[_Share | None] = []
@@ -121,9 +122,9 @@ class SyntaxProblemCache:
                 if key in last:
                     self._layout[key] = last[key]
             read.append(self._read(root, child, source))
-        self._starts = [c.start_byte for c in children]
-        self._ends = [c.end_byte for c in children]
-        self._rows = [c.start_point.row for c in children]
+        self._starts = Offsets([c.start_byte for c in children])
+        self._ends = Offsets([c.end_byte for c in children])
+        self._rows = Offsets([c.start_point.row for c in children])
         self._edges = [_edge(c, source) for c in children]
         self._keys = [key for key, _ in read]
         self._shares = [share for _, share in read]
@@ -178,10 +179,10 @@ class SyntaxProblemCache:
             self._layout.pop(key, None)  # (the cache holds this version's children's texts only)
         read = [self._read(root, child, source) for child in found]
         lines = doc.lines.line_count - self._lines
-        tail = slice(hi, count)
-        self._starts[lo + 1 :] = [c.start_byte for c in found] + list(map(delta.__add__, starts[tail]))
-        self._ends[lo + 1 :] = [c.end_byte for c in found] + list(map(delta.__add__, ends[tail]))
-        self._rows[lo + 1 :] = [c.start_point.row for c in found] + list(map(lines.__add__, self._rows[tail]))
+        upto = min(hi, count)  # (the children from the edge after the window on move)
+        self._starts = starts.replaced(lo + 1, upto, [c.start_byte for c in found], delta)
+        self._ends = ends.replaced(lo + 1, upto, [c.end_byte for c in found], delta)
+        self._rows = self._rows.replaced(lo + 1, upto, [c.start_point.row for c in found], lines)
         self._edges[lo + 1 : hi] = [_edge(c, source) for c in found]
         self._keys[lo + 1 : hi] = [key for key, _ in read]
         self._shares[lo + 1 : hi] = [share for _, share in read]

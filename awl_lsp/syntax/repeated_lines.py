@@ -17,12 +17,23 @@ from awl_lsp.syntax.problems import Problem as SyntaxProblem
 
 def next_code_row(source: bytes, byte: int) -> int:
     """The row of the first non-blank line after the line holding `byte`."""
+    return next_code_line(source, byte)[0]
+
+
+def next_code_line(source: bytes, byte: int) -> tuple[int, bytes]:
+    """The row and text of the first non-blank line after the line holding `byte` (else of the
+    last line). The lines are read from `byte` on, one at a time: a key typed high in a long
+    document does not split the rest of it."""
     row = source.count(b"\n", 0, byte)
-    for line in source[byte:].split(b"\n")[1:]:
+    end = source.find(b"\n", byte)
+    line = source[source.rfind(b"\n", 0, byte) + 1 : end if end >= 0 else len(source)]
+    while end >= 0:
+        start, end = end + 1, source.find(b"\n", end + 1)
+        line = source[start : end if end >= 0 else len(source)]
         row += 1
         if line.strip():
-            return row
-    return row
+            break
+    return row, line
 
 
 def arm_indented_after(last: Node, source: bytes) -> SyntaxProblem | None:
@@ -30,10 +41,9 @@ def arm_indented_after(last: Node, source: bytes) -> SyntaxProblem | None:
     arm: Node | None = last
     while arm is not None and arm.type != "step_outcome":
         arm = arm.parent
-    row = next_code_row(source, last.end_byte)
+    row, line = next_code_line(source, last.end_byte)
     if arm is None or row <= last.end_point.row:
         return None
-    line = source.split(b"\n")[row]
     indent = len(line) - len(line.lstrip(b" "))
     if not line.lstrip(b" ").startswith(b"outcome ") or indent <= arm.start_point.column:
         return None
@@ -85,13 +95,12 @@ def line_after(node: Node, last: Node, source: bytes) -> SyntaxProblem | None:
     The parse failed where that next line began (a second `route` in an outcome arm, a second
     settings line under an action), so the problem is named there rather than after `last`.
     """
-    row = next_code_row(source, last.end_byte)
+    row, line = next_code_line(source, last.end_byte)
     if row <= last.end_point.row:
         return None
     root = node
     while root.parent is not None:
         root = root.parent
-    line = source.split(b"\n")[row] if row <= source.count(b"\n") else b""
     col = len(line) - len(line.lstrip(b" "))
     start = root.descendant_for_point_range((row, col), (row, col))
     while start is not None and start.type not in _ONE_ONLY and start.parent is not None:

@@ -24,15 +24,16 @@ def unclosed_fields(body: Node, missing: Node, source: bytes, data: dict[str, An
     doc line is one, a `//` comment is not), where the engine finds out; the fix still inserts the
     `}` where it belongs."""
     span = node_range(missing)
-    row = span[0]
-    lines = source.split(b"\n")
-    for i in range(span[0] + 1, len(lines)):
-        text = lines[i].strip()
+    row = span[0]  # (the lines below it read one at a time: the rest of the document is not split)
+    end = source.find(b"\n", missing.start_byte)
+    line = source[source.rfind(b"\n", 0, missing.start_byte) + 1 : end if end >= 0 else len(source)]
+    while end >= 0:
+        start, end = end + 1, source.find(b"\n", end + 1)
+        row += 1
+        line = source[start : end if end >= 0 else len(source)]
+        text = line.strip()
         if text and (not text.startswith(b"//") or text.startswith(b"///")):
-            row = i
             break
-    else:
-        row = max(len(lines) - 1, span[0])
     owner = body.parent
     name = owner.child_by_field_name("name") if owner is not None else None
     what = f"type `{snippet(source, name)}`" if name is not None else "this type"
@@ -40,7 +41,6 @@ def unclosed_fields(body: Node, missing: Node, source: bytes, data: dict[str, An
     fix = (
         {**data, "insert_at": [span[0], span[1]], "insert_text": "\n" + " " * column + "}"} if data else None
     )
-    line = lines[row] if row < len(lines) else b""
     indent = len(line) - len(line.lstrip(b" "))
     return [
         Problem(

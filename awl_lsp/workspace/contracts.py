@@ -139,7 +139,7 @@ def _contract(c: Contract, here: DocumentSummary, target: Entry) -> list[Contrac
 
 def contract_problems(path: Path, summary: DocumentSummary, index: WorkspaceIndex) -> list[ContractProblem]:
     """The cross-document problems of one document (its own rules are the checker's)."""
-    key = path.resolve()
+    key = index.key(path)
     out: list[ContractProblem] = []
     for c in summary.contracts:
         found = index.resolve_flow(c.name, key)

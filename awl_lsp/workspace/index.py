@@ -10,7 +10,8 @@ a given document (`callers_of`), and where a range of a document lies in LSP pos
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +69,30 @@ class WorkspaceIndex:
         # name -> the documents declaring that workflow (or workloop) / a contract for it
         self._flows: dict[str, dict[Path, Entry]] = {}
         self._contracts: dict[str, dict[Path, Entry]] = {}
+        self._keys: dict[Path, Path] | None = None  # paths resolved while `resolving`
+
+    @contextmanager
+    def resolving(self) -> Iterator[None]:
+        """Within it, each path is resolved once (the questions of one publish: its file system
+        does not change under it); each question resolves its path again outside."""
+        if self._keys is not None:
+            yield
+            return
+        self._keys = {}
+        try:
+            yield
+        finally:
+            self._keys = None
+
+    def key(self, path: Path) -> Path:
+        """The resolved path a document is filed under (symlinks resolved: see `resolving`)."""
+        keys = self._keys
+        if keys is None:
+            return path.resolve()
+        found = keys.get(path)
+        if found is None:
+            found = keys[path] = path.resolve()
+        return found
 
     # ---- building
     def scan(self, progress: Callable[[int, Path], None] | None = None) -> int:
@@ -119,7 +144,7 @@ class WorkspaceIndex:
         self, path: Path, text: str, model: SemanticModel, summary: DocumentSummary | None = None
     ) -> Entry | None:
         """An open document's newest version (its editor text stands in for the file)."""
-        key = path.resolve()
+        key = self.key(path)
         if self.roots and not any(_under(key, r) for r in self.roots):
             return None
         return self._put(key, text, summary if summary is not None else summarize(model), True, None)
@@ -145,7 +170,7 @@ class WorkspaceIndex:
 
     def _put(self, key: Path, text: str, summary: DocumentSummary, is_open: bool, stamp) -> Entry:  # noqa: ANN001
         old = self.entries.get(key)
-        if old is None or _meaning(old.summary) != _meaning(summary):
+        if old is None or not _same_meaning(old.summary, summary):
             self.generation += 1
         entry = Entry(key, text, summary, is_open, stamp)
         if old is not None:
@@ -187,7 +212,7 @@ class WorkspaceIndex:
         """The documents declaring workflow `name`, nearest first, as seen from the document at
         `from_path` (None: a document with no file). The one resolution contracts, definition,
         references, rename and call hierarchy use; see `awl_lsp.workspace.resolution`."""
-        origin = from_path.resolve() if from_path is not None else None
+        origin = self.key(from_path) if from_path is not None else None
         return resolve(name, origin, self._flows.get(name, {}).values())
 
     def declaring(self, name: str) -> list[Entry]:
@@ -201,20 +226,27 @@ class WorkspaceIndex:
         return [e for e in self.declaring(name) if self.resolve_flow(name, e.path).binds(key)]
 
     def entry(self, path: Path) -> Entry | None:
-        return self.entries.get(path.resolve())
+        return self.entries.get(self.key(path))
 
 
 def _meaning(s: DocumentSummary) -> tuple:
     """What other documents' contract checks read of a summary, without positions: an edit that
-    only moves lines (Enter above a declaration) re-checks nobody else."""
+    only moves lines (Enter above a declaration) re-checks nobody else. (The record types apart:
+    see `_same_meaning`.)"""
     return (
         s.flow_kind,
         s.flow_name,
         tuple((i.name, i.type) for i in s.inputs),
         tuple((o.name, o.type, o.route) for o in s.outcomes),
-        tuple(sorted(s.records.items())),
         tuple((c.kind, c.name, tuple((p.name, p.type) for p in c.params), c.result) for c in s.contracts),
     )
+
+
+def _same_meaning(a: DocumentSummary, b: DocumentSummary) -> bool:
+    """Do two summaries mean the same to other documents (`_meaning`, and the record types — the
+    same table when no record type changed between two versions of a document, compared without
+    sorting a long document's thousand records on every keystroke)?"""
+    return _meaning(a) == _meaning(b) and (a.records is b.records or a.records == b.records)
 
 
 def _under(path: Path, root: Path) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from awl_lsp.model import Kind, RefKind, SemanticModel, Symbol
 from awl_lsp.model.facts import ItemFacts
+from awl_lsp.syntax.offsets import Offsets
 
 Range = tuple[int, int, int, int]
 
@@ -65,7 +66,7 @@ class DocumentSummary:
     # references): per item, its part in `summarize` (its symbols and calls as read) and how far
     # the item had moved at this version, so a publish does not move every one
     # (two lists side by side, not a tuple per item: a publish makes no garbage-collected object per item)
-    pieces: tuple[list[tuple], list[int]] = field(default=([], []), repr=False)
+    pieces: tuple[list[tuple], Offsets | list[int]] = field(default=([], []), repr=False)
     _symbols: tuple[SymbolRow, ...] | None = field(default=None, repr=False)
     _uses: dict[str, list[Range]] | None = field(default=None, repr=False)
 
@@ -162,8 +163,8 @@ def _param(sym: Symbol) -> FlowParam:
 def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummary:
     """The summary of a model. With `cache` (kept by the caller between versions of one document),
     each item's part is read again only when the item is new; a moved item's part stays as read and
-    is moved when used, so a keystroke costs what it touched plus a few C-level passes over the
-    items (no Python step per item)."""
+    is moved when used. The items are lined up with the last version's (the same objects at either
+    end), so a keystroke costs the items it touched, not a pass over the document."""
     out = DocumentSummary()
     flow = model.flow
     if flow is not None:
@@ -177,33 +178,10 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
             if c.kind is Kind.OUTCOME
         )
     items = model.items
-    rows = list(map(_ROWS, items))  # how far each item moved since its facts were read
-    parts: dict[ItemFacts, tuple] = cache.get("parts", {}) if cache is not None else {}
-    # the items with contracts, and those with record types (few, or at least few Python steps)
-    declaring: set[ItemFacts] = cache.get("declaring", set()) if cache is not None else set()
-    typing: set[ItemFacts] = cache.get("typing", set()) if cache is not None else set()
-    records: dict | None = cache.get("records") if cache is not None else None
-    # a part: (facts, contracts, calls, symbols, records, the anchor rows its ranges were read at);
-    # (keyed by the facts themselves, compared by identity: no int made per item)
-    found: list[Any] = list(map(parts.get, items))
-    if None in found:
-        declaring, typing = set(declaring), set(typing)
-        for i in [i for i, part in enumerate(found) if part is None]:
-            facts = items[i]
-            part = (facts, *_item_part(facts), rows[i])
-            found[i] = part
-            if part[1]:
-                declaring.add(facts)
-            if part[4]:
-                typing.add(facts)
-                records = None  # (a new record type: the table is joined again)
-    if cache is not None:
-        kept = cache["parts"] = dict(zip(items, found, strict=True))
-        declaring = declaring & kept.keys()
-        if len(typing) != len(still := typing & kept.keys()):
-            records = None  # (a record type gone)
-        typing = still
-        cache.update(declaring=declaring, typing=typing)
+    parted = _parts_since(items, cache) if cache is not None and "items" in cache else None
+    if parted is None:
+        parted = _parts(items, cache)
+    found, rows, declaring, typing, records = parted
     contracts: list[Contract] = []
     for i in _positions(items, declaring):
         part = found[i]
@@ -224,6 +202,108 @@ def summarize(model: SemanticModel, cache: dict | None = None) -> DocumentSummar
 
 
 _ROWS = attrgetter("anchor.rows")
+# a part: (facts, contracts, calls, symbols, records, the anchor rows its ranges were read at), and
+# what the parts of a version give: its parts and rows in item order, the items with contracts and
+# those with record types, the record table (None: to be joined again)
+_Parted = tuple[list[Any], Offsets, set[ItemFacts], set[ItemFacts], dict | None]
+
+
+def _parts(items: list[ItemFacts], cache: dict | None) -> _Parted:
+    """Every item's part, from `cache`'s parts of the items it has seen (a pass over the items)."""
+    rows = list(map(_ROWS, items))  # how far each item moved since its facts were read
+    parts: dict[ItemFacts, tuple] = cache.get("parts", {}) if cache is not None else {}
+    # the items with contracts, and those with record types (few, or at least few Python steps)
+    declaring: set[ItemFacts] = cache.get("declaring", set()) if cache is not None else set()
+    typing: set[ItemFacts] = cache.get("typing", set()) if cache is not None else set()
+    records: dict | None = cache.get("records") if cache is not None else None
+    # (parts keyed by the facts themselves, compared by identity: no int made per item)
+    found: list[Any] = list(map(parts.get, items))
+    if None in found:
+        declaring, typing = set(declaring), set(typing)
+        for i in [i for i, part in enumerate(found) if part is None]:
+            facts = items[i]
+            part = (facts, *_item_part(facts), rows[i])
+            found[i] = part
+            if part[1]:
+                declaring.add(facts)
+            if part[4]:
+                typing.add(facts)
+                records = None  # (a new record type: the table is joined again)
+    at = Offsets(rows)
+    if cache is not None:
+        kept = cache["parts"] = dict(zip(items, found, strict=True))
+        declaring = declaring & kept.keys()
+        if len(typing) != len(still := typing & kept.keys()):
+            records = None  # (a record type gone)
+        typing = still
+        cache.update(declaring=declaring, typing=typing, items=items, found=found, rows=at)
+    return found, at, declaring, typing, records
+
+
+def _parts_since(items: list[ItemFacts], cache: dict) -> _Parted | None:
+    """Every item's part, from the last version's: the items kept at either end keep their parts
+    (those below the edit moved alike, by what the first of them moved), the run between them is
+    looked up or read. None when the ends did not move as that says (then `_parts` reads all)."""
+    last: list[ItemFacts] = cache["items"]
+    old_found: list[Any] = cache["found"]
+    old_rows: Offsets = cache["rows"]
+    old_n, n = len(last), len(items)
+    p, s = _common_ends(last, items)
+    shift = items[n - s].anchor.rows - old_rows[old_n - s] if s else 0
+    if (p and items[p - 1].anchor.rows != old_rows[p - 1]) or (
+        s and items[-1].anchor.rows - old_rows[-1] != shift
+    ):
+        return None
+    parts: dict[ItemFacts, tuple] = cache["parts"]
+    declaring: set[ItemFacts] = cache["declaring"]
+    typing: set[ItemFacts] = cache["typing"]
+    records: dict | None = cache.get("records")
+    came = items[p : n - s]
+    stay = set(came)
+    for facts in last[p : old_n - s]:
+        if facts not in stay:
+            parts.pop(facts, None)
+            declaring.discard(facts)
+            if facts in typing:
+                typing.discard(facts)
+                records = None  # (a record type gone)
+    mid_rows = list(map(_ROWS, came))
+    mid: list[Any] = list(map(parts.get, came))
+    for i, part in enumerate(mid):
+        if part is None:
+            facts = came[i]
+            part = mid[i] = parts[facts] = (facts, *_item_part(facts), mid_rows[i])
+            if part[1]:
+                declaring.add(facts)
+            if part[4]:
+                typing.add(facts)
+                records = None  # (a new record type: the table is joined again)
+    found = old_found[:p] + mid + old_found[old_n - s :]
+    rows = old_rows.replaced(p, old_n - s, mid_rows, shift)
+    cache.update(items=items, found=found, rows=rows)
+    return found, rows, declaring, typing, records
+
+
+def _common_ends(old: list[ItemFacts], new: list[ItemFacts]) -> tuple[int, int]:
+    """(prefix, suffix): how many items at the start and at the end are the same objects in both
+    lists (halving slices: the comparisons run in C)."""
+    n = min(len(old), len(new))
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[lo:mid] == new[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    p, lo, hi = lo, 0, n - lo
+    a, b = len(old), len(new)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[a - mid : a - lo] == new[b - mid : b - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return p, lo
 
 
 def _positions(items: list[ItemFacts], some: set[ItemFacts]) -> list[int]:
