@@ -17,8 +17,9 @@ from __future__ import annotations
 from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
+from awl_lsp.checks.started_again import StartedAgain, started_again
 from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
-from awl_lsp.model.symbols import Kind, Reference, RefKind
+from awl_lsp.model.symbols import Kind, Range, Reference, RefKind
 
 _BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
@@ -84,14 +85,22 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
         for src, rs in enumerate(g.routes):
             for t, route in rs:
                 inside_s, inside_t = o < src < c, o < t < c
-                if inside_t and not (o <= src < c):
+                if t == c and not inside_s:
+                    ctx.error(
+                        g.steps[src].at(route),
+                        f"step `{g.names[c]}` closes the per-item region of `{owner}` with its `collect`: "
+                        f"only the region's own steps lead into it — route to `{owner}` to run the region "
+                        "again",
+                        "region-enter",
+                    )
+                elif inside_t and not (o <= src < c):
                     ctx.error(
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` enters the per-item region of `{owner}` mid-way: "
                         f"the region's only entry is its `{owner}` step",
                         "region-enter",
                     )
-                elif inside_s and not (o <= t <= c):
+                elif inside_s and not (o < t <= c):  # (back to the opener too: it starts the region anew)
                     ctx.error(
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` leaves the per-item region of `{owner}` before its "
@@ -112,13 +121,17 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
 
 def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]) -> None:
     """A name is bound once per scope: not again in a later step, unless that step is re-entered
-    by a route cycle, or the two steps sit in different per-item regions (each has its own names)."""
+    by a route cycle, or the earlier binding lies in a per-item region the later one is outside of
+    (each region has its own names, and sees those of the regions around it). A step started again
+    by waiting `after` a step it runs before re-binds its names, and so does every step it leads to
+    that is on no cycle (`_started_again`)."""
     n = len(g.steps)
     region = [-1] * n  # the innermost region each step's bindings belong to
     for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
         for member in range(o, close):
             region[member] = k
-    first: dict[str, tuple[int, Item, int]] = {}  # name -> (step, item, symbol) binding it first
+    again = _started_again(g)
+    seen_at: dict[str, list[tuple[int, Item, int]]] = {}  # name -> (step, item, symbol) binding it
     cyclic: set[int] | None = None  # the steps some route cycle re-enters
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
@@ -126,7 +139,7 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
     # and the inputs: a binding of any other name is its only one, and the flow's steps that bind
     # only such names need not be looked at
     suspects = None
-    if c.kind == "flow":
+    if c.kind == "flow" and not again:
         suspects = repeated(ctx, "flow-binding-names", _bound_names, _bound_twice)
         if outer:
             suspects = suspects | (outer & union(ctx, "flow-bound-names", _bound_names))
@@ -148,18 +161,24 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
                     "binding-twice",
                 )
                 continue
-            seen = first.get(name)
-            if seen is None:
-                first[name] = (i, it, k)
+            seen = seen_at.setdefault(name, [])
+            if i in again:
+                if not any(j == i for j, _, _ in seen):  # (its first binding of the name in the step)
+                    _bound_again(ctx, it.facts.flat[k].selection, name, g, i, again[i])
+                seen.append((i, it, k))
                 continue
-            j = seen[0]
-            if j == i or region[j] != region[i]:
+            earlier = next(
+                (e for e in seen if e[0] != i and _encloses(regions, region[e[0]], region[i])), None
+            )
+            seen.append((i, it, k))
+            if earlier is None:
                 continue
             if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
                 cyclic = on_cycles(g)
             if i in cyclic:
                 continue
-            line = seen[1].facts.flat[seen[2]].range[0] + 1
+            j = earlier[0]
+            line = earlier[1].facts.flat[earlier[2]].range[0] + 1
             ctx.error(
                 it.facts.flat[k].selection,
                 f"`{name}` is already bound in step `{g.names[j]}` (line {line}): bindings are "
@@ -167,6 +186,54 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
                 "binding-twice",
             )
         offset += len(it.summary.steps)
+
+
+def _bound_again(ctx: CheckContext, where: Range, name: str, g: StepGraph, i: int, why: StartedAgain) -> None:
+    s, by = g.names[why.step], g.names[why.by]
+    if why.routed:
+        cause = (
+            f"step `{s}` is on a cycle no path from the first step enters, so it starts on its own and "
+            f"again when `{by}` routes back to it"
+        )
+        hint = f"lead into the cycle through `{s}` from the steps above"
+    else:
+        cause = (
+            f"step `{s}` can run before `{by}`, which it waits `after`, so `{by}` finishing starts it again"
+        )
+        hint = f"drop `{by}` from the `after` list of `{s}`"
+    after = "" if i == why.step else f", and step `{g.names[i]}` runs again after it"
+    ctx.error(
+        where,
+        f"`{name}` would be bound twice: {cause}{after} — bindings are single-assignment (only a step "
+        f"on a cycle binds again): {hint}",
+        "binding-twice",
+        {"name": name, "started_again": s, "by": by},
+    )
+
+
+def _encloses(regions: list[tuple[int, int]], outer: int, inner: int) -> bool:
+    """Are the names of region `outer` (-1: the container's own) visible in region `inner`?"""
+    if outer == -1 or outer == inner:
+        return True
+    if inner == -1:
+        return False
+    (o1, c1), (o2, c2) = regions[outer], regions[inner]
+    return o1 <= o2 and c2 <= c1
+
+
+def _started_again(g: StepGraph) -> dict[int, StartedAgain]:
+    """The steps on no cycle that run a second time after a step started again
+    (`started_again`): step -> why."""
+    found = started_again(g)
+    if not found:
+        return {}
+    cyclic = on_cycles(g)
+    out: dict[int, StartedAgain] = {}
+    for why in found:
+        for i in sorted(why.rerun):
+            if i not in cyclic:
+                out.setdefault(i, why)
+    return out
 
 
 def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
@@ -233,7 +300,8 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
             continue
         inside = o < s < c
         for d in g.after[s]:
-            if (inside and not o <= d < c) or (s == c and o <= d < c) or (s > c and o < d < c):
+            # (the collect is outside the items' side; the opener on both: an item step may wait on it)
+            if inside != (o < d < c) and d != o:
                 ctx.error(
                     step.at(step.after_rel),
                     f"`after {g.names[d]}` crosses the per-item region of `{owner}`: the region is entered "
@@ -306,14 +374,22 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
     for i in range(1, len(steps)):
         if g.falls_into[i - 1]:
             preds[i].append(i - 1)
-    entry: list[set[str]] = [set() if i == 0 else set(universe) for i in range(len(steps))]
+    gone: dict[int, set[str]] = {}  # a `collect` step: the per-item names its region bound end there
+    for o, close in regions:
+        gone.setdefault(close, set()).update(*(bound[k] for k in range(o, close)))
+    # (the first step starts the run with nothing bound — unless it waits `after` others, like any step)
+    entry: list[set[str]] = [set() if i == 0 and not g.after[0] else set(universe) for i in range(len(steps))]
+
+    def out(p: int) -> set[str]:
+        return (entry[p] - gone[p] if p in gone else entry[p]) | bound[p]
+
     for _ in range(len(steps) + 5):
         changed = False
-        for i in range(1, len(steps)):
+        for i in range(0 if g.after[0] else 1, len(steps)):
             if g.after[i]:  # it starts once all its `after` steps ran (a route into it waits for them too)
-                incoming = [set().union(*(entry[d] | bound[d] for d in g.after[i]))]
+                incoming = [set().union(*(out(d) for d in g.after[i]))]
             else:
-                incoming = [entry[p] | bound[p] for p in preds[i]]
+                incoming = [out(p) for p in preds[i]]
             new = set.intersection(*incoming) if incoming else set(universe)
             if new != entry[i]:
                 entry[i], changed = new, True
