@@ -18,6 +18,7 @@ from awl_lsp.checks.across import repeated, union
 from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
 from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
 from awl_lsp.checks.started_again import StartedAgain, started_again
+from awl_lsp.checks.step_units import loop_threaded, units_of
 from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind
 
@@ -151,6 +152,7 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
             offset += len(it.summary.steps)
             continue
         bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
+        units = units_of(it, key, bindings)
         for name, local, k in bindings:
             i = offset + local
             if name in outer:
@@ -162,6 +164,10 @@ def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: l
                 )
                 continue
             seen = seen_at.setdefault(name, [])
+            inside = [e for e in seen if e[0] == i]  # (bound already in this step or a substep of it)
+            if inside and _in_other_unit(ctx, it, local, k, inside, units):
+                seen.append((i, it, k))
+                continue
             if i in again:
                 if not any(j == i for j, _, _ in seen):  # (its first binding of the name in the step)
                     _bound_again(ctx, it.facts.flat[k].selection, name, g, i, again[i])
@@ -209,6 +215,30 @@ def _bound_again(ctx: CheckContext, where: Range, name: str, g: StepGraph, i: in
         "binding-twice",
         {"name": name, "started_again": s, "by": by},
     )
+
+
+def _in_other_unit(
+    ctx: CheckContext, it: Item, local: int, k: int, inside: list[tuple[int, Item, int]], units: dict
+) -> bool:
+    """Report a binding made again in another substep of its step, or in the step and a substep
+    (the engine's reading order: `step_units`); True when reported, or when the same step binds it
+    twice (`rules_references` reports that)."""
+    unit = units[k]
+    first = inside[0][2]
+    if units[first] == unit:
+        return True
+    flat = it.facts.flat
+    if flat[first].extra.get("how") == "loop" and loop_threaded(it, local, flat[first].range, flat[k].range):
+        return False
+    ctx.error(
+        flat[k].selection,
+        f"`{flat[k].name}` is already bound in step `{units[first][1]}` (line {flat[first].range[0] + 1}), "
+        f"and step `{unit[1]}` shares its scope: a step and its substeps bind into one scope — bind this "
+        "result to a new name",
+        "binding-twice",
+        {"name": flat[k].name},
+    )
+    return True
 
 
 def _encloses(regions: list[tuple[int, int]], outer: int, inner: int) -> bool:
