@@ -1,6 +1,7 @@
 """What one item's value reads may see: a name bound on no path to the read (or a signal read as a
-value), a value read above the line of its step that binds it, and a value an `on failure` block
-reads that its own step binds outside the block (the step may fail before binding it).
+value), a value read above the line of its step that binds it (or in that very line), and a value
+an `on failure` block reads that its own step binds outside the block (the step may fail before
+binding it).
 
 Run by `rules_flow_regions.check_item` on the item's value and `collect` reads, gathered once.
 """
@@ -53,7 +54,14 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
         if getattr(target, "kind", None) is not _BINDING:
             continue
         where = target.range  # type: ignore[union-attr]
-        if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
+        own = within(ref.range, where)  # read in the statement that binds it (or in a loop's body)
+        if own:
+            chosen = target.selection  # type: ignore[union-attr]
+            if target.extra.get("how") != "binding" or (ref.range[0], ref.range[1]) >= chosen[:2]:  # type: ignore[union-attr]
+                continue
+            if len(ctx.model.lookup(_BINDING, ref.name)) > 1:
+                continue  # bound elsewhere too: whether that runs first is the flow's (`rules_flow_regions`)
+        elif (ref.range[0], ref.range[1]) >= (where[0], where[1]):
             continue
         if item is not None and not within(where, item):
             continue  # bound in another step: whether it runs first is the flow's (`rules_flow_regions`)
@@ -69,12 +77,17 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             ]
         if any(within(ref.range, clause) and within(where, lp) for lp, clause in loops):
             continue  # `until` / `max` are read when the pass ends, wherever they are written
-        ctx.error(
-            ref.range,
-            f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} — "
-            "move this line below it, or bind the value earlier",
-            "read-before-bound",
-        )
+        if own:
+            message = (
+                f"`{ref.name}` is read in the line that binds it: its value exists only once this line "
+                "has run — bind it on an earlier line, or read another value"
+            )
+        else:
+            message = (
+                f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} "
+                "— move this line below it, or bind the value earlier"
+            )
+        ctx.error(ref.range, message, "read-before-bound")
         ctx.row_numbers = True
 
 
