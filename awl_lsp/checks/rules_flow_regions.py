@@ -14,13 +14,11 @@ it runs only for the names some step reads from a binding made in another step.
 
 from __future__ import annotations
 
-from awl_lsp.checks.across import repeated, union
-from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
-from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
-from awl_lsp.checks.started_again import StartedAgain, started_again
-from awl_lsp.checks.step_units import loop_threaded, units_of
-from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
-from awl_lsp.model.symbols import Kind, Range, Reference, RefKind
+from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs
+from awl_lsp.checks.single_assignment import single_assignment
+from awl_lsp.checks.value_reads import bound_elsewhere, read_before_bound, read_in_failure, unknown_names
+from awl_lsp.model.symbols import Kind, Reference, RefKind
 
 _BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
@@ -30,7 +28,7 @@ def check(ctx: CheckContext) -> None:
         if c.kind == "substeps":
             continue
         regions = _regions(ctx, g)
-        _single_assignment(ctx, g, c, regions)
+        single_assignment(ctx, g, c, regions)
         _definite(ctx, g, c, regions)
 
 
@@ -120,207 +118,6 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     return regions
 
 
-def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]) -> None:
-    """A name is bound once per scope: not again in a later step, unless that step is re-entered
-    by a route cycle, or the earlier binding lies in a per-item region the later one is outside of
-    (each region has its own names, and sees those of the regions around it). A step started again
-    by waiting `after` a step it runs before re-binds its names, and so does every step it leads to
-    that is on no cycle (`_started_again`)."""
-    n = len(g.steps)
-    region = [-1] * n  # the innermost region each step's bindings belong to
-    for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
-        for member in range(o, close):
-            region[member] = k
-    again = _started_again(g)
-    seen_at: dict[str, list[tuple[int, Item, int]]] = {}  # name -> (step, item, symbol) binding it
-    cyclic: set[int] | None = None  # the steps some route cycle re-enters
-    outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
-    key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
-    # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
-    # and the inputs: a binding of any other name is its only one, and the flow's steps that bind
-    # only such names need not be looked at
-    suspects = None
-    if c.kind == "flow" and not again:
-        suspects = repeated(ctx, "flow-binding-names", _bound_names, _bound_twice)
-        if outer:
-            suspects = suspects | (outer & union(ctx, "flow-bound-names", _bound_names))
-    if suspects is not None and not suspects:
-        return
-    offset = 0  # the container's steps are its items' steps, in order
-    for it in c.items:
-        if suspects is not None and suspects.isdisjoint(_bound_names(it)):
-            offset += len(it.summary.steps)
-            continue
-        bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
-        units = units_of(it, key, bindings)
-        for name, local, k in bindings:
-            i = offset + local
-            if name in outer:
-                ctx.error(
-                    it.facts.flat[k].selection,
-                    f"`{name}` is an input, already bound when the flow starts: bindings are "
-                    "single-assignment — bind this result to a new name",
-                    "binding-twice",
-                )
-                continue
-            seen = seen_at.setdefault(name, [])
-            inside = [e for e in seen if e[0] == i]  # (bound already in this step or a substep of it)
-            if inside and _in_other_unit(ctx, it, local, k, inside, units):
-                seen.append((i, it, k))
-                continue
-            if i in again:
-                if not any(j == i for j, _, _ in seen):  # (its first binding of the name in the step)
-                    _bound_again(ctx, it.facts.flat[k].selection, name, g, i, again[i])
-                seen.append((i, it, k))
-                continue
-            earlier = next(
-                (e for e in seen if e[0] != i and _encloses(regions, region[e[0]], region[i])), None
-            )
-            seen.append((i, it, k))
-            if earlier is None:
-                continue
-            if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
-                cyclic = on_cycles(g)
-            if i in cyclic:
-                continue
-            j = earlier[0]
-            line = earlier[1].facts.flat[earlier[2]].range[0] + 1
-            ctx.error(
-                it.facts.flat[k].selection,
-                f"`{name}` is already bound in step `{g.names[j]}` (line {line}): bindings are "
-                "single-assignment — bind this result to a new name",
-                "binding-twice",
-            )
-        offset += len(it.summary.steps)
-
-
-def _bound_again(ctx: CheckContext, where: Range, name: str, g: StepGraph, i: int, why: StartedAgain) -> None:
-    s, by = g.names[why.step], g.names[why.by]
-    if why.routed:
-        cause = (
-            f"step `{s}` is on a cycle no path from the first step enters, so it starts on its own and "
-            f"again when `{by}` routes back to it"
-        )
-        hint = f"lead into the cycle through `{s}` from the steps above"
-    else:
-        cause = (
-            f"step `{s}` can run before `{by}`, which it waits `after`, so `{by}` finishing starts it again"
-        )
-        hint = f"drop `{by}` from the `after` list of `{s}`"
-    after = "" if i == why.step else f", and step `{g.names[i]}` runs again after it"
-    ctx.error(
-        where,
-        f"`{name}` would be bound twice: {cause}{after} — bindings are single-assignment (only a step "
-        f"on a cycle binds again): {hint}",
-        "binding-twice",
-        {"name": name, "started_again": s, "by": by},
-    )
-
-
-def _in_other_unit(
-    ctx: CheckContext, it: Item, local: int, k: int, inside: list[tuple[int, Item, int]], units: dict
-) -> bool:
-    """Report a binding made again in another substep of its step, or in the step and a substep
-    (the engine's reading order: `step_units`); True when reported, or when the same step binds it
-    twice (`rules_references` reports that)."""
-    unit = units[k]
-    first = inside[0][2]
-    if units[first] == unit:
-        return True
-    flat = it.facts.flat
-    if flat[first].extra.get("how") == "loop" and loop_threaded(it, local, flat[first].range, flat[k].range):
-        return False
-    ctx.error(
-        flat[k].selection,
-        f"`{flat[k].name}` is already bound in step `{units[first][1]}` (line {flat[first].range[0] + 1}), "
-        f"and step `{unit[1]}` shares its scope: a step and its substeps bind into one scope — bind this "
-        "result to a new name",
-        "binding-twice",
-        {"name": flat[k].name},
-    )
-    return True
-
-
-def _encloses(regions: list[tuple[int, int]], outer: int, inner: int) -> bool:
-    """Are the names of region `outer` (-1: the container's own) visible in region `inner`?"""
-    if outer == -1 or outer == inner:
-        return True
-    if inner == -1:
-        return False
-    (o1, c1), (o2, c2) = regions[outer], regions[inner]
-    return o1 <= o2 and c2 <= c1
-
-
-def _started_again(g: StepGraph) -> dict[int, StartedAgain]:
-    """The steps on no cycle that run a second time after a step started again
-    (`started_again`): step -> why."""
-    found = started_again(g)
-    if not found:
-        return {}
-    cyclic = on_cycles(g)
-    out: dict[int, StartedAgain] = {}
-    for why in found:
-        for i in sorted(why.rerun):
-            if i not in cyclic:
-                out.setdefault(i, why)
-    return out
-
-
-def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
-    """The item's bindings in `scope` (None: the scope of its first binding, when that is a
-    subflow's own) that lie in one of its top-level steps: (name, that step's index among them,
-    the binding's index in `facts.flat`) — places are read from the facts when reported, so the
-    partial holds as the item moves."""
-    out: list[tuple[str, int, int]] = []
-    if not it.tally.rebinds and not it.tally.loop_keys:
-        return out  # the item binds nothing (its tally says so without a pass over its symbols)
-    loc: Locator | None = None
-    for k, sym in enumerate(it.facts.flat):
-        if sym.kind is not _BINDING:
-            continue
-        if scope is None:
-            scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
-        if sym.scope != scope:
-            continue
-        if loc is None:
-            loc = Locator(it.summary.steps)
-        i = loc.step_of(sym.range)
-        if i is not None:
-            out.append((sym.name, i, k))
-    return out
-
-
-def _flow_bindings(it: Item) -> list[tuple[str, int, int]]:
-    return _step_bindings(it, "")
-
-
-def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
-    return _step_bindings(it, None)
-
-
-def _bound_names(it: Item) -> frozenset[str]:
-    """The names the item binds in the flow's scope."""
-    return memo_of(
-        it,
-        "flow-binding-names",
-        lambda it: frozenset(n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)),
-    )
-
-
-def _bound_twice(it: Item) -> frozenset[str]:
-    """The names the item binds more than once in the flow's scope."""
-
-    def twice(it: Item) -> frozenset[str]:
-        names = [n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)]
-        return (
-            frozenset(n for n in names if names.count(n) > 1)
-            if len(names) != len(set(names))
-            else frozenset()
-        )
-
-    return memo_of(it, "flow-binding-names-twice", twice)
-
-
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
     """`after` stays on its side of the region; `collect` gathers a binding made inside it."""
     owner, closer = g.names[o], g.names[c]
@@ -380,7 +177,12 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
             ref = it.facts.references[k]
             i = loc.step_of(ref.range)
             d = loc.step_of(ref.target.range)  # type: ignore[union-attr]
-            if i is None or d is None or i == d:
+            if i is None or d is None:
+                continue
+            if i == d:  # a read in the line that binds it: another binding must reach it first
+                if not bound_elsewhere(ctx.model, ref):
+                    continue  # (bound nowhere else: `value_reads` says so)
+                reads.append((i, ref))
                 continue
             region = _escapes_region(g, i, d, ref, regions)
             if region is not None:

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from awl_lsp.model import Kind, RefKind
+from awl_lsp.model import Kind, Reference, RefKind
 from awl_lsp.model.facts import ItemFacts
 
 _HEADER = frozenset({Kind.INPUT, Kind.SIGNAL, Kind.OUTCOME, Kind.CARRY, Kind.REPORT, Kind.INVARIANT})
@@ -163,7 +163,8 @@ def _twice(keys: list[str]) -> frozenset[str]:
 @dataclass(slots=True)
 class Resolved:
     variant_types: frozenset[str]  # the enums whose variants the item's references name
-    cross_reads: tuple[int, ...]  # references reading a binding made outside their own step
+    # references reading a binding made outside their own step, or in the very line that reads it
+    cross_reads: tuple[int, ...]
 
 
 def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Resolved:
@@ -182,11 +183,21 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
             if step_starts is None:
                 if own is None:
                     own = set(map(id, facts.flat))
-                if id(t) not in own:
+                if id(t) not in own or own_line(r):
                     reads.append(k)
-            elif _step(step_starts, r.range) != _step(step_starts, t.range):
+            elif _step(step_starts, r.range) != _step(step_starts, t.range) or own_line(r):
                 reads.append(k)
     return Resolved(_frozen(variants), tuple(reads) if reads else ())
+
+
+def own_line(r: Reference) -> bool:
+    """Does the value read `r` lie in the line that makes the binding it resolved to (a call or pipe
+    reading the name it binds, which the model resolves there when nothing binds it earlier)?"""
+    t = r.target
+    if t is None or t.extra.get("how") != "binding":
+        return False
+    at, where, name = r.range, t.range, t.selection
+    return (where[0], where[1]) <= (at[0], at[1]) < (name[0], name[1])
 
 
 def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:

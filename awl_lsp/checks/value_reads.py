@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.flow_graph import within
+from awl_lsp.model import SemanticModel
 from awl_lsp.model.symbols import Kind, Reference
 
 _BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
@@ -59,8 +60,8 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             chosen = target.selection  # type: ignore[union-attr]
             if target.extra.get("how") != "binding" or (ref.range[0], ref.range[1]) >= chosen[:2]:  # type: ignore[union-attr]
                 continue
-            if len(ctx.model.lookup(_BINDING, ref.name)) > 1:
-                continue  # bound elsewhere too: whether that runs first is the flow's (`rules_flow_regions`)
+            if bound_elsewhere(ctx.model, ref):
+                continue  # whether that binding runs first is the flow's (`rules_flow_regions`)
         elif (ref.range[0], ref.range[1]) >= (where[0], where[1]):
             continue
         if item is not None and not within(where, item):
@@ -89,6 +90,13 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             )
         ctx.error(ref.range, message, "read-before-bound")
         ctx.row_numbers = True
+
+
+def bound_elsewhere(model: SemanticModel, ref: Reference) -> bool:
+    """Is the name `ref` reads bound by another binding of its flow or subflow too?"""
+    target = ref.target
+    home = target.scope.split("/", 1)[0] if target is not None else ""
+    return any(b is not target and b.scope.split("/", 1)[0] == home for b in model.lookup(_BINDING, ref.name))
 
 
 def read_in_failure(ctx: ItemContext, reads: list[Reference]) -> None:
