@@ -232,13 +232,16 @@ def _cycles(ctx: CheckContext, g: StepGraph) -> None:
         for v in vs:
             back[v].add(u)
     bounded = [s.bounded for s in g.steps]
+    # (a cycle through the route is unbounded when one runs through steps without a bound only)
+    free = [{t for t in succ if not bounded[t]} for succ in g.succ]
+    free_back = [{t for t in preds if not bounded[t]} for preds in back]
     for u, v, route in back_routes:
-        from_v = g.reach(v)
+        if bounded[u] or bounded[v]:
+            continue
+        from_v = g.reach(v, free)
         if u not in from_v:
             continue
-        cycle = sorted(from_v & g.reach(u, back))
-        if any(bounded[i] for i in cycle):
-            continue
+        cycle = sorted(from_v & g.reach(u, free_back))
         path = " → ".join(g.names[i] for i in cycle) + f" → {g.names[v]}"
         msg = (
             f"route `{g.names[v]}` closes a cycle ({path}) with no re-entry bound: "
