@@ -43,7 +43,9 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     stack: list[tuple[int, tuple]] = []
     regions: list[tuple[int, int]] = []
     for i, s in enumerate(g.steps):
-        if s.coll is not None:  # a step that collects closes the open region before opening another
+        # a step that collects closes the open region (one that opens a region as well only opens it:
+        # its other lines are an error of their own)
+        if s.coll is not None and s.dist is None:
             first, at = s.coll
             if not first:
                 ctx.error(
@@ -99,7 +101,9 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                         f"the region's only entry is its `{owner}` step",
                         "region-enter",
                     )
-                elif inside_s and not (o < t <= c):  # (back to the opener too: it starts the region anew)
+                elif inside_s and not (o < t <= c) and g.names[t] != g.names[c]:
+                    # (back to the opener too: it starts the region anew; a step named like the collect
+                    # is taken for it)
                     ctx.error(
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` leaves the per-item region of `{owner}` before its "
