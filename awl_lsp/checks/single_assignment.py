@@ -36,23 +36,31 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
         for member in range(o, close):
             region[member] = k
     again = _started_again(g)
-    seen_at: dict[str, list[Seen]] = {}  # name -> the bindings of it read so far
+    outside: dict[str, list[Seen]] = {}  # name -> its bindings so far in the container's own scope
+    in_step: dict[tuple[str, int], list[Seen]] = {}  # (name, step) -> its bindings so far in that step
     cyclic: set[int] | None = None  # the steps some route cycle re-enters
     outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
-    # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
-    # and the inputs: a binding of any other name is its only one, and the flow's steps that bind
-    # only such names need not be looked at
+    # the names that may be bound twice: bound in the flow's own scope by two items, or twice by one
+    # item, or in one item's own scope and another's fork body; and the inputs. A binding of any
+    # other name is its only visible one, and the flow's steps that bind only such names need not be
+    # looked at (the gatherings are kept across runs: a pasted step costs its own names)
     suspects = None
     if c.kind == "flow" and not again:
         suspects = repeated(ctx, "flow-binding-names", _bound_names, _bound_twice)
-        if outer:
-            suspects = suspects | (outer & union(ctx, "flow-bound-names", _bound_names))
+        forked = union(ctx, "flow-forked-names", _forked_names)
+        if outer or forked:
+            own = union(ctx, "flow-bound-names", _bound_names)
+            suspects = suspects | (outer & own) | (forked & own)
     if suspects is not None and not suspects:
         return
     offset = 0  # the container's steps are its items' steps, in order
     for it in c.items:
-        if suspects is not None and suspects.isdisjoint(_bound_names(it)):
+        if (
+            suspects is not None
+            and suspects.isdisjoint(_bound_names(it))
+            and suspects.isdisjoint(_forked_names(it))
+        ):
             offset += len(it.summary.steps)
             continue
         bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
@@ -70,28 +78,29 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
                     "binding-twice",
                 )
                 continue
-            seen = seen_at.setdefault(name, [])
             here: Seen = (i, it, k, scope)
+            step_seen = in_step.setdefault((name, i), [])
             # the earlier bindings of this step that are visible here (in its scope or one around it)
-            inside = [e for e in seen if e[0] == i and _sees(e[3], scope)]
-            if inside:
-                _in_step(ctx, it, local, k, inside[0], units)
-                seen.append(here)
+            inside = next((e for e in step_seen if _sees(e[3], scope)), None)
+            step_seen.append(here)
+            own_scope = scope == base
+            if own_scope:
+                outside.setdefault(name, []).append(here)
+            if inside is not None:
+                _in_step(ctx, it, local, k, inside, units)
                 continue
-            if i in again and scope == base:  # (a fork body's own bindings are not counted again)
-                if not any(e[0] == i for e in seen):  # (its first binding of the name in the step)
+            if i in again and own_scope:  # (a fork body's own bindings are not counted again)
+                if len(step_seen) == 1:  # (its first binding of the name in the step)
                     _bound_again(ctx, flat[k].selection, name, g, i, again[i])
-                seen.append(here)
                 continue
             earlier = next(
                 (
                     e
-                    for e in seen
-                    if e[0] != i and e[3] == base and _encloses(regions, region[e[0]], region[i])
+                    for e in outside.get(name, ())
+                    if e[0] != i and _encloses(regions, region[e[0]], region[i])
                 ),
                 None,
             )
-            seen.append(here)
             if earlier is None:
                 continue
             if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
@@ -235,16 +244,27 @@ def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
 
 
 def _bound_names(it: Item) -> frozenset[str]:
-    """The names the item binds in the flow's scope (and the fork bodies inside it)."""
-    return memo_of(
-        it,
-        "flow-binding-names",
-        lambda it: frozenset(n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)),
-    )
+    """The names the item binds in the flow's own scope."""
+
+    def names(it: Item) -> frozenset[str]:
+        flat = it.facts.flat
+        return frozenset(n for n, _, k in memo_of(it, "flow-bindings", _flow_bindings) if not flat[k].scope)
+
+    return memo_of(it, "flow-binding-names", names)
+
+
+def _forked_names(it: Item) -> frozenset[str]:
+    """The names the item binds in a fork body (a scope inside the flow's)."""
+
+    def names(it: Item) -> frozenset[str]:
+        flat = it.facts.flat
+        return frozenset(n for n, _, k in memo_of(it, "flow-bindings", _flow_bindings) if flat[k].scope)
+
+    return memo_of(it, "flow-forked-names", names)
 
 
 def _bound_twice(it: Item) -> frozenset[str]:
-    """The names the item binds more than once in the flow's scope (and the fork bodies inside it)."""
+    """The names the item binds more than once, in the flow's scope or its fork bodies."""
 
     def twice(it: Item) -> frozenset[str]:
         names = [n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)]
