@@ -12,6 +12,9 @@ from awl_lsp.checks.base import MODEL_FLOW, kind_token
 from awl_lsp.model import Kind, SemanticModel, Symbol
 from awl_lsp.model.builder import LOCAL
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_BINDING = Kind.BINDING
+
 
 class RecordingModel:
     __slots__ = ("_model", "deps")
@@ -32,7 +35,7 @@ class RecordingModel:
 
     def _named(self, kind: Kind, name: str) -> None:
         self.deps.add(name)
-        if kind is Kind.BINDING:  # a look-up by kind alone sees fork-local bindings too
+        if kind is _K_BINDING:  # a look-up by kind alone sees fork-local bindings too
             self.deps.add(LOCAL + name)
 
     def first(self, kind: Kind, name: str, scope: str | None = None) -> Symbol | None:
@@ -42,6 +45,10 @@ class RecordingModel:
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
         self._named(kind, name)
         return self._model.lookup(kind, name)
+
+    def lookup_in(self, kind: Kind, name: str, scope: str) -> list[Symbol]:
+        self._named(kind, name)
+        return self._model.lookup_in(kind, name, scope)
 
     def names(self, kind: Kind) -> list[str]:
         self.deps.add(kind_token(kind))

@@ -101,6 +101,7 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
     """
     out: dict[str, list[tuple]] = {}
     binding, carry, text_kinds = _BINDING, _CARRY, _TEXT_KINDS
+    plain: dict[str, str] = {}  # a fork scope without its rows and id (an item's symbols share a few)
     for s in facts.flat:
         kind, scope = s.kind, s.scope
         meaning: object = None
@@ -111,10 +112,15 @@ def exports(facts: ItemFacts, key: bytes, env: TypeEnv | None = None) -> dict[st
             if kind in text_kinds and not (kind is carry and s.type):
                 meaning = key
             name = s.name
+        if "@" in scope:
+            bare = plain.get(scope)
+            if bare is None:
+                bare = plain[scope] = _FORK_ROW.sub("fork@", plain_scope(scope))
+            scope = bare
         extra, children = s.extra, s.children
         d = (
             kind,
-            _FORK_ROW.sub("fork@", plain_scope(scope)) if "@" in scope else scope,
+            scope,
             s.container,
             s.type,
             tuple(sorted(extra.items())) if extra else (),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.checks.slots import source_slot
 from awl_lsp.checks.variants import ExprChecker, bare_variant, variant_comparison
 from awl_lsp.model.types import BOOL, DIR, FLOAT, INT, STRING, AwlType, assignable
 
@@ -24,7 +25,7 @@ def operands(ec: ExprChecker, node: Node, op: str, left: Node, right: Node, item
     if not (ec.known(lt) and ec.known(rt)):
         return
     if op in _COMPARE:
-        comparison(ec, node, op, left, right, lt, rt)
+        comparison(ec, node, op, left, right, lt, rt, item)
         return
     for side, t in ((left, lt), (right, rt)):
         if t.is_optional:
@@ -33,6 +34,7 @@ def operands(ec: ExprChecker, node: Node, op: str, left: Node, right: Node, item
                 f"`{ec.show(side)}` is optional ({t}) and may be absent, so `+` cannot join it: "
                 "make it required, or join only values that are always there",
                 "plus-mismatch",
+                {"source": source_slot(ec.env, side, item)},
             )
             return
     ls, rs = lt.strip(), rt.strip()
@@ -42,6 +44,7 @@ def operands(ec: ExprChecker, node: Node, op: str, left: Node, right: Node, item
             f"`+` joins two Strings (AWL has no arithmetic and no list concatenation), but here it is "
             f"{lt} + {rt}",
             "plus-mismatch",
+            {"left": str(lt), "right": str(rt)},
         )
 
 
@@ -64,12 +67,20 @@ def list_items(ec: ExprChecker, node: Node, item: AwlType | None) -> None:
                 f"list items must all have one type: `{ec.show(first[0])}` is {first[1]}, but "
                 f"`{ec.show(child)}` is {ct}",
                 "list-item-type",
+                {"expected": str(first[1]), "found": str(ct)},
             )
             return
 
 
 def comparison(
-    ec: ExprChecker, node: Node, op: str, left: Node, right: Node, lt: AwlType, rt: AwlType
+    ec: ExprChecker,
+    node: Node,
+    op: str,
+    left: Node,
+    right: Node,
+    lt: AwlType,
+    rt: AwlType,
+    item: AwlType | None = None,
 ) -> None:
     """`==`/`!=` take two values of one plain type (String, Int, Float, Bool, Dir or one enum);
     `<`, `<=`, `>`, `>=` two Ints or two Floats. Optionals, lists and records do not compare."""
@@ -80,6 +91,7 @@ def comparison(
                 f"`{ec.show(side)}` is optional ({t}), and `{op}` compares only plain values: "
                 f"test it with `{ec.show(side)} is present` / `is absent` instead",
                 "compare-optional",
+                {"source": source_slot(ec.env, side, item)},
             )
             return
     ls, rs = lt.strip(), rt.strip()
@@ -89,6 +101,7 @@ def comparison(
                 node,
                 f"`{op}` orders two Ints or two Floats, but here it is {lt} {op} {rt}",
                 "compare-mismatch",
+                _sides(ec, left, right, lt, rt, item),
             )
         return
     plain = ls in (STRING, INT, FLOAT, BOOL, DIR) or ec.table.variants(ls) is not None
@@ -98,4 +111,17 @@ def comparison(
             node,
             f"`{op}` compares {lt} with {rt}: {why} (String, Int, Float, Bool, Dir or one enum)",
             "compare-mismatch",
+            _sides(ec, left, right, lt, rt, item),
         )
+
+
+def _sides(
+    ec: ExprChecker, left: Node, right: Node, lt: AwlType, rt: AwlType, item: AwlType | None
+) -> dict[str, object]:
+    """A comparison's `data`: the two types, and where each side's type was declared."""
+    return {
+        "left": str(lt),
+        "right": str(rt),
+        "left_source": source_slot(ec.env, left, item),
+        "right_source": source_slot(ec.env, right, item),
+    }

@@ -19,13 +19,15 @@ from awl_lsp.checks.base import CheckContext, ItemContext, Related
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind, Reference, RefKind, Symbol
 from awl_lsp.model.symbols import contains
+from awl_lsp.syntax import fields as F
 
 
 def check_item(ctx: ItemContext) -> None:
     """The names a const's value uses: other consts only."""
     if ctx.node is None or ctx.node.type != "const_declaration":
         return
-    _compile_time(ctx, ctx.node.child_by_field_name("value"))
+    const_name = ctx.text(ctx.node.child_by_field_id(F.NAME))
+    _compile_time(ctx, ctx.node.child_by_field_id(F.VALUE), const_name)
     model = ctx.model
     for sym in ctx.facts.symbols:
         if sym.kind is not Kind.CONST:
@@ -45,9 +47,11 @@ def check_item(ctx: ItemContext) -> None:
                     f"`{ref.name}` is a {what}, not a const: a const is fixed before the flow runs, "
                     "so it can only use literals and other consts",
                     "const",
+                    {"const": sym.name},
                 )
             elif not model.lookup(Kind.VARIANT, ref.name):
                 data, meant = name_data(ref.name, model.names(Kind.CONST))
+                data["const"] = sym.name
                 ctx.error(
                     ref.range,
                     f"unknown const `{ref.name}`: a const may only use literals and other consts "
@@ -73,7 +77,7 @@ _NOT_COMPILE_TIME = {
 }
 
 
-def _compile_time(ctx: ItemContext, value: Node | None) -> None:
+def _compile_time(ctx: ItemContext, value: Node | None, const: str) -> None:
     """The first part of a const's value that is not known before the flow runs."""
     stack = [value] if value is not None else []
     while stack:
@@ -81,20 +85,21 @@ def _compile_time(ctx: ItemContext, value: Node | None) -> None:
         t = node.type
         if t in _COMPILE_TIME:
             continue
-        plus = t == "binary_expression" and ctx.text(node.child_by_field_name("operator")) == "+"
+        plus = t == "binary_expression" and ctx.text(node.child_by_field_id(F.OPERATOR)) == "+"
         if t == "list" or plus:
             stack.extend(reversed(node.named_children))
             continue
         if t in ("ERROR", "comment", "operator") or node.is_missing:
             continue
         what = _NOT_COMPILE_TIME.get(t, "a comparison" if t == "binary_expression" else "a runtime value")
-        if t == "call_expression" and not ctx.text(node.child_by_field_name("function"))[:1].isupper():
+        if t == "call_expression" and not ctx.text(node.child_by_field_id(F.FUNCTION))[:1].isupper():
             what = "a call"
         ctx.error(
             node,
             f"`{ctx.text(node)}` is {what}, which a const cannot hold: a const is a literal, a raw string, "
             "`json { … }`, `schema of T`, a list of these, a `+` of these, or another const",
             "const-compile-time",
+            {"const": const},
         )
         return
 
@@ -116,9 +121,11 @@ def _collisions(ctx: CheckContext, consts: list[Symbol]) -> None:
             what = clash[0].kind.value
             ctx.error(
                 sym.selection,
-                f"const `{sym.name}` has the name of {what} `{sym.name}` (line {clash[0].selection[0] + 1}): "
-                "an expression could not tell them apart, so rename the const",
+                f"const `{sym.name}` has the name of {what} `{sym.name}`: an expression could not tell "
+                "them apart, so rename the const",
                 "const-collision",
+                None,
+                (Related(clash[0].selection, f"{what} `{sym.name}` declared here"),),
             )
 
 

@@ -32,6 +32,10 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.model import BUILTIN_TYPES, Kind, RefKind
 from awl_lsp.model.extract import ITEM_TYPES
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CHILD = Kind.CHILD
+_R_TYPE = RefKind.TYPE
+
 _GENERIC = {
     "List": "write a list as `[T]`",
     "Array": "write a list as `[T]`",
@@ -86,6 +90,7 @@ def _narration(ctx: CheckContext) -> None:
                 "`//!` narration is only allowed before the header; use `//` for a comment or `///` "
                 "for a doc line",
                 "narration",
+                {"misplaced": "narration"},
             )
 
 
@@ -152,7 +157,9 @@ def _header_clauses(ctx: CheckContext) -> None:
         name = field(clause, "name")
         if name is not None and field(clause, "type") is None:
             n = ctx.text(name)
-            ctx.error(name, f"{word} `{n}` has no type: write `{word} {n}: T`", "header-type")
+            ctx.error(
+                name, f"{word} `{n}` has no type: write `{word} {n}: T`", "header-type", {"needs": "type"}
+            )
     for clause in header_clauses(ctx, "timeout_clause"):
         d = field(clause, "duration")
         if d is not None and not is_duration(d):
@@ -169,12 +176,14 @@ def _header_outcome(ctx: CheckContext, clause: Node) -> None:
             name,
             f"outcome `{n}` needs a payload type: `outcome {n}: type T, route success|failure`",
             "outcome",
+            {"missing": "type"},
         )
     if field(clause, "route") is None:
         ctx.error(
             name,
             f"outcome `{n}` needs its kind: end it with `, route success` or `, route failure`",
             "outcome",
+            {"missing": "kind"},
         )
 
 
@@ -210,7 +219,7 @@ def _types(ctx: ItemContext) -> None:
             for c in (header.named_children if header is not None else [])
             if c.type == "outcome_clause" and any(x.type == "ERROR" for x in c.children)
         }
-    for ref in ctx.refs_of(RefKind.TYPE):
+    for ref in ctx.refs_of(_R_TYPE):
         if ref.name in BUILTIN_TYPES or ctx.target(ref) is not None:
             continue
         if ref.range[0] in broken_rows:
@@ -250,6 +259,7 @@ def _types(ctx: ItemContext) -> None:
                 f"a list element cannot be optional (`{ctx.text(node)}`): a list has no holes; "
                 f"use `[{held}]`, or `[{held}]?` for an optional list",
                 "list-element",
+                {"choices": [f"[{held}]", f"[{held}]?"]},
             )
 
 
@@ -266,6 +276,7 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
                 where,
                 f"worker `{ctx.text(where)}` declares no actions: add an indented `action name(p: T) -> R`",
                 "worker",
+                {"missing": "action"},
             )
         callables.extend(("action", a) for a in actions)
     elif item.type in ("child_declaration", "detached_declaration", "subflow_declaration"):
@@ -279,13 +290,15 @@ def _workers_and_signatures(ctx: ItemContext) -> None:
                 f"{label} has no return type: add `-> T` after its parameters (`-> Nil` when it "
                 "returns nothing)",
                 "return-type",
+                {"needs": "return type"},
             )
         params = field(node, "parameters")
         for p in params.named_children if params is not None else []:
             pname = field(p, "name")
             if p.type == "parameter" and pname is not None and field(p, "type") is None:
                 n = ctx.text(pname)
-                ctx.error(pname, f"parameter `{n}` of {label} has no type: write `{n}: T`", "parameter-type")
+                message = f"parameter `{n}` of {label} has no type: write `{n}: T`"
+                ctx.error(pname, message, "parameter-type", {"needs": "type"})
 
 
 # ---------------------------------------------------------------- config lines
@@ -308,6 +321,7 @@ def _config(ctx: ItemContext) -> None:
                         "a call site may override only `node` and `timeout`; declare `retry` on the "
                         "action itself",
                         "call-override",
+                        {"setting": "retry"},
                     )
                 _retry(ctx, item)
             elif item.type == "timeout_setting":
@@ -321,7 +335,7 @@ def _config(ctx: ItemContext) -> None:
 def _calls_child(ctx: ItemContext, statement: Node | None) -> bool:
     call = field(statement, "value")
     function = field(call, "function") if call is not None and call.type == "call_expression" else None
-    return function is not None and ctx.model.first(Kind.CHILD, ctx.text(function)) is not None
+    return function is not None and ctx.model.first(_K_CHILD, ctx.text(function)) is not None
 
 
 def _retry(ctx: ItemContext, item: Node) -> None:

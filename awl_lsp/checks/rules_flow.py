@@ -16,6 +16,7 @@ from awl_lsp.checks.flow_graph import StepGraph, graphs, strongly_connected
 from awl_lsp.checks.rules_support import STATEMENT_TYPES, in_substep
 from awl_lsp.checks.summary import body_items
 from awl_lsp.model.symbols import Kind
+from awl_lsp.syntax import fields as F
 
 
 def text(ctx: CheckContext, node: Node | None) -> str:
@@ -29,7 +30,7 @@ def check_item(ctx: ItemContext) -> None:
         elif node.type == "loop_statement":
             _loop(ctx, node)
         elif not in_substep(node):
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(F.BODY)
             stmts = [c for c in body.named_children if c.type not in ("comment",)] if body is not None else []
             # (an `on failure` with no block at all is a line rule's: `rules_lines`)
             if body is not None and (not stmts or stmts[-1].type != "route_statement"):
@@ -38,6 +39,7 @@ def check_item(ctx: ItemContext) -> None:
                     "an `on failure` block must end in a `route`: after compensating, say where the "
                     "step goes (e.g. `route failed(reason: …)`)",
                     "on-failure-route",
+                    {"missing": "route"},
                 )
 
 
@@ -62,6 +64,7 @@ def check(ctx: CheckContext) -> None:
                     f"step `{name}` is the last step and ends without a `route`: the {where} would fall off "
                     f"its end — finish it with `route <outcome>(…)` or outcome arms",
                     "falls-off-end",
+                    {"missing": "route"},
                 )
 
 
@@ -82,7 +85,7 @@ def _loops(items: list[Node]) -> list[Node]:
         if item.type == "loop_statement":
             out.append(item)
         if item.type in ("loop_statement", "fork_statement"):
-            body = item.child_by_field_name("body")
+            body = item.child_by_field_id(F.BODY)
             if body is not None:
                 out += _loops([c for c in body.named_children if c.type not in ("comment", "doc_comment")])
     return out
@@ -107,10 +110,10 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
                 "loop-exhaustion",
             )
         return
-    name = text(ctx, step.child_by_field_name("name"))
-    guards = [a.child_by_field_name("guard") for a in arms]
-    kinds = [text(ctx, g.child_by_field_name("keyword")) if g is not None else "" for g in guards]
-    if any(g is None or g.child_by_field_name("unknown") is not None for g in guards):
+    name = text(ctx, step.child_by_field_id(F.NAME))
+    guards = [a.child_by_field_id(F.GUARD) for a in arms]
+    kinds = [text(ctx, g.child_by_field_id(F.KEYWORD)) if g is not None else "" for g in guards]
+    if any(g is None or g.child_by_field_id(F.UNKNOWN) is not None for g in guards):
         return
     for i, k in enumerate(kinds):
         if k in ("else", "otherwise") and i != len(kinds) - 1:
@@ -118,11 +121,12 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
                 arms[i],
                 f"`{k}` must be the last outcome of step `{name}`: the arms after it can never fire",
                 "else-not-last",
+                {"move": "last"},
             )
     if any(k in ("else", "otherwise") for k in kinds):
         return
-    uncovered = _enum_uncovered(ctx, [g.child_by_field_name("condition") if g else None for g in guards])
-    where = step.child_by_field_name("name") or step
+    uncovered = _enum_uncovered(ctx, [g.child_by_field_id(F.CONDITION) if g else None for g in guards])
+    where = step.child_by_field_id(F.NAME) or step
     if uncovered == []:
         return
     if uncovered:
@@ -133,6 +137,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             f"the outcomes of step `{name}` are not exhaustive: no `else` arm, and {listed} of "
             f"`{enum}` {'is' if len(missing) == 1 else 'are'} not covered",
             "outcomes-exhaustive",
+            {"missing": "else", "variants": missing},
         )
     else:
         ctx.error(
@@ -140,6 +145,7 @@ def _outcomes(ctx: ItemContext, step: Node) -> None:
             f"the outcomes of step `{name}` are not exhaustive: when no `if` arm holds nothing "
             "routes — add a last arm `outcome …: else, route …`",
             "outcomes-exhaustive",
+            {"missing": "else"},
         )
 
 
@@ -147,9 +153,9 @@ def _enum_uncovered(ctx: ItemContext, conds: list[Node | None]) -> tuple[str, li
     """For guards all of the form `x == Variant`: ([] when every variant is covered) or (enum, missing)."""
     covered: dict[str, set[str]] = {}
     for c in conds:
-        if c is None or c.type != "binary_expression" or text(ctx, c.child_by_field_name("operator")) != "==":
+        if c is None or c.type != "binary_expression" or text(ctx, c.child_by_field_id(F.OPERATOR)) != "==":
             return None
-        sides = [c.child_by_field_name("left"), c.child_by_field_name("right")]
+        sides = [c.child_by_field_id(F.LEFT), c.child_by_field_id(F.RIGHT)]
         found = False
         for k, s in enumerate(sides):
             if s is not None and s.type == "identifier":
@@ -182,15 +188,15 @@ def _of_enum(ctx: ItemContext, scrutinee: Node | None, enum: str) -> bool:
 
 
 def _loop(ctx: ItemContext, loop: Node) -> None:
-    var = text(ctx, loop.child_by_field_name("binding"))
-    body = loop.child_by_field_name("body")
+    var = text(ctx, loop.child_by_field_id(F.BINDING))
+    body = loop.child_by_field_id(F.BODY)
     items = [c for c in body.named_children if c.type != "comment"] if body is not None else []
     until_twice = sum(i.type == "until_clause" for i in items) > 1  # a `max` written as `until`
     if not until_twice and not any(i.type == "loop_max" for i in items):
         ctx.error(
             loop, f"loop `{var}` is unbounded: add a `max N` line to its body so it always ends", "loop-max"
         )
-    counter = loop.child_by_field_name("counter")
+    counter = loop.child_by_field_id(F.COUNTER)
     if counter is not None and text(ctx, counter) == var:
         ctx.error(
             counter,
@@ -210,7 +216,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                 "route from the step's outcome arms",
                 "loop-route",
             )
-        elif n.type == "binding" and text(ctx, n.child_by_field_name("name")) == var:
+        elif n.type == "binding" and text(ctx, n.child_by_field_id(F.NAME)) == var:
             rebinds = True
     if var and not rebinds:
         ctx.error(
@@ -312,10 +318,13 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
             members = sorted(comp)
             chain = " → ".join(g.names[j] for j in members) + f" → {g.names[i]}"
             step = g.steps[i]
+            # (what a fix drops: the step's waits on the members of the cycle, itself or later steps)
+            drop = sorted({g.names[d] for d in g.after[i] if d in comp and d >= i})
             ctx.error(
                 step.at(step.after_rel if step.after_rel is not None else step.step_rel),
                 f"`after` dependencies form a cycle ({chain}): no step in it could ever start",
                 "after-cycle",
+                {"step": g.names[i], "drop": drop} if drop else None,
             )
 
 
@@ -339,7 +348,31 @@ def _reachability(ctx: CheckContext, g: StepGraph) -> None:
                 f"step `{g.names[i]}` is unreachable: nothing routes to it, it has no `after`, and the step "
                 "above never falls through into it"
             )
-        ctx.error(s.at(s.name_rel), message, "unreachable-step")
+        ctx.error(s.at(s.name_rel), message, "unreachable-step", _unreachable_data(g, i, seen))
+
+
+def _unreachable_data(g: StepGraph, i: int, seen: set[int]) -> dict[str, object]:
+    """What a fix of an unreachable step needs: whether the step can go without changing how any
+    other step is entered or left (`removable`), and the step above that would run into it but for
+    its `max … visits` bound (`enter_from`: a route from there enters it)."""
+    s = g.steps[i]
+    data: dict[str, object] = {"name": g.names[i]}
+    above = g.steps[i - 1] if i > 0 else None
+    routed = any(t == i for j, rs in enumerate(g.routes) if j != i for t, _ in rs)
+    waited = any(i in deps for deps in g.after)
+    if (
+        not routed
+        and not waited
+        and s.dist is None
+        and s.coll is None
+        and (above is None or not g.falls[i - 1])
+    ):
+        data["removable"] = True
+    if above is not None and s.bounded and g.falls[i - 1] and not g.after[i] and above.dist is None:
+        named_once = g.names.count(g.names[i]) == 1 and g.names.count(g.names[i - 1]) == 1
+        if i - 1 in seen and named_once and not above.broken and not s.broken:
+            data["enter_from"] = g.names[i - 1]
+    return data
 
 
 def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
@@ -355,4 +388,5 @@ def _dead_ends(ctx: CheckContext, g: StepGraph) -> None:
                 "does not follow it (it waits on `after`, or only routes enter it), and no step runs `after "
                 f"{g.names[i]}` — add a `route`, or `after {g.names[i]}` to the step that should follow",
                 "dead-end-step",
+                {"missing": "route", "next": g.names[i + 1]},
             )

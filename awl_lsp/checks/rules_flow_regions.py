@@ -20,6 +20,11 @@ from awl_lsp.checks.single_assignment import single_assignment
 from awl_lsp.checks.value_reads import bound_elsewhere, read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_OUTCOME = Kind.OUTCOME
+_R_COLLECT = RefKind.COLLECT
+_R_VALUE = RefKind.VALUE
+
 _BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
 
 
@@ -33,7 +38,7 @@ def check(ctx: CheckContext) -> None:
 
 
 def check_item(ctx: ItemContext) -> None:
-    reads = ctx.refs_of(RefKind.VALUE, RefKind.COLLECT)  # (gathered once for all three)
+    reads = ctx.refs_of(_R_VALUE, _R_COLLECT)  # (gathered once for all three)
     unknown_names(ctx, reads)
     read_before_bound(ctx, reads)
     read_in_failure(ctx, reads)
@@ -112,7 +117,7 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
                     )
         for src in range(o + 1, c):  # a route to an outcome of the flow ends the run mid-region
             for name, at in g.steps[src].routes:
-                if name and name not in g.index and ctx.model.first(Kind.OUTCOME, name) is not None:
+                if name and name not in g.index and ctx.model.first(_K_OUTCOME, name) is not None:
                     ctx.error(
                         g.steps[src].at(at),
                         f"route `{name}` leaves the per-item region of `{owner}` before its collect: an "
@@ -139,6 +144,7 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
                     f"only through `{owner}` and left only through `{closer}` — order the steps inside "
                     "and outside it separately",
                     "region-after",
+                    {"step": g.names[s], "drop": [g.names[d]]},  # (what a fix drops from the list)
                 )
                 break
     name = g.steps[c].collected
@@ -146,11 +152,19 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
     made.add(g.steps[o].distributed)
     coll = g.steps[c].coll
     if name and name not in made and coll is not None:
+        made_inside = made - {g.steps[o].distributed, ""}
         ctx.error(
             g.steps[c].at(coll[1]),
             f"`collect {name}` gathers a value per item, but no step between `{owner}` and `{closer}` "
             f"binds `{name}`: collect a binding made inside the region",
             "collect-outside",
+            # (for a fix: the bindings made inside, and whether the region's own step binds the name)
+            {
+                "name": name,
+                "inside": sorted(made_inside),
+                "opener": owner,
+                "in_opener": name in g.steps[o].bound,
+            },
         )
 
 
@@ -162,9 +176,7 @@ def _escapes_region(
         if not (o <= d < c and i >= c):
             continue
         coll = g.steps[c].coll
-        if i == c and (
-            ref.kind is RefKind.COLLECT or coll is None or ref.range[:2] <= g.steps[c].at(coll[1])[:2]
-        ):
+        if i == c and (ref.kind is _R_COLLECT or coll is None or ref.range[:2] <= g.steps[c].at(coll[1])[:2]):
             continue  # what the `collect` gathers, or a line above a misplaced `collect` (its own error)
         return o, c
     return None
@@ -214,14 +226,22 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
     for o, close in regions:
         gone.setdefault(close, set()).update(*(bound[k] for k in range(o, close)))
     # (the first step starts the run with nothing bound — unless it waits `after` others, like any step)
-    entry: list[set[str]] = [set() if i == 0 and not g.after[0] else set(universe) for i in range(len(steps))]
+    first = 0 if g.after[0] else 1
+    entry: list[set[str]] = [set() if i < first else set(universe) for i in range(len(steps))]
 
     def out(p: int) -> set[str]:
         return (entry[p] - gone[p] if p in gone else entry[p]) | bound[p]
 
-    for _ in range(len(steps) + 5):
+    # When every step is entered only from steps above it (no route back), one pass in order reads
+    # each step's predecessors once they are final: that pass is the fixpoint, and the pass that
+    # would only confirm it is skipped.
+    forward = all(
+        all(d < i for d in g.after[i]) if g.after[i] else all(p < i for p in preds[i])
+        for i in range(first, len(steps))
+    )
+    for _ in range(1 if forward else len(steps) + 5):
         changed = False
-        for i in range(0 if g.after[0] else 1, len(steps)):
+        for i in range(first, len(steps)):
             if g.after[i]:  # it starts once all its `after` steps ran (a route into it waits for them too)
                 incoming = [set().union(*(out(d) for d in g.after[i]))]
             else:
@@ -245,7 +265,7 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
                 "loop-local-escapes",
             )
             continue
-        into = "this `collect`" if ref.kind is RefKind.COLLECT else f"step `{g.names[i]}`"
+        into = "this `collect`" if ref.kind is _R_COLLECT else f"step `{g.names[i]}`"
         ctx.error(
             ref.range,
             f"`{ref.name}` is not definitely assigned on every success path into {into}: it is "

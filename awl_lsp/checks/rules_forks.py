@@ -13,19 +13,20 @@ from tree_sitter import Node
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.model import Range
 from awl_lsp.model.symbols import RefKind
+from awl_lsp.syntax import fields as F
 
 
 def check_item(ctx: ItemContext) -> None:
     for fork in ctx.descendants("fork_statement"):
         _shape(ctx, fork)
-        if fork.child_by_field_name("item") is not None or fork.child_by_field_name("collection") is not None:
+        if fork.child_by_field_id(F.ITEM) is not None or fork.child_by_field_id(F.COLLECTION) is not None:
             continue
         _named(ctx, fork)
 
 
 def _shape(ctx: ItemContext, fork: Node) -> None:
     """A fork has its branches indented under it and closes with `join`."""
-    body = fork.child_by_field_name("body")
+    body = fork.child_by_field_id(F.BODY)
     if body is None:
         ctx.error(
             fork,
@@ -34,7 +35,7 @@ def _shape(ctx: ItemContext, fork: Node) -> None:
             "fork-body",
         )
         return
-    if fork.child_by_field_name("join") is None:
+    if fork.child_by_field_id(F.JOIN) is None:
         indented = next((st for st in body.named_children if _is_join(ctx, st)), None)
         if indented is not None:  # `join` among the branches: the engine stops right there
             ctx.error(
@@ -93,8 +94,8 @@ def _next_line(source: bytes, byte: int, fallback: int) -> int:
 
 
 def _named(ctx: ItemContext, fork: Node) -> None:
-    join = fork.child_by_field_name("join")
-    binding = join.child_by_field_name("binding") if join is not None else None
+    join = fork.child_by_field_id(F.JOIN)
+    binding = join.child_by_field_id(F.BINDING) if join is not None else None
     if binding is not None:
         ctx.error(
             binding,
@@ -102,26 +103,26 @@ def _named(ctx: ItemContext, fork: Node) -> None:
             "result (`call(…) -> name`) — write a bare `join`",
             "fork-named-join",
         )
-    body = fork.child_by_field_name("body")
+    body = fork.child_by_field_id(F.BODY)
     if body is None:
         return
     branches = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
     bound: dict[str, int] = {}
     steps = [(i, b.start_byte, b.end_byte) for i, b in enumerate(branches) if b.type == "step_declaration"]
     for i, b in enumerate(branches):
-        binding = b.child_by_field_name("binding") if b.type == "expression_statement" else None
-        name = ctx.text(binding.child_by_field_name("name")) if binding is not None else ""
+        binding = b.child_by_field_id(F.BINDING) if b.type == "expression_statement" else None
+        name = ctx.text(binding.child_by_field_id(F.NAME)) if binding is not None else ""
         if name:
             bound.setdefault(name, i)
     if steps:  # a substep branch binds what its body binds
         for binding in ctx.descendants("binding"):
             holder = _branch(steps, binding.start_byte)
-            name = ctx.text(binding.child_by_field_name("name"))
+            name = ctx.text(binding.child_by_field_id(F.NAME))
             if holder is not None and name:
                 bound.setdefault(name, holder)
     reads: list[tuple[int, Node | Range]] = []
     for i, b in enumerate(branches):
-        value = b.child_by_field_name("value") if b.type == "expression_statement" else None
+        value = b.child_by_field_id(F.VALUE) if b.type == "expression_statement" else None
         reads += [(i, ident) for ident in _reads(value)]
     if steps:
         first, last = body.start_point.row, body.end_point.row
@@ -170,17 +171,17 @@ def _reads(node: Node | None) -> list[Node]:
             out.append(n)
             continue
         if n.type == "call_expression":
-            args = n.child_by_field_name("arguments")
+            args = n.child_by_field_id(F.ARGUMENTS)
             if args is not None:
                 stack.append(args)
             continue
         if n.type == "argument":
-            value = n.child_by_field_name("value")
+            value = n.child_by_field_id(F.VALUE)
             if value is not None:
                 stack.append(value)
             continue
         if n.type == "field_expression":
-            value = n.child_by_field_name("value")
+            value = n.child_by_field_id(F.VALUE)
             if value is not None:
                 stack.append(value)
             continue

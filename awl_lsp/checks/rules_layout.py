@@ -14,6 +14,7 @@ from functools import cache
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import field, name_of
+from awl_lsp.checks.suggest import close_names
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -108,6 +109,7 @@ def _joined_lines(ctx: ItemContext) -> None:
                 f"outcome `{n}` has no route: write `outcome {n}: <guard>, route <target>` "
                 "(a long outcome may break after its comma)",
                 "outcome-route",
+                None if broken else {"missing": "route"},
             )
         if guard is None and not broken:
             ctx.error(
@@ -134,11 +136,17 @@ def _broken_lines(ctx: ItemContext) -> None:
             name = ctx.text(field(clause, "name"))
             route = field(clause, "route")
             if route is not None and route.type == "identifier":
+                kinds = ["success", "failure"]
                 ctx.error(
                     route,
                     f"outcome `{name}` routes to `{ctx.text(route)}`: a header outcome's route is "
                     "`success` or `failure`",
                     "outcome",
+                    {
+                        "name": ctx.text(route),
+                        "candidates": close_names(ctx.text(route), kinds),
+                        "choices": kinds,
+                    },
                 )
             has_type = field(clause, "type") is not None
             if route is not None and has_type and not any(c.type == "," for c in clause.children):

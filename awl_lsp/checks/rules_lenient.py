@@ -28,6 +28,10 @@ _TOP_LEVEL = (
     "retire",
 )
 _SETTINGS = ("node", "timeout", "retry")
+# the words that open a header clause (a line with one at the margin belongs in the header)
+_HEADER_WORDS = frozenset(
+    {"timeout", "every", "on", "input", "signal", "carry", "outcome", "report", "invariant", "retention"}
+)
 _BLOCK_OPENERS = ("fork", "loop", "on failure", "step")
 
 
@@ -65,6 +69,8 @@ def check_item(ctx: ItemContext) -> None:
                 f"`{text}` does not start a declaration{_suggest(text, _TOP_LEVEL)}: "
                 f"a top-level line starts with one of {allowed}"
             )
+            if text in _HEADER_WORDS:
+                data = {"move": "header"}  # a header clause written at the margin
         ctx.error(word or node, message, "unknown-declaration", data)
     for node in ctx.descendants("unknown_setting"):
         text = ctx.text(node)

@@ -137,6 +137,7 @@ def _outcomes_close(ctx: ItemContext, body: Node) -> None:
                 f"this line comes after outcome `{ctx.text(field(first, 'name'))}`: a step's outcome "
                 "clauses close it, so move its statements, `on failure` block and substeps above them",
                 "after-outcomes",
+                {"move": "above"},
             )
             return
 
@@ -248,6 +249,7 @@ def _config_keys(ctx: ItemContext) -> None:
                     setting,
                     f"`{key}` is given twice on this config line: keep one `{key}` setting",
                     "config-key-twice",
+                    {"key": key},
                 )
                 break
             seen.add(key)
@@ -272,6 +274,7 @@ def _config_without_call(ctx: ItemContext, config: Node) -> bool:
         "drop this line, or call the action on a line of its own (`action(arg: x) -> y`) and "
         "put the setting under that call",
         "config-not-call",
+        {"value": value.type},
     )
     return True
 

@@ -20,6 +20,7 @@ from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.rules_support import a_or_an
 from awl_lsp.model.symbols import Kind, RefKind
 from awl_lsp.model.types import assignable
+from awl_lsp.syntax import fields as F
 
 
 def check_item(ctx: ItemContext) -> None:
@@ -43,22 +44,22 @@ def _body_names(ctx: ItemContext, body: Node) -> set[str]:
     while stack:
         n = stack.pop()
         if n.type == "binding":
-            names.add(ctx.text(n.child_by_field_name("name")))
+            names.add(ctx.text(n.child_by_field_id(F.NAME)))
         stack.extend(n.named_children)
     names.discard("")
     return names
 
 
 def _loop(ctx: ItemContext, loop: Node) -> None:
-    var = ctx.text(loop.child_by_field_name("binding"))
-    body = loop.child_by_field_name("body")
+    var = ctx.text(loop.child_by_field_id(F.BINDING))
+    body = loop.child_by_field_id(F.BODY)
     if body is None:
         return
     items = [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
     twice = any(sum(i.type == kind for i in items) > 1 for kind in ("until_clause", "loop_max"))
     if not twice and not any(i.type == "until_clause" for i in items):
         ctx.error(
-            loop.child_by_field_name("binding") or loop,
+            loop.child_by_field_id(F.BINDING) or loop,
             f"loop `{var}` has no `until` condition: add `until <condition>` to its body so an "
             "iteration can end it before `max` runs out",
             "loop-until",
@@ -70,10 +71,10 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
                 f"loop `{var}` already has a {word}: a loop declares it once — merge the two into one",
                 "loop-clause-twice",
             )
-    local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_name("counter"))}
+    local = _body_names(ctx, body) | {var, ctx.text(loop.child_by_field_id(F.COUNTER))}
     local.discard("")
     for mx in (i for i in items if i.type == "loop_max" and not twice):  # a second `max` is the error
-        limit = mx.child_by_field_name("limit")
+        limit = mx.child_by_field_id(F.LIMIT)
         for ident in _identifiers_in(limit):
             name = ctx.text(ident)
             if name in local and _is_value(ident):
@@ -91,7 +92,7 @@ def _loop(ctx: ItemContext, loop: Node) -> None:
 
 def _counter_read_inside(ctx: ItemContext, loop: Node, items: list[Node]) -> None:
     """`counting n` gives the number of passes once the loop is over: its body cannot read it."""
-    counter = ctx.text(loop.child_by_field_name("counter"))
+    counter = ctx.text(loop.child_by_field_id(F.COUNTER))
     if not counter:
         return
     for item in items:
@@ -121,10 +122,10 @@ def _locals_escape(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
     before the first pass) any of the loop's own names; past the body, a binding the body makes
     (other than the threaded value) — a pass may end before that line, so only `var` and the
     counter leave the loop."""
-    seed = loop.child_by_field_name("seed")
+    seed = loop.child_by_field_id(F.SEED)
     whole, inside = _span(loop), _span(body)
     seed_span = _span(seed) if seed is not None else None
-    counter = ctx.text(loop.child_by_field_name("counter"))
+    counter = ctx.text(loop.child_by_field_id(F.COUNTER))
     for ref in ctx.refs_of(RefKind.VALUE):
         if _within(ref.range, inside):
             continue
@@ -182,7 +183,7 @@ def _is_value(ident: Node) -> bool:
 
 def _threaded_type(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
     env = ctx.type_env
-    seed = loop.child_by_field_name("seed")
+    seed = loop.child_by_field_id(F.SEED)
     if env is None or seed is None or not var:
         return
     seed_type = env.infer(seed)
@@ -194,9 +195,9 @@ def _threaded_type(ctx: ItemContext, loop: Node, var: str, body: Node) -> None:
         if n.type == "loop_statement" and n.id != loop.id:
             continue
         if n.type == "expression_statement":
-            binding = n.child_by_field_name("binding")
-            if binding is not None and ctx.text(binding.child_by_field_name("name")) == var:
-                new = env.infer(n.child_by_field_name("value"))
+            binding = n.child_by_field_id(F.BINDING)
+            if binding is not None and ctx.text(binding.child_by_field_id(F.NAME)) == var:
+                new = env.infer(n.child_by_field_id(F.VALUE))
                 if not new.unknown and not assignable(new, seed_type, env.table):
                     one = a_or_an(str(seed_type))
                     ctx.error(
@@ -222,7 +223,7 @@ def _visits_bound(ctx: ItemContext, bound: Node) -> None:
             )
             ctx.row_numbers = True
     env = ctx.type_env
-    limit = bound.child_by_field_name("limit")
+    limit = bound.child_by_field_id(F.LIMIT)
     if limit is None or env is None:
         return
     for ident in _identifiers_in(limit):
@@ -253,11 +254,11 @@ def _visits_read(ctx: ItemContext, ident: Node) -> None:
         cur = cur.parent
     if cur is None:
         return
-    body = cur.child_by_field_name("body")
+    body = cur.child_by_field_id(F.BODY)
     bounded = body is not None and any(c.type == "visits_bound" for c in body.named_children)
     if guard is not None and bounded:
         return
-    step = ctx.text(cur.child_by_field_name("name"))
+    step = ctx.text(cur.child_by_field_id(F.NAME))
     where = "an outcome guard" if bounded else f"a step bounded by `max N visits` (step `{step}` has none)"
     ctx.error(
         ident,

@@ -59,6 +59,7 @@ _CONVENTION_ONLY = frozenset({Kind.STEP, Kind.STEP_OUTCOME, Kind.WORKER})
 _AT_FIRST_USE = frozenset({Kind.TYPE, Kind.FIELD, Kind.ACTION})
 _LABEL = {Kind.VARIANT: "enum variant", Kind.STEP_OUTCOME: "outcome", Kind.TYPE: "type name"}
 _CALLABLES = (Kind.ACTION, Kind.CHILD, Kind.DETACHED, Kind.SUBFLOW)
+_VALUE_REF = RefKind.VALUE  # (read once: an enum member is a class look-up)
 _BINDING, _RETIRE = Kind.BINDING, Kind.RETIRE  # (read once: an enum member is a class look-up)
 
 
@@ -90,7 +91,7 @@ _COMBINATORS = frozenset(
 def _combinator_reads(ctx: ItemContext) -> None:
     """In a workflow expression a combinator's name is the combinator: a value of that name (an
     input `map`, a step's `count`) can be declared but never read."""
-    for ref in ctx.refs_of(RefKind.VALUE):
+    for ref in ctx.refs_of(_VALUE_REF):
         if ref.name in _COMBINATORS:
             ctx.error(
                 ref.range,
@@ -131,6 +132,7 @@ def _type_names(ctx: CheckContext) -> None:
                 f"{what} must be {'TitleCase' if title else 'snake_case'}, e.g. `{better}`: it cannot "
                 "be written here as it is",
                 "naming",
+                {"rename": better, "kind": sym.kind.value, "name": sym.name},
             )
         elif sym.kind is not Kind.ACTION:
             form = "TitleCase" if title else "snake_case"
@@ -169,6 +171,7 @@ def _conventions(ctx: ItemContext) -> None:
                 f"`{name}` is a keyword and cannot name {_article(what)} {what}: choose another name "
                 f"(e.g. `{name}_name`)",
                 "keyword-name",
+                {"name": name, "rename": f"{name}_name"},
             )
             continue
         if sym.kind in _AT_FIRST_USE and workflow:

@@ -25,6 +25,12 @@ from awl_lsp.checks.step_scopes import (
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind, Symbol
+from awl_lsp.syntax import fields as F
+
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_OUTCOME = Kind.OUTCOME
+_K_STEP = Kind.STEP
+_K_STEP_OUTCOME = Kind.STEP_OUTCOME
 
 _STEP_KINDS = (Kind.STEP, Kind.OUTCOME, Kind.STEP_OUTCOME)
 
@@ -35,17 +41,17 @@ def check_item(ctx: ItemContext) -> None:
         return
     scope = ""
     if item.type == "subflow_declaration":
-        scope = f"subflow:{ctx.text(item.child_by_field_name('name'))}"
+        scope = f"subflow:{ctx.text(item.child_by_field_id(F.NAME))}"
     for step in ctx.descendants("step_declaration"):
-        after = step.child_by_field_name("after")
+        after = step.child_by_field_id(F.AFTER)
         if after is not None:
             _after(ctx, step, after, scope)
     for route in ctx.descendants("route_statement"):
-        owner = enclosing_step(route)
+        owner = enclosing_step(route, item)
         name = route_target_name(ctx.source, route)
         if owner is None or not name:
             continue
-        parent = enclosing_step(owner)
+        parent = enclosing_step(owner, item)
         if parent is None:
             _top_route(ctx, route, name, scope)
         else:
@@ -53,7 +59,7 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def _names(ctx: ItemContext, nodes: list[Node]) -> list[str]:
-    return [n for n in (ctx.text(s.child_by_field_name("name")) for s in nodes) if n]
+    return [n for n in (ctx.text(s.child_by_field_id(F.NAME)) for s in nodes) if n]
 
 
 def _top_level(sym: Symbol) -> bool:
@@ -64,9 +70,7 @@ def _top_level(sym: Symbol) -> bool:
 def _step_of_scope(ctx: ItemContext, name: str, scope: str) -> tuple[bool, Symbol | None]:
     """(a top-level step of this scope has the name, a substep of it that has the name)."""
     inner: Symbol | None = None
-    for sym in ctx.model.lookup(Kind.STEP, name):
-        if sym.scope != scope:
-            continue
+    for sym in ctx.model.lookup_in(_K_STEP, name, scope):
         if _top_level(sym):
             return True, None
         inner = inner or sym
@@ -79,11 +83,11 @@ def _listed(names: list[str]) -> str:
 
 def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
     top, inner = _step_of_scope(ctx, name, scope)
-    if top or inner is None or ctx.model.first(Kind.OUTCOME, name, scope) is not None:
+    if top or inner is None or ctx.model.first(_K_OUTCOME, name, scope) is not None:
         return
-    target = route.child_by_field_name("target") or route
+    target = route.child_by_field_id(F.TARGET) or route
     candidates = [
-        s.name for s in ctx.model.of_kind(Kind.STEP) if s.scope == scope and _top_level(s) and s.name != name
+        s.name for s in ctx.model.of_kind(_K_STEP) if s.scope == scope and _top_level(s) and s.name != name
     ]
     ctx.error(
         target,
@@ -95,11 +99,11 @@ def _top_route(ctx: ItemContext, route: Node, name: str, scope: str) -> None:
 
 
 def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
-    parent = enclosing_step(step)
-    me = ctx.text(step.child_by_field_name("name"))
+    parent = enclosing_step(step, ctx.node)
+    me = ctx.text(step.child_by_field_id(F.NAME))
     for dep in after.children_by_field_name("step"):
         name = ctx.text(dep)
-        if not name or ctx.model.first(Kind.STEP, name) is None:
+        if not name or ctx.model.first(_K_STEP, name) is None:
             continue  # no step has the name: `rules_references` says so
         if parent is None:
             top, _inner = _step_of_scope(ctx, name, scope)
@@ -107,7 +111,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
                 continue
             candidates = [
                 s.name
-                for s in ctx.model.of_kind(Kind.STEP)
+                for s in ctx.model.of_kind(_K_STEP)
                 if s.scope == scope and _top_level(s) and s.name not in (name, me)
             ]
             ctx.error(
@@ -121,7 +125,7 @@ def _after(ctx: ItemContext, step: Node, after: Node, scope: str) -> None:
         beside = [n for n in _names(ctx, siblings(step)) if n != me]
         if name in beside:
             continue
-        pname = ctx.text(parent.child_by_field_name("name"))
+        pname = ctx.text(parent.child_by_field_id(F.NAME))
         ctx.error(
             dep,
             f"substep `{me}` waits `after {name}`, but `after` names only the steps beside it in "
@@ -138,24 +142,24 @@ def _substep_route(ctx: ItemContext, route: Node, name: str, owner: Node, parent
         return
     if not any(ctx.model.first(k, name) is not None for k in _STEP_KINDS):
         return  # named by nothing at all: the unknown-target rule says so
-    pname = ctx.text(parent.child_by_field_name("name"))
-    target = route.child_by_field_name("target") or route
-    me = ctx.text(owner.child_by_field_name("name"))
+    pname = ctx.text(parent.child_by_field_id(F.NAME))
+    target = route.child_by_field_id(F.TARGET) or route
+    me = ctx.text(owner.child_by_field_id(F.NAME))
     # (not the step itself: a route back to it is a cycle of its own)
     data = name_data(name, [n for n in steps if n != me] + parent_arms)[0]
-    is_step = ctx.model.first(Kind.STEP, name) is not None
+    is_step = ctx.model.first(_K_STEP, name) is not None
     arms_part = f"the outcome arms of `{pname}` ({_listed(parent_arms)})"
     if block_kind(owner.parent) == "named fork" and name in _names(ctx, siblings(owner)):
         message = (
             f"substep `{me}` routes to `{name}`, another branch of the named `fork` in `{pname}`: each "
             f"branch runs on its own — route to `{me}` itself or to {arms_part}"
         )
-    elif ctx.model.first(Kind.OUTCOME, name) is not None and not is_step:
+    elif ctx.model.first(_K_OUTCOME, name) is not None and not is_step:
         message = (
             f"substep `{me}` routes to `{name}`, an outcome of the flow outside its parent step `{pname}`: "
             f"route to {arms_part} or a step beside `{me}`, and let `{pname}` route on"
         )
-    elif (arm := ctx.model.first(Kind.STEP_OUTCOME, name)) is not None and not is_step:
+    elif (arm := ctx.model.first(_K_STEP_OUTCOME, name)) is not None and not is_step:
         message = (
             f"substep `{me}` routes to `{name}`, an outcome arm of step `{arm.container}`: a substep "
             f"routes only to the steps beside it ({_listed(steps)}) and to the outcome arms of its parent "

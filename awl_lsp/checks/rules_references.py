@@ -28,6 +28,13 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.model import Kind, RefKind, Symbol
 from awl_lsp.model.symbols import Reference, contains
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CHILD = Kind.CHILD
+_K_DETACHED = Kind.DETACHED
+_K_SIGNAL = Kind.SIGNAL
+_R_ROUTE = RefKind.ROUTE
+_R_STEP = RefKind.STEP
+
 
 def check_item(ctx: ItemContext) -> None:
     spawned = _spawns(ctx)
@@ -72,6 +79,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"`spawn` is fire-and-forget and has no result: drop `{ctx.text(binding)}` "
                 "(call the child directly to await its result)",
                 "spawn",
+                {"drop": "binding"},
             )
         if call is None or call.type != "call_expression":
             ctx.error(
@@ -85,12 +93,12 @@ def _spawns(ctx: ItemContext) -> set[int]:
         if fn is None:
             continue
         name = ctx.text(fn)
-        child = ctx.model.first(Kind.CHILD, name)
+        child = ctx.model.first(_K_CHILD, name)
         if child is not None:
             expected = [p.name for p in ctx.model.parameters_of(child)]
             match_arguments(ctx, field(call, "arguments"), expected, _callee_label(child), fn, "arguments")
             continue
-        other = ctx.model.callable(name) or ctx.model.first(Kind.DETACHED, name)
+        other = ctx.model.callable(name) or ctx.model.first(_K_DETACHED, name)
         if other is not None:
             ctx.error(
                 fn,
@@ -98,6 +106,7 @@ def _spawns(ctx: ItemContext) -> set[int]:
                 f"{other.kind.value}: "
                 f"call it directly, or declare `child {name}(…) -> T`",
                 "spawn",
+                {"call": name},
             )
         else:
             ctx.error(
@@ -159,6 +168,7 @@ def _pipe_stages(ctx: ItemContext) -> None:
                 f"pipe stage `{name}` must be a one-argument action, but it takes {len(params)} ({names}): "
                 "call it with named arguments instead",
                 "pipe-stage",
+                {"stage": name},
             )
 
 
@@ -184,6 +194,7 @@ def _argument_lists(ctx: ItemContext) -> None:
                     arg.node,
                     f"positional argument `{value}`: AWL calls take named arguments only (`name: {value}`)",
                     "named-arguments",
+                    {"positional": value},
                 )
                 continue
             n = arg.name
@@ -207,10 +218,15 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
         if sig is None:
             continue
         name = ctx.text(sig)
-        if ctx.model.first(Kind.SIGNAL, name) is None:
+        if ctx.model.first(_K_SIGNAL, name) is None:
             ctx.error(sig, f"unknown signal `{name}`: declare `signal {name}: T` in the header", "wait")
         if field(st, "binding") is None:
-            ctx.error(st.children[0], f"`wait {name}` needs `-> name` to bind the signal's payload", "wait")
+            ctx.error(
+                st.children[0],
+                f"`wait {name}` needs `-> name` to bind the signal's payload",
+                "wait",
+                {"missing": "binding"},
+            )
         timeout = field(st, "timeout")
         if timeout is not None and not is_duration(timeout):
             ctx.error(
@@ -228,7 +244,7 @@ def _waits_and_sleeps(ctx: ItemContext) -> None:
 def _after_and_routes(ctx: ItemContext) -> None:
     unresolved: list[Reference] = []
     arms: list[tuple[Reference, Symbol]] = []
-    for ref in ctx.refs_of(RefKind.STEP, RefKind.ROUTE):
+    for ref in ctx.refs_of(_R_STEP, _R_ROUTE):
         target = ctx.target(ref)
         if target is None:
             unresolved.append(ref)
@@ -250,7 +266,7 @@ def _after_and_routes(ctx: ItemContext) -> None:
             s, e = header.start_point, header.end_point
             header_range = (s.row, s.column, e.row, e.column)
     for ref in unresolved:
-        if ref.kind is RefKind.STEP:
+        if ref.kind is _R_STEP:
             ctx.error(
                 ref.range, f"unknown step `{ref.name}` in `after`: no step of that name is declared", "after"
             )

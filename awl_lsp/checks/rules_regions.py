@@ -12,13 +12,14 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
+from awl_lsp.syntax import fields as F
 
 _TOP = ("source_file", "subflow_declaration")
 
 
 def check_item(ctx: ItemContext) -> None:
     for stmt in ctx.descendants("distribute_statement", "collect_statement"):
-        word = "collect" if stmt.type == "collect_statement" else ctx.text(stmt.child_by_field_name("mode"))
+        word = "collect" if stmt.type == "collect_statement" else ctx.text(stmt.child_by_field_id(F.MODE))
         word = word or "distribute"
         where = _misplaced(stmt)
         if where:
@@ -29,10 +30,10 @@ def check_item(ctx: ItemContext) -> None:
                 "region-nested",
             )
         if stmt.type == "collect_statement":
-            binding = stmt.child_by_field_name("binding")
-            name = binding.child_by_field_name("name") if binding is not None else None
+            binding = stmt.child_by_field_id(F.BINDING)
+            name = binding.child_by_field_id(F.NAME) if binding is not None else None
             if name is None:
-                value = ctx.text(stmt.child_by_field_name("value")) or "value"
+                value = ctx.text(stmt.child_by_field_id(F.VALUE)) or "value"
                 ctx.error(
                     stmt,
                     f"`collect` must name the gathered list: write `collect {value} -> {value}s` "

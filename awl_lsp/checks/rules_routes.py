@@ -17,6 +17,11 @@ from awl_lsp.checks.rules_support import STATEMENT_TYPES
 from awl_lsp.checks.step_scopes import enclosing_step, in_unchecked_failure, route_siblings
 from awl_lsp.checks.summary import route_target_name
 from awl_lsp.model.symbols import Kind
+from awl_lsp.syntax import fields as F
+
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_OUTCOME = Kind.OUTCOME
+_K_STEP = Kind.STEP
 
 _BODIES = ("step_body", "block", "loop_body")
 
@@ -27,7 +32,7 @@ def check_item(ctx: ItemContext) -> None:
         return
     scope = ""
     if item.type == "subflow_declaration":
-        scope = f"subflow:{ctx.text(item.child_by_field_name('name'))}"
+        scope = f"subflow:{ctx.text(item.child_by_field_id(F.NAME))}"
     for route in ctx.descendants("route_statement"):
         _route(ctx, route, scope)
     for body in ctx.descendants(*_BODIES):
@@ -44,20 +49,20 @@ def _is_step(ctx: ItemContext, route: Node, name: str, scope: str) -> bool:
     engine resolves it (the clash itself is reported at the step)."""
     if not name:
         return False
-    owner = enclosing_step(route)
-    if owner is not None and enclosing_step(owner) is not None:
-        return any(ctx.text(s.child_by_field_name("name")) == name for s in route_siblings(owner))
-    steps = [s for s in ctx.model.lookup(Kind.STEP, name) if s.scope == scope]
+    owner = enclosing_step(route, ctx.node)
+    if owner is not None and enclosing_step(owner, ctx.node) is not None:
+        return any(ctx.text(s.child_by_field_id(F.NAME)) == name for s in route_siblings(owner))
+    steps = ctx.model.lookup_in(_K_STEP, name, scope)
     return any(s.container is None or s.scope == f"subflow:{s.container}" for s in steps) and (
-        not ctx.model.is_workloop or ctx.model.first(Kind.OUTCOME, name, scope) is None
+        not ctx.model.is_workloop or ctx.model.first(_K_OUTCOME, name, scope) is None
     )
 
 
 def _route(ctx: ItemContext, route: Node, scope: str) -> None:
     target = route_target_name(ctx.source, route)
-    payload = route.child_by_field_name("payload")
+    payload = route.child_by_field_id(F.PAYLOAD)
     if not _is_step(ctx, route, target, scope):
-        if payload is not None and route.child_by_field_name("input") is not None:
+        if payload is not None and route.child_by_field_id(F.INPUT) is not None:
             ctx.error(
                 payload,
                 f"a piped route already hands the piped value to `{target}` as its payload: drop the "
@@ -72,8 +77,9 @@ def _route(ctx: ItemContext, route: Node, scope: str) -> None:
             f"`{target}` is a step, and a route to a step carries no payload: steps read bindings — "
             f"bind the values first (`… -> name`) and write `route {target}`",
             "route-step-payload",
+            {"drop": "payload"},
         )
-    elif route.child_by_field_name("input") is not None:
+    elif route.child_by_field_id(F.INPUT) is not None:
         ctx.error(
             route,
             f"a piped route hands the piped value to its target, but `{target}` is a step and takes no "
@@ -87,12 +93,12 @@ def _items(body: Node) -> list[Node]:
 
 
 def _after_route(ctx: ItemContext, body: Node) -> None:
-    if in_unchecked_failure(body):
-        return  # inside the `on failure` block of a substep: the engine leaves it free
     items = _items(body)
     routes = [i for i, n in enumerate(items) if n.type == "route_statement"]
     if not routes:
         return
+    if in_unchecked_failure(body, ctx.node):
+        return  # inside the `on failure` block of a substep: the engine leaves it free
     first = routes[0]
     # (a substep written below the route is never entered either)
     later = [n for n in items[first + 1 :] if n.type in STATEMENT_TYPES or n.type == "step_declaration"]
@@ -102,13 +108,14 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
             "this line can never run: the `route` above always leaves the step — move it above the "
             "`route`, or remove it",
             "after-route",
+            {"move": "above"},
         )
         return
     if body.type == "step_body":
         arms = [n for n in items[first + 1 :] if n.type == "step_outcome"]
         if arms and not any(n.type == "step_outcome" for n in items[:first]):
             step = body.parent
-            name = ctx.text(step.child_by_field_name("name")) if step is not None else ""
+            name = ctx.text(step.child_by_field_id(F.NAME)) if step is not None else ""
             ctx.error(
                 arms[0],
                 f"the outcome arms of step `{name}` can never fire: its body always routes away first — "
@@ -118,13 +125,14 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
 
 
 def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
-    name_node = step.child_by_field_name("name")
+    name_node = step.child_by_field_id(F.NAME)
     name = ctx.text(name_node)
-    if name and ctx.model.first(Kind.OUTCOME, name, scope) is not None:
+    if name and ctx.model.first(_K_OUTCOME, name, scope) is not None:
         flow = "subflow" if scope else "workflow"
         ctx.error(
             name_node or step,
             f"step `{name}` has the name of a {flow} outcome: a `route {name}` could mean either — "
             "rename the step",
             "step-named-outcome",
+            {"rename": f"{name}_step"},
         )

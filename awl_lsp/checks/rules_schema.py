@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from tree_sitter import Node
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.model.schema_files import load_schema_file
 from awl_lsp.model.symbols import Range
+from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
@@ -60,31 +62,41 @@ def _inside_schema(node: Node, item: Node) -> bool:
     return False
 
 
-def schema_problems(doc: object, root: object = None) -> list[tuple[str, str]]:
-    """(pattern, message) for each unsupported construct in a parsed schema; `pattern` (a regular
-    expression over the JSON text) locates it."""
+def schema_problems(
+    doc: object, root: object = None, path: Sequence[str] | None = ()
+) -> list[tuple[str, str, dict]]:
+    """(pattern, message, data) for each unsupported construct in a parsed schema; `pattern` (a
+    regular expression over the JSON text) locates it; `data` says what it is for the fixes —
+    `issue` (`ref`, `type-list`, `type-word`, `null`, `keyword`) and, where the construct is
+    reached through object keys only, `path`: those keys, down to the construct's own."""
     root = doc if root is None else root
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, dict]] = []
     if isinstance(doc, dict):
         for key, value in doc.items():
+            at = None if path is None else [*path, key]
             if key in _UNSUPPORTED:
                 out.append(
                     (
                         re.escape(f'"{key}"') + r"\s*:",
                         f"uses `{key}`, which AWL types cannot express: describe one shape "
                         "(a record, a list, an enum of strings)",
+                        {"issue": "keyword", "path": at},
                     )
                 )
             elif key == "$ref" and isinstance(value, str):
                 problem = _ref_problem(value, root)
                 if problem:
-                    out.append((r'"\$ref"\s*:\s*' + re.escape(json.dumps(value)), problem))
+                    defs = root.get("$defs") if isinstance(root, dict) else None
+                    entries = list(defs) if isinstance(defs, dict) else []
+                    data = {"issue": "ref", "path": at, "ref": value, "defs": entries}
+                    out.append((r'"\$ref"\s*:\s*' + re.escape(json.dumps(value)), problem, data))
             elif key == "type" and (value == "null" or isinstance(value, list) and "null" in value):
                 out.append(
                     (
                         r'"type"\s*:\s*(\[[^\]]*)?"null"',
                         "declares a `null` type: AWL has no null — leave the field out of "
                         "`required` to make it optional",
+                        {"issue": "null", "path": at},
                     )
                 )
             elif key == "type" and isinstance(value, list):
@@ -92,6 +104,7 @@ def schema_problems(doc: object, root: object = None) -> list[tuple[str, str]]:
                     (
                         r'"type"\s*:\s*\[',
                         "gives `type` a list of types: an AWL value has one type, so pick one",
+                        {"issue": "type-list", "path": at, "types": [t for t in value if isinstance(t, str)]},
                     )
                 )
             elif key == "type" and isinstance(value, str) and value not in _JSON_TYPES:
@@ -100,16 +113,17 @@ def schema_problems(doc: object, root: object = None) -> list[tuple[str, str]]:
                         r'"type"\s*:\s*' + re.escape(json.dumps(value)),
                         f"uses the unknown `type` {json.dumps(value)}: a schema type is one of "
                         + ", ".join(f"`{t}`" for t in _JSON_TYPES),
+                        {"issue": "type-word", "path": at, "word": value},
                     )
                 )
             if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
-                for sub in value.values():
-                    out.extend(schema_problems(sub, root))
+                for name, sub in value.items():
+                    out.extend(schema_problems(sub, root, None if at is None else [*at, name]))
             elif key not in ("enum", "const", "default", "examples", "required"):
-                out.extend(schema_problems(value, root))
+                out.extend(schema_problems(value, root, at))
     elif isinstance(doc, list):
         for item in doc:
-            out.extend(schema_problems(item, root))
+            out.extend(schema_problems(item, root, None))  # (a list item has no key path)
     return out
 
 
@@ -133,7 +147,7 @@ def _ref_problem(value: str, root: object) -> str:
 
 
 def _import(ctx: CheckContext, node: Node) -> None:
-    p = node.child_by_field_name("path")
+    p = node.child_by_field_id(F.PATH)
     if p is None:  # `schema()`: the grammar lets `(` end its line, so the path is asked for here
         ctx.error(node, '`schema(…)` needs a file path, e.g. `schema("ticket.schema.json")`', "schema-path")
         return
@@ -157,12 +171,12 @@ def _import(ctx: CheckContext, node: Node) -> None:
         ctx.error(p, f"schema file `{rel}` {found.detail}", found.code)
         return
     doc = found.value
-    for _, message in schema_problems(doc):
+    for _, message, _ in schema_problems(doc):
         ctx.error(p, f"schema file `{rel}` {message}", "schema-unsupported")
 
 
 def _inline(ctx: CheckContext, node: Node) -> None:
-    body = node.child_by_field_name("json")
+    body = node.child_by_field_id(F.JSON)
     if body is None:
         return
     raw = ctx.source[body.start_byte : body.end_byte].decode("utf-8", errors="replace")
@@ -183,10 +197,11 @@ def _inline(ctx: CheckContext, node: Node) -> None:
         return
     if node.type != "schema_body":
         return
-    for needle, message in schema_problems(doc):
+    for needle, message, data in schema_problems(doc):
         m = re.search(needle, raw)
         offset, length = (m.start(), m.end() - m.start()) if m else (0, 1)
-        ctx.error(_span(body, raw, offset, length), f"this inline schema {message}", "schema-unsupported")
+        where = _span(body, raw, offset, length)
+        ctx.error(where, f"this inline schema {message}", "schema-unsupported", data)
 
 
 def _span(body: Node, raw: str, offset: int, length: int) -> Range:

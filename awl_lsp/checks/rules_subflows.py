@@ -9,13 +9,21 @@ parameters (and constants).
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.summary import body_items
 from awl_lsp.model.symbols import Kind, RefKind
+from awl_lsp.syntax import fields as F
+from awl_lsp.syntax.parser import LANGUAGE
+
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_SUBFLOW = Kind.SUBFLOW
+_R_VALUE = RefKind.VALUE
 
 _BLOCKS = {"fork_statement": "a `fork`", "loop_statement": "a `loop`", "on_failure": "an `on failure` block"}
+_CALLS = Query(LANGUAGE, "(call_expression) @call")
+_FUNCTION = F.FUNCTION
 _OUTER_VALUES = {Kind.INPUT: "workflow input", Kind.SIGNAL: "signal", Kind.CARRY: "carry"}
 
 
@@ -27,13 +35,13 @@ def check_item(ctx: ItemContext) -> None:
         _declaration(ctx, item)
         _outer_reads(ctx, item)
     for call in ctx.descendants("call_expression"):
-        name = ctx.text(call.child_by_field_name("function"))
-        if name and ctx.model.first(Kind.SUBFLOW, name) is not None:
+        name = ctx.text(call.child_by_field_id(F.FUNCTION))
+        if name and ctx.model.first(_K_SUBFLOW, name) is not None:
             _placement(ctx, call, name)
     for pipe in ctx.descendants("pipe_expression"):
         for stage in pipe.children_by_field_name("stage"):
             name = ctx.text(stage) if stage.type == "identifier" else ""
-            if name and ctx.model.first(Kind.SUBFLOW, name) is not None:
+            if name and ctx.model.first(_K_SUBFLOW, name) is not None:
                 ctx.error(
                     stage,
                     f"subflow `{name}` cannot be a pipe stage: call it on a step of its own, "
@@ -65,14 +73,14 @@ def _placement(ctx: ItemContext, call: Node, name: str) -> None:
     if _is_substep(step):
         ctx.error(
             call,
-            f"subflow `{name}` cannot run in substep `{ctx.text(step.child_by_field_name('name'))}`: a "
+            f"subflow `{name}` cannot run in substep `{ctx.text(step.child_by_field_id(F.NAME))}`: a "
             f"subflow is a top-level step of its own — move `{name}(…)` to a step outside",
             "subflow-nested",
         )
         return
     others = [i for i in body_items(step) if i.id != statement.id and i.type != "step_outcome"]
     if others:
-        step_name = ctx.text(step.child_by_field_name("name"))
+        step_name = ctx.text(step.child_by_field_id(F.NAME))
         ctx.error(
             call,
             f"subflow `{name}` must be the only statement of step `{step_name}`: move the other "
@@ -91,18 +99,18 @@ def _is_substep(step: Node) -> bool:
 
 
 def _declaration(ctx: ItemContext, sub: Node) -> None:
-    name = ctx.text(sub.child_by_field_name("name"))
+    name = ctx.text(sub.child_by_field_id(F.NAME))
     outcomes = [c for c in sub.named_children if c.type == "outcome_clause"]
     if not outcomes:
         steps = [c for c in sub.named_children if c.type == "step_declaration"]
         what = "has no body" if not steps else "declares no outcome"
         ctx.error(
-            sub.child_by_field_name("name") or sub,
+            sub.child_by_field_id(F.NAME) or sub,
             f"subflow `{name}` {what}: indent under it one `outcome <name>: type <Type>` and the steps "
             "that reach it",
             "subflow-outcomes",
         )
-    first = ctx.text(outcomes[0].child_by_field_name("name")) if outcomes else ""
+    first = ctx.text(outcomes[0].child_by_field_id(F.NAME)) if outcomes else ""
     for extra in outcomes[1:]:
         ctx.error(
             extra,
@@ -111,19 +119,20 @@ def _declaration(ctx: ItemContext, sub: Node) -> None:
             "subflow-outcomes",
         )
     for o in outcomes:
-        route = o.child_by_field_name("route")
+        route = o.child_by_field_id(F.ROUTE)
         if route is not None:
             ctx.error(
                 route,
                 f"a subflow outcome carries no route: remove `route {ctx.text(route)}` — the step "
                 f"that calls `{name}` binds the payload and the flow routes on from there",
                 "subflow-outcome-route",
+                {"drop": "route"},
             )
 
 
 def _outer_reads(ctx: ItemContext, sub: Node) -> None:
-    name = ctx.text(sub.child_by_field_name("name"))
-    for ref in ctx.refs_of(RefKind.VALUE):
+    name = ctx.text(sub.child_by_field_id(F.NAME))
+    for ref in ctx.refs_of(_R_VALUE):
         target = ctx.target(ref)
         what = _OUTER_VALUES.get(getattr(target, "kind", None))  # type: ignore[arg-type]
         if what is not None:
@@ -143,14 +152,14 @@ def check(ctx: CheckContext) -> None:
         node = it.node
         if node.type != "subflow_declaration":
             continue
-        name = ctx.text(node.child_by_field_name("name"))
+        name = ctx.text(node.child_by_field_id(F.NAME))
         where.setdefault(name, node)
         calls.setdefault(name, set()).update(_called(ctx, node))
     for name, node in where.items():
         path = _cycle(calls, name)
         if path:
             ctx.error(
-                node.child_by_field_name("name") or node,
+                node.child_by_field_id(F.NAME) or node,
                 f"subflow `{name}` invokes itself ({' → '.join(path)}): subflows are expanded in place "
                 "and cannot recurse — use a `loop` or a bounded route back to a step",
                 "subflow-recursion",
@@ -158,14 +167,13 @@ def check(ctx: CheckContext) -> None:
 
 
 def _called(ctx: CheckContext, node: Node) -> set[str]:
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "call_expression":
-            out.add(ctx.text(n.child_by_field_name("function")))
-        stack.extend(n.named_children)
-    return out
+    """The names every call in the subflow's tree calls (found by a query, in C: not a Python step per
+    node). The item's node is read through `walk` (so the document-wide rules note reading it)."""
+    item = node.walk().node
+    if item is None:
+        return set()
+    calls = QueryCursor(_CALLS).captures(item).get("call", [])
+    return {ctx.text(call.child_by_field_id(_FUNCTION)) for call in calls}
 
 
 def _cycle(calls: dict[str, set[str]], start: str) -> list[str]:

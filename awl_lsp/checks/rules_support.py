@@ -182,7 +182,9 @@ def match_arguments(
                 hint = did_you_mean(close)
             else:
                 hint = f"; it takes {listing(expected)}" if expected else "; it takes no arguments"
-            data = {"name": name, "candidates": close}
+            data: dict[str, object] = {"name": name, "candidates": close}
+            if not close and free:
+                data["free"] = [e for e in free if e not in meant]  # what it may stand for, unnamed
             ctx.error(node, f"unknown argument `{name}` for {what}{hint}", code, data)
     if len(given) < len(listed):
         return  # positional arguments: the named-only message says enough

@@ -16,6 +16,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import CheckContext, ItemContext
 from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
+from awl_lsp.checks.slots import Slot, field_slot, list_field, parameter_slot, source_slot
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
 from awl_lsp.model.types import (
@@ -126,17 +127,22 @@ class ExprChecker:
             return
         t = self.env.infer(node, item)
         if self.known(t) and t.strip() != BOOL:
-            self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool")
+            data = {"found": str(t)}
+            self.ctx.error(node, f"{what} must be Bool, but `{self.show(node)}` is {t}", "type-bool", data)
         elif self.known(t) and t.is_optional:
             self.ctx.error(
                 node,
                 f"{what} must be Bool, but `{self.show(node)}` is {t} and may be absent: make it required, "
                 "or test it with `is present` / `is absent`",
                 "type-bool",
+                {"found": str(t), "source": source_slot(self.env, node, item)},
             )
 
-    def check_value(self, node: Node | None, expected: AwlType, facts: Facts, what: str) -> None:
-        """A value going where `expected` is: type fit and unguarded optionals (`null` is the walker's)."""
+    def check_value(
+        self, node: Node | None, expected: AwlType, facts: Facts, what: str, slot: Slot | None = None
+    ) -> None:
+        """A value going where `expected` is: type fit and unguarded optionals (`null` is the walker's).
+        `slot` names the declaration that expects it (see `slots`), for the fixes."""
         if node is None:
             return
         if node.type == "identifier":
@@ -154,13 +160,16 @@ class ExprChecker:
         if t is expected or t == expected:
             return  # (it fits, and is optional only where the slot is: nothing to report)
         if not assignable(t, expected, self.table):
+            data = {"expected": str(expected), "found": str(t), "slot": slot}
             self.ctx.error(
-                node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch"
+                node, f"{what} expects {expected}, but `{self.show(node)}` is {t}", "type-mismatch", data
             )
         elif not expected.is_optional and self.known(expected):
-            self.optional_into_plain(node, t, expected, what, facts)
+            self.optional_into_plain(node, t, expected, what, facts, slot)
 
-    def optional_into_plain(self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts) -> None:
+    def optional_into_plain(
+        self, node: Node, t: AwlType, expected: AwlType, what: str, facts: Facts, slot: Slot | None = None
+    ) -> None:
         """An optional value fits a plain slot only as a name its outcome guard proved present
         (`when x is present, route done(x)`); a path like `c.note` never does."""
         if facts and node.type == "identifier" and self.env.text(node) in facts:
@@ -171,6 +180,7 @@ class ExprChecker:
                 f"{what} expects {expected}, but `{self.show(node)}` is optional ({t}): bind it to a name "
                 f"and route under `when <name> is present`, or make the slot optional (`{expected}?`)",
                 "optional-into-plain",
+                {"expected": str(expected), "found": str(t), "slot": slot},
             )
 
     # ---- the walker
@@ -217,13 +227,15 @@ class ExprChecker:
             test = env.text(node.child_by_field_id(F.TEST))
             vt = env.infer(value, item)
             if self.known(vt) and test == "empty" and not vt.strip().is_list:
-                self.ctx.error(node, f"`is empty` needs a list, but `{self.show(value)}` is {vt}", "is-empty")
+                message = f"`is empty` needs a list, but `{self.show(value)}` is {vt}"
+                self.ctx.error(node, message, "is-empty", {"found": str(vt), **list_field(self.table, vt)})
             if self.known(vt) and test in ("present", "absent") and not vt.is_optional:
                 self.ctx.error(
                     node,
                     f"`is {test}` applies only to optional values; `{self.show(value)}` is {vt}, "
                     "which is always present",
                     "is-present",
+                    {"plain_source": source_slot(env, value, item)},
                 )
             return
         if t == "field_expression":
@@ -238,6 +250,7 @@ class ExprChecker:
                     f"`{self.show(node)}` is a field accessor: it works only as a pipe stage or "
                     "inside a combinator like `filter(.f)`, not on its own",
                     "relative-field",
+                    {"field": env.text(node.child_by_field_id(F.FIELD))},
                 )
             elif self.known(item):
                 self.field(node, item, node.child_by_field_id(F.FIELD), None, facts)
@@ -253,6 +266,7 @@ class ExprChecker:
                 )
             elif env.text(f) != "id":
                 data, meant = name_data(env.text(f), ["id"])
+                data["only"] = "id"
                 self.ctx.error(
                     f,
                     f"unknown workflow builtin `workflow.{env.text(f)}`: only `workflow.id` exists{meant}",
@@ -303,6 +317,7 @@ class ExprChecker:
             fields = self.env.fields_of_type(base)
             hint = f" (fields: {', '.join(fields)})" if fields else ""
             data, meant = name_data(name, list(fields))
+            data["type"] = str(base.strip())  # the type without the field (a fix may add it there)
             self.ctx.error(fname, f"{base.strip()} has no field `{name}`{hint}{meant}", "unknown-field", data)
         elif base_node is not None:
             self.unguarded(base_node, base, facts, f"reading `.{name}` is allowed")
@@ -319,7 +334,10 @@ class ExprChecker:
         vt = self.env.infer(value, item)
         if self.known(vt) and not vt.strip().is_list:
             self.ctx.error(
-                node, f"only lists can be indexed, but `{self.show(value)}` is {vt}", "index-non-list"
+                node,
+                f"only lists can be indexed, but `{self.show(value)}` is {vt}",
+                "index-non-list",
+                list_field(self.table, vt),
             )
 
     def call(self, node: Node, facts: Facts) -> None:
@@ -337,7 +355,8 @@ class ExprChecker:
             self.walk(value, facts)
             name = arg.name
             if name in params:
-                self.check_value(value, params[name], facts, f"`{name}` of `{fn}`")
+                slot = parameter_slot(fn, name) if sym is not None else field_slot(fn, name)
+                self.check_value(value, params[name], facts, f"`{name}` of `{fn}`", slot)
 
     def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
@@ -350,6 +369,7 @@ class ExprChecker:
             given.add(name)
             if name not in fields:
                 data, meant = name_data(name, list(fields))
+                data.update(record=type_name, type=str(self.env.infer(arg.value)))
                 self.ctx.error(
                     name_node,
                     f"type `{type_name}` has no field `{name}`; its fields: {', '.join(fields)}{meant}",
@@ -364,6 +384,7 @@ class ExprChecker:
                 f"`{type_name}(…)` leaves out {names}: every field of a record that is not optional "
                 "must be given",
                 "record-field",
+                {"missing": missing, "types": {m: str(fields[m]) for m in missing}},
             )
 
     def stage(self, pipe: Node, facts: Facts, item: AwlType | None) -> None:
@@ -389,7 +410,8 @@ class ExprChecker:
                     "pipe-stage-type",
                 )
             elif not pt.is_optional and self.known(pt) and input_node is not None:
-                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts)
+                slot = parameter_slot(name, params[0].name)
+                self.optional_into_plain(input_node, it, pt, f"`{name}` (`{params[0].name}`)", facts, slot)
             return
         if stage.type == "relative_field":
             if self.known(it):
@@ -408,7 +430,10 @@ class ExprChecker:
         if self.known(it) and not it.strip().is_list:
             shown = self.show(input_node) if input_node is not None else "the input"
             self.ctx.error(
-                stage, f"`{name}` needs a List collection, but `{shown}` is {it}", "combinator-list"
+                stage,
+                f"`{name}` needs a List collection, but `{shown}` is {it}",
+                "combinator-list",
+                list_field(self.table, it),
             )
             return
         elem = element_of(it)
@@ -418,7 +443,8 @@ class ExprChecker:
                 self.ctx.error(stage, message, "count-argument", {"rewrite": "count"})
             return
         if arg is None:
-            self.ctx.error(stage, f"`{name}` needs an argument, e.g. `{name}(.field)`", "combinator-argument")
+            message = f"`{name}` needs an argument, e.g. `{name}(.field)`"
+            self.ctx.error(stage, message, "combinator-argument", {"combinator": name})
             return
         if name in _ACCESSOR_ONLY and arg.type != "relative_field":
             self.ctx.error(
@@ -426,6 +452,7 @@ class ExprChecker:
                 f"`{name}` takes one field accessor such as `{name}(.ready)`, not `{self.show(arg)}`: "
                 "bind the values you need first, or use `any`/`all` for a predicate",
                 "combinator-accessor",
+                {"combinator": name},
             )
             return
         self.walk(arg, facts, elem if elem is not None else AwlType("unknown"))

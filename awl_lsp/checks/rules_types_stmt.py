@@ -13,6 +13,7 @@ from tree_sitter import Node
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.calls import Argument, arguments
 from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
+from awl_lsp.checks.slots import carry_slot, field_slot, list_field, outcome_slot, parameter_slot
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.model.types import INT, AwlType, assignable, parse_type_text
@@ -67,7 +68,8 @@ def walk_statements(ec: ExprChecker, item: Node) -> None:
                 if type_node is not None and default is not None:
                     name = ec.env.text(clause.child_by_field_id(F.NAME))
                     expected = parse_type_text(ec.env.text(type_node))
-                    ec.check_value(default, expected, frozenset(), f"the default of carry `{name}`")
+                    what = f"the default of carry `{name}`"
+                    ec.check_value(default, expected, frozenset(), what, carry_slot(name))
 
 
 def _step(ec: ExprChecker, step: Node) -> None:
@@ -97,7 +99,10 @@ def _step(ec: ExprChecker, step: Node) -> None:
             lt = ec.env.infer(limit)
             if limit is not None and ec.known(lt) and lt != INT:
                 ec.ctx.error(
-                    limit, f"`max … visits` takes an Int, but `{ec.show(limit)}` is {lt}", "visits-type"
+                    limit,
+                    f"`max … visits` takes an Int, but `{ec.show(limit)}` is {lt}",
+                    "visits-type",
+                    {"expected": "Int", "found": str(lt)},
                 )
         else:
             _statement(ec, st)
@@ -162,7 +167,10 @@ def _statement(ec: ExprChecker, st: Node) -> None:
                 lt = env.infer(limit)
                 if one_max and limit is not None and ec.known(lt) and lt.strip() != INT:
                     ec.ctx.error(
-                        limit, f"`max` takes an Int, but `{ec.show(limit)}` is {lt}", "loop-max-type"
+                        limit,
+                        f"`max` takes an Int, but `{ec.show(limit)}` is {lt}",
+                        "loop-max-type",
+                        {"expected": "Int", "found": str(lt)},
                     )
             else:
                 _statement(ec, sub)
@@ -196,13 +204,16 @@ def _answer(ec: ExprChecker, st: Node) -> None:
         return
     name = ec.env.text(call.child_by_field_id(F.FUNCTION))
     report = ec.ctx.model.first(_REPORT, name)
-    fields = ec.table.fields(parse_type_text(report.type)) if report is not None and report.type else None
+    report_t = parse_type_text(report.type).strip() if report is not None and report.type else None
+    fields = ec.table.fields(report_t) if report_t is not None else None
     for a in arguments(ec.ctx, call.child_by_field_id(F.ARGUMENTS)):
         value = a.value
         ec.walk(value)
         fname = a.name
         if fields is not None and fname in fields:
-            ec.check_value(value, fields[fname], frozenset(), f"field `{fname}` of report `{name}`")
+            what = f"field `{fname}` of report `{name}`"
+            slot = field_slot(report_t.name, fname) if report_t is not None else None
+            ec.check_value(value, fields[fname], frozenset(), what, slot)
 
 
 def _hatch(ec: ExprChecker, st: Node) -> None:
@@ -219,7 +230,8 @@ def _hatch(ec: ExprChecker, st: Node) -> None:
         ec.walk(value)
         pname = a.name
         if pname in params:
-            ec.check_value(value, params[pname], frozenset(), f"`{pname}` of detached `{name}`")
+            what = f"`{pname}` of detached `{name}`"
+            ec.check_value(value, params[pname], frozenset(), what, parameter_slot(name, pname))
 
 
 def _start_payload(ec: ExprChecker, args: list[Argument], facts: Facts) -> None:
@@ -232,14 +244,17 @@ def _start_payload(ec: ExprChecker, args: list[Argument], facts: Facts) -> None:
         if carry is None:
             continue  # unknown carries are reported by the workloop rules
         expected = ec.env.type_of_symbol(carry)
-        ec.check_value(a.value, expected, facts, f"carry `{name}`")
+        ec.check_value(a.value, expected, facts, f"carry `{name}`", carry_slot(name))
 
 
 def _needs_list(ec: ExprChecker, coll: Node, what: str) -> None:
     ct = ec.env.infer(coll)
     if ec.known(ct) and not ct.strip().is_list:
         ec.ctx.error(
-            coll, f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}", "fork-non-list"
+            coll,
+            f"{what} needs a list to fan out over, but `{ec.show(coll)}` is {ct}",
+            "fork-non-list",
+            list_field(ec.table, ct),
         )
 
 
@@ -271,15 +286,20 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
     if input_node is not None:
         it = env.infer(input_node)
         if not assignable(it, out_t, ec.table):
-            ec.ctx.error(input_node, f"{what} carries {out_t}, but the piped value is {it}", "route-payload")
+            ec.ctx.error(
+                input_node,
+                f"{what} carries {out_t}, but the piped value is {it}",
+                "route-payload",
+                {"outcome": name, "carried": str(it)},
+            )
         elif not out_t.is_optional and ec.known(out_t):
-            ec.optional_into_plain(input_node, it, out_t, what, facts)
+            ec.optional_into_plain(input_node, it, out_t, what, facts, outcome_slot(name))
         return
     if payload is None:
         _bare_route(ec, route, name, out_t, facts)
         return
     if len(args) == 1 and args[0].name_node is None:
-        ec.check_value(args[0].value, out_t, facts, f"the payload of {what}")
+        ec.check_value(args[0].value, out_t, facts, f"the payload of {what}", outcome_slot(name))
         return
     fields = ec.table.fields(out_t)
     if fields is None or out_t.is_optional:
@@ -293,6 +313,7 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
                 f"{what} carries {out_t}, not a record: a payload built from named fields needs a "
                 f"record-typed outcome — {hint}",
                 "route-not-record",
+                {"plain": str(out_t.strip())} if fields is not None else {"positional": True},
             )
         return
     given = {a.name for a in args}
@@ -301,7 +322,8 @@ def _route(ec: ExprChecker, route: Node, facts: Facts) -> None:
         name_node = a.name_node
         fname = a.name
         if fname in fields:
-            ec.check_value(a.value, fields[fname], facts, f"field `{fname}` of {out_t}")
+            slot = field_slot(out_t.strip().name, fname)
+            ec.check_value(a.value, fields[fname], facts, f"field `{fname}` of {out_t}", slot)
         elif name_node is not None:
             close = close_names(fname, [f for f in fields if f not in given and f not in meant])
             meant.update(close[:1])
@@ -339,6 +361,7 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
             f"`route {name}` has no payload, but outcome `{name}` carries {out_t}: pass one "
             f"(`route {name}(…)`) or bind the value as `-> {name}` before routing",
             "route-no-payload",
+            {"outcome": name, "type": str(out_t)},
         )
         return
     st = ec.env.type_of_symbol(sym)
@@ -347,4 +370,5 @@ def _bare_route(ec: ExprChecker, route: Node, name: str, out_t: AwlType, facts: 
             route,
             f"`route {name}` sends the binding `{name}` ({st}), but outcome `{name}` carries {out_t}",
             "route-payload",
+            {"outcome": name, "carried": str(st)},
         )

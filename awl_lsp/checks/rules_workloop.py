@@ -26,6 +26,11 @@ from awl_lsp.checks.rules_support import (
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CARRY = Kind.CARRY
+_K_SIGNAL = Kind.SIGNAL
+_K_STEP = Kind.STEP
+
 _LOOP_CLAUSES = {
     "every_clause": "every",
     "on_clause": "on",
@@ -85,7 +90,7 @@ def _workflow_refuses_item(ctx: ItemContext) -> None:
             first_token(node), f"`{word}` is only available in a workloop, not in a workflow", "workloop-only"
         )
     starts = _start_routes(ctx)
-    if starts and ctx.model.first(Kind.STEP, "start") is None:
+    if starts and ctx.model.first(_K_STEP, "start") is None:
         for route in starts:
             target = field(route, "target")
             ctx.error(
@@ -107,6 +112,7 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
             f"workloop `{ctx.text(name)}` is never armed: add `every <duration>` (a cadence) "
             "or `on <signal>` (a declared signal)",
             "workloop-arming",
+            {"missing": "arming"},
         )
     for extra in every[1:]:
         ctx.error(
@@ -118,7 +124,7 @@ def _arming(ctx: CheckContext, flow: Node) -> None:
             ctx.error(d, f"`every` takes a duration like `25m`, not `{ctx.text(d)}`", "workloop-arming")
     for clause in on:
         sig = field(clause, "signal")
-        if sig is not None and ctx.model.first(Kind.SIGNAL, ctx.text(sig)) is None:
+        if sig is not None and ctx.model.first(_K_SIGNAL, ctx.text(sig)) is None:
             ctx.error(
                 sig,
                 f"`on {ctx.text(sig)}` names no declared signal: add `signal {ctx.text(sig)}: T` to "
@@ -141,12 +147,15 @@ def _header(ctx: CheckContext) -> None:
         name = field(clause, "name") or first_token(clause)
         n = ctx.text(name)
         if field(clause, "type") is None:
-            ctx.error(name, f"carry `{n}` needs a type: `carry {n}: T = <default>`", "carry")
+            ctx.error(
+                name, f"carry `{n}` needs a type: `carry {n}: T = <default>`", "carry", {"missing": "type"}
+            )
         if field(clause, "default") is None:
             ctx.error(
                 name,
                 f"carry `{n}` needs a default for the first iteration: `carry {n}: T = <expr>`",
                 "carry",
+                {"missing": "default"},
             )
     for clause in header_clauses(ctx, "report_clause", "invariant_clause"):
         t = field(clause, "type")
@@ -238,6 +247,7 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 count,
                 f"`tolerance {text} windows` tolerates nothing: the count must be at least 1",
                 "tolerance",
+                {"least": 1},
             )
         windows = field(tol, "windows")
         if windows is None or ctx.text(windows) != "windows":
@@ -256,6 +266,7 @@ def _tolerance(ctx: CheckContext, tol: Node, signal_only: str | None) -> None:
                 f"this loop is armed only by signal `{signal_only}`, and silence has no samples to count: "
                 "use `tolerance unconfirmed for <duration>` instead of windows",
                 "tolerance",
+                {"form": "unconfirmed"},
             )
         return
     duration = field(tol, "duration")
@@ -287,8 +298,8 @@ def _confirms(ctx: CheckContext, conf: Node, routed: set[str]) -> None:
     word = ctx.text(target)
     if word == "start":
         return
-    if ctx.model.first(Kind.STEP, word) is None:
-        data, meant = name_data(word, ["start", *ctx.model.names(Kind.STEP)])
+    if ctx.model.first(_K_STEP, word) is None:
+        data, meant = name_data(word, ["start", *ctx.model.names(_K_STEP)])
         ctx.error(
             target.named_children[0] if target.named_children else target,
             f"`confirms {word}`: there is no step `{word}`; confirm `start` or a step the loop routes "
@@ -324,7 +335,7 @@ def _route_start(ctx: ItemContext) -> None:
     starts = _start_routes(ctx)
     if not starts:
         return
-    carries = ctx.model.names(Kind.CARRY)
+    carries = ctx.model.names(_K_CARRY)
     for route in starts:
         payload = field(route, "payload")
         if payload is None:
@@ -353,16 +364,23 @@ def _retire(ctx: CheckContext, flow: Node) -> None:
             f"workloop `{ctx.text(name)}` has no `retire` block: add a top-level `retire` with the "
             "wind-down statements",
             "retire",
+            {"missing": "retire"},
         )
     for extra in blocks[1:]:
         ctx.error(
             first_token(extra),
             "a workloop has exactly one `retire` block: merge this one into the first",
             "retire",
+            {"merge": "retire"},
         )
     for block in blocks:
         if field(block, "body") is None:
-            ctx.error(first_token(block), "`retire` needs an indented body of wind-down statements", "retire")
+            ctx.error(
+                first_token(block),
+                "`retire` needs an indented body of wind-down statements",
+                "retire",
+                {"missing": "body"},
+            )
 
 
 def _ends_in_route(step: Node) -> bool:

@@ -20,6 +20,10 @@ from awl_lsp.checks.rules_support import (
 )
 from awl_lsp.model import Kind
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_DETACHED = Kind.DETACHED
+_K_REPORT = Kind.REPORT
+
 
 def check_item(ctx: ItemContext) -> None:
     if ctx.flow_kind() != "workloop_declaration":
@@ -57,7 +61,7 @@ def _hatches(ctx: ItemContext) -> None:
             )
             continue
         name = ctx.text(fn)
-        target = ctx.model.first(Kind.DETACHED, name)
+        target = ctx.model.first(_K_DETACHED, name)
         if target is None:
             other = ctx.model.callable(name)
             if other is not None:
@@ -91,7 +95,7 @@ def _answers(ctx: ItemContext) -> None:
             )
             continue
         name = ctx.text(fn)
-        report = ctx.model.first(Kind.REPORT, name)
+        report = ctx.model.first(_K_REPORT, name)
         if report is None:
             ctx.error(
                 fn,
@@ -118,4 +122,5 @@ def _detached(ctx: ItemContext) -> None:
                 f"detached `{name_of(ctx, node)}` takes input only: it owes its starter nothing, so "
                 f"drop `-> {ctx.text(rt)}`",
                 "detached",
+                {"drop": "result"},
             )

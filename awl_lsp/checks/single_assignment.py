@@ -24,6 +24,7 @@ from awl_lsp.checks.step_units import loop_threaded, units_of
 from awl_lsp.model.symbols import Kind, Range
 
 _BINDING = Kind.BINDING  # (read once: an enum member is a class look-up)
+_K_INPUT = Kind.INPUT
 
 Seen = tuple[int, Item, int, str]  # (step, item, symbol index, scope) of a binding already read
 
@@ -39,7 +40,7 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
     outside: dict[str, list[Seen]] = {}  # name -> its bindings so far in the container's own scope
     in_step: dict[tuple[str, int], list[Seen]] = {}  # (name, step) -> its bindings so far in that step
     cyclic: set[int] | None = None  # the steps some route cycle re-enters
-    outer = set(ctx.model.names(Kind.INPUT)) if c.kind == "flow" else set()
+    outer = set(ctx.model.names(_K_INPUT)) if c.kind == "flow" else set()
     key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
     # the names that may be bound twice: bound in the flow's own scope by two items, or twice by one
     # item, or in one item's own scope and another's fork body; and the inputs. A binding of any

@@ -23,19 +23,30 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.syntax import fields as F
+
 _STEP = "step_declaration"
 
 
-def enclosing_step(node: Node) -> Node | None:
-    """The nearest step declaration strictly above `node` (for an arm's route: the arm's step)."""
+def enclosing_step(node: Node, item: Node | None = None) -> Node | None:
+    """The nearest step declaration strictly above `node` (for an arm's route: the arm's step).
+
+    `item`, when given, is the top-level item that holds `node`: nothing above it is a step (only
+    the root is), so the walk stops there — a node's parent is found by a search from the root, and
+    the item's own is the dearest, past every item before it."""
+    stop = item.id if item is not None else None
+    if node.id == stop:
+        return None
     cur = node.parent
     while cur is not None and cur.type != _STEP:
+        if cur.id == stop:
+            return None
         cur = cur.parent
     return cur
 
 
-def is_substep(step: Node) -> bool:
-    return enclosing_step(step) is not None
+def is_substep(step: Node, item: Node | None = None) -> bool:
+    return enclosing_step(step, item) is not None
 
 
 def block_kind(block: Node | None) -> str:
@@ -51,7 +62,7 @@ def block_kind(block: Node | None) -> str:
     if t == "block":
         owner = block.parent
         if owner is not None and owner.type == "fork_statement":
-            return "fork" if owner.child_by_field_name("item") is not None else "named fork"
+            return "fork" if owner.child_by_field_id(F.ITEM) is not None else "named fork"
         if owner is not None and owner.type == "on_failure":
             return "on failure"
         return "block"
@@ -87,18 +98,24 @@ def route_siblings(step: Node) -> list[Node]:
 
 def arms(step: Node) -> list[Node]:
     """The outcome arms of `step`."""
-    body = step.child_by_field_name("body")
+    body = step.child_by_field_id(F.BODY)
     return [c for c in body.named_children if c.type == "step_outcome"] if body is not None else []
 
 
-def in_unchecked_failure(node: Node) -> bool:
-    """Is `node` inside the `on failure` block of a substep (a block the engine never checks)?"""
+def in_unchecked_failure(node: Node, item: Node | None = None) -> bool:
+    """Is `node` inside the `on failure` block of a substep (a block the engine never checks)?
+    (`item`: the top-level item holding `node`, as for `enclosing_step`.)"""
+    stop = item.id if item is not None else None
+    if node.id == stop:
+        return False
     cur = node.parent
     while cur is not None:
         if cur.type == "on_failure":
-            owner = enclosing_step(cur)
-            if owner is not None and is_substep(owner):
+            owner = enclosing_step(cur, item)
+            if owner is not None and is_substep(owner, item):
                 return True
+        if cur.id == stop:
+            return False
         cur = cur.parent
     return False
 

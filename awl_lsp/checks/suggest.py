@@ -17,6 +17,7 @@ from pathlib import Path
 from tree_sitter import Node, Tree
 
 from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, SemanticModel
+from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.problems import Problem
 
 
@@ -147,7 +148,7 @@ def candidates(
         from awl_lsp.model.types import TypeEnv
 
         env = TypeEnv(model, tree, source, path)
-        return list(env.fields_of_type(env.infer(parent.child_by_field_name("value"))))
+        return list(env.fields_of_type(env.infer(parent.child_by_field_id(F.VALUE))))
     if code == "route-start":  # `route start(x: …)` names a carry to rebind
         return model.names(Kind.CARRY)
     if kind is RefKind.TYPE or code == "unknown-type":

@@ -87,7 +87,7 @@ class ItemSummary:
 
 
 def body_items(step: Node) -> list[Node]:
-    body = step.child_by_field_name("body")
+    body = step.child_by_field_id(F.BODY)
     return (
         [c for c in body.named_children if c.type not in ("comment", "doc_comment")]
         if body is not None
@@ -96,8 +96,8 @@ def body_items(step: Node) -> list[Node]:
 
 
 def route_target_name(source: bytes, route: Node) -> str:
-    target = route.child_by_field_name("target")
-    node = target.named_children[0] if target is not None and target.named_children else None
+    target = route.child_by_field_id(F.TARGET)
+    node = target.named_child(0) if target is not None else None
     if node is None or node.type != "identifier":
         return ""
     return source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -129,7 +129,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     summary.route_targets = [
         _text(source, t)
         for r in nodes.get("route_statement", [])
-        if (t := r.child_by_field_name("target")) is not None
+        if (t := r.child_by_field_id(F.TARGET)) is not None
     ]
     steps = nodes.get("step_declaration", [])
     if not steps:
@@ -222,7 +222,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
             broken=step.id in broken or step.has_error,
         )
-    _group_blocks(steps, infos)
+    _group_blocks(steps, infos, item)
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
     elif item.type == "subflow_declaration":
@@ -233,7 +233,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     return summary
 
 
-def _group_blocks(steps: list[Node], infos: dict[int, StepInfo]) -> None:
+def _group_blocks(steps: list[Node], infos: dict[int, StepInfo], item: Node) -> None:
     """File the steps written in a `loop` body, a fork block or an `on failure` block under the step
     that holds the block, one group per block (each block's steps are siblings of each other only)."""
     groups: dict[int, tuple[StepInfo, str, list[StepInfo]]] = {}
@@ -241,7 +241,7 @@ def _group_blocks(steps: list[Node], infos: dict[int, StepInfo]) -> None:
         block = step.parent
         if block is None or block.type == "step_body" or block.type not in ("loop_body", "block"):
             continue
-        owner = enclosing_step(step)
+        owner = enclosing_step(step, item)
         info = infos.get(step.id)
         if owner is None or info is None or owner.id not in infos:
             continue

@@ -28,12 +28,13 @@ def _frozen(items: Iterable[str]) -> frozenset[str]:
 _LOOP_HOWS = ("loop", "loop counter")
 # (enum members read once: `Kind.BINDING` is an attribute look-up on the enum class each time)
 _BINDING, _DETACHED, _TYPE, _VARIANT = Kind.BINDING, Kind.DETACHED, Kind.TYPE, Kind.VARIANT
-_VALUE, _COLLECT, _TYPE_REF, _CALL, _HATCH = (
+_VALUE, _COLLECT, _TYPE_REF, _CALL, _HATCH, _ROUTE = (
     RefKind.VALUE,
     RefKind.COLLECT,
     RefKind.TYPE,
     RefKind.CALL,
     RefKind.HATCH,
+    RefKind.ROUTE,
 )
 
 
@@ -72,7 +73,7 @@ class Tally:
     rebinds: frozenset[str]
     rebound: frozenset[str]  # keys the item itself binds twice
     loop_keys: frozenset[str]  # loop bindings (their names may be rebound)
-    reads: frozenset[str]  # names read in expressions
+    reads: frozenset[str]  # names read in expressions, and route targets (a bare route sends one)
     type_uses: frozenset[str]  # names used as types or called
     hatched: frozenset[str]
     detached: frozenset[str]
@@ -127,7 +128,15 @@ def tally(facts: ItemFacts, private: str) -> Tally:
     reads: set[str] = set()
     type_uses: set[str] = set()
     hatched: set[str] = set()
-    into_of = {_VALUE: reads, _COLLECT: reads, _TYPE_REF: type_uses, _CALL: type_uses, _HATCH: hatched}.get
+    # (a bare `route o` sends the binding named `o`: a route's target name counts as read)
+    into_of = {
+        _VALUE: reads,
+        _COLLECT: reads,
+        _ROUTE: reads,
+        _TYPE_REF: type_uses,
+        _CALL: type_uses,
+        _HATCH: hatched,
+    }.get
     for r in facts.references:
         into = into_of(r.kind)
         if into is not None:

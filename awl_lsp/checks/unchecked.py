@@ -15,6 +15,7 @@ from dataclasses import replace
 from tree_sitter import Node, Tree
 
 from awl_lsp.checks.stages import PARSE_STAGE
+from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.problems import Problem, Range, Severity
 
 _NOTE = " (the engine does not check a substep's `on failure` block: this fails only when the block runs)"
@@ -28,7 +29,7 @@ def _substep_failure_blocks(top: Node) -> list[Range]:
     while stack:
         node, steps = stack.pop()
         if node.type == "on_failure" and steps >= 2:
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(F.BODY)
             if body is not None:  # the block's own shape (missing, doubled) is still checked
                 s, e = body.start_point, body.end_point
                 found.append((s.row, s.column, e.row, e.column))

@@ -12,6 +12,7 @@ from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.flow_graph import within
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.symbols import Kind, Reference
+from awl_lsp.syntax import fields as F
 
 _BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
 
@@ -72,7 +73,7 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             loops = [
                 (_span(n), _span(c))
                 for n in ctx.descendants("loop_statement")
-                if (body := n.child_by_field_name("body")) is not None
+                if (body := n.child_by_field_id(F.BODY)) is not None
                 for c in body.named_children
                 if c.type in ("until_clause", "loop_max")
             ]

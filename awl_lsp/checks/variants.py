@@ -19,6 +19,7 @@ from awl_lsp.checks.suggest import name_data
 from awl_lsp.model import Kind
 from awl_lsp.model.schema_types import TypeTable
 from awl_lsp.model.types import AwlType, TypeEnv
+from awl_lsp.syntax import fields as F
 
 
 class ExprChecker(Protocol):
@@ -64,6 +65,7 @@ def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, wha
     if variants is not None:
         if name not in variants:
             data, meant = name_data(name, list(variants))
+            data.update(enum=_enum_name(expected), variants=list(variants))
             ec.ctx.error(
                 node,
                 f"enum `{_enum_name(expected)}` has no variant `{name}` ({what}); its variants: "
@@ -78,6 +80,7 @@ def variant_value(ec: ExprChecker, node: Node, name: str, expected: AwlType, wha
             f"`{name}` looks like an enum variant, but {what} expects {expected}, not an enum: a bare "
             "variant only stands where an enum value is expected",
             "enum-variant",
+            {"variant": name, "expected": str(expected)},
         )
 
 
@@ -110,6 +113,7 @@ def variant_comparison(
     if variants is not None:
         if name not in variants:
             data, meant = name_data(name or "", list(variants))
+            data.update(enum=_enum_name(ot), variants=list(variants))
             ec.ctx.error(
                 at,
                 f"enum `{_enum_name(ot)}` has no variant `{name}`; its variants: "
@@ -122,6 +126,7 @@ def variant_comparison(
             node,
             f"`{op}` compares the variant `{name}` with `{ec.show(other)}`, which is {ot}, not an enum",
             "enum-variant",
+            {"variant": name, "expected": str(ot), "at": "right" if lv is None else "left"},
         )
     return True
 
@@ -141,10 +146,10 @@ def loose_variant(ec: ExprChecker, node: Node) -> None:
     if parent is None:
         return
     loose = parent.type in _LOOSE_PARENTS and (
-        parent.type != "pipe_expression" or parent.child_by_field_name("input") == node
+        parent.type != "pipe_expression" or parent.child_by_field_id(F.INPUT) == node
     )
     if parent.type == "binary_expression":
-        op = ec.env.text(parent.child_by_field_name("operator"))
+        op = ec.env.text(parent.child_by_field_id(F.OPERATOR))
         loose = op in ("and", "or", "+")
     if not loose:
         return

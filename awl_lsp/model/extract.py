@@ -15,6 +15,30 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.symbols import Kind, Range, Reference, RefKind, Symbol
 from awl_lsp.syntax import fields as F
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_ACTION = Kind.ACTION
+_K_CARRY = Kind.CARRY
+_K_CHILD = Kind.CHILD
+_K_CONST = Kind.CONST
+_K_DETACHED = Kind.DETACHED
+_K_FIELD = Kind.FIELD
+_K_INPUT = Kind.INPUT
+_K_INVARIANT = Kind.INVARIANT
+_K_OUTCOME = Kind.OUTCOME
+_K_PARAMETER = Kind.PARAMETER
+_K_REPORT = Kind.REPORT
+_K_RETIRE = Kind.RETIRE
+_K_SIGNAL = Kind.SIGNAL
+_K_SUBFLOW = Kind.SUBFLOW
+_K_TYPE = Kind.TYPE
+_K_VARIANT = Kind.VARIANT
+_K_WORKER = Kind.WORKER
+_K_WORKFLOW = Kind.WORKFLOW
+_K_WORKLOOP = Kind.WORKLOOP
+_R_ROUTE = RefKind.ROUTE
+_R_SIGNAL = RefKind.SIGNAL
+_R_TYPE = RefKind.TYPE
+
 # the top-level items with a reader below (`_<type>`); the checker asks the same of a declaration
 ITEM_TYPES = frozenset(
     {
@@ -128,7 +152,7 @@ class _Extractor(BodyExtractor):
         if node is None:
             return
         if node.kind_id == _TYPE_IDENTIFIER:
-            self.ref(RefKind.TYPE, node)
+            self.ref(_R_TYPE, node)
             return
         for child in node.named_children:
             self.type_refs(child)
@@ -136,7 +160,7 @@ class _Extractor(BodyExtractor):
     def type_text(self, node: Node) -> str:
         """`type_refs(node)`, and the type as written (`text(node)`: a plain type's name is its text)."""
         if node.kind_id == _TYPE_IDENTIFIER:
-            name = self.ref(RefKind.TYPE, node)
+            name = self.ref(_R_TYPE, node)
             assert name is not None
             return name
         for child in node.named_children:
@@ -148,7 +172,7 @@ class _Extractor(BodyExtractor):
         if node.type in ITEM_TYPES:  # (not any node type: a broken text may put `parameters` here)
             getattr(self, "_" + node.type)(node)
 
-    def _workflow_declaration(self, node: Node, kind: Kind = Kind.WORKFLOW) -> None:
+    def _workflow_declaration(self, node: Node, kind: Kind = _K_WORKFLOW) -> None:
         sym = self.symbol(
             kind,
             node,
@@ -167,7 +191,7 @@ class _Extractor(BodyExtractor):
                 sym.children.append(child)
 
     def _workloop_declaration(self, node: Node) -> None:
-        self._workflow_declaration(node, Kind.WORKLOOP)
+        self._workflow_declaration(node, _K_WORKLOOP)
 
     def header_clause(self, clause: Node, container: str) -> Symbol | None:
         t = clause.type
@@ -175,15 +199,15 @@ class _Extractor(BodyExtractor):
         type_node = clause.child_by_field_id(F.TYPE)
         type_text = self.type_text(type_node) if type_node is not None else None
         kinds = {
-            "input_clause": Kind.INPUT,
-            "signal_clause": Kind.SIGNAL,
-            "outcome_clause": Kind.OUTCOME,
-            "carry_clause": Kind.CARRY,
-            "report_clause": Kind.REPORT,
-            "invariant_clause": Kind.INVARIANT,
+            "input_clause": _K_INPUT,
+            "signal_clause": _K_SIGNAL,
+            "outcome_clause": _K_OUTCOME,
+            "carry_clause": _K_CARRY,
+            "report_clause": _K_REPORT,
+            "invariant_clause": _K_INVARIANT,
         }
         if t == "on_clause":
-            self.ref(RefKind.SIGNAL, clause.child_by_field_id(F.SIGNAL))
+            self.ref(_R_SIGNAL, clause.child_by_field_id(F.SIGNAL))
             return None
         if t == "invariant_clause":
             for sub in clause.named_children:
@@ -194,7 +218,7 @@ class _Extractor(BodyExtractor):
                         and target.named_children
                         and target.named_children[0].type == "identifier"
                     ):
-                        self.ref(RefKind.ROUTE, target.named_children[0])
+                        self.ref(_R_ROUTE, target.named_children[0])
         if t == "carry_clause":
             self.values(clause.child_by_field_id(F.DEFAULT), "")
         kind = kinds.get(t)
@@ -210,13 +234,13 @@ class _Extractor(BodyExtractor):
         return sym
 
     def _const_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.CONST, node, node.child_by_field_id(F.NAME), detail=self.signature(node))
+        sym = self.symbol(_K_CONST, node, node.child_by_field_id(F.NAME), detail=self.signature(node))
         if sym is not None:
             self.facts.symbols.append(sym)
         self.values(node.child_by_field_id(F.VALUE), "")
 
     def _type_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.TYPE, node, node.child_by_field_id(F.NAME))
+        sym = self.symbol(_K_TYPE, node, node.child_by_field_id(F.NAME))
         if sym is None:
             return
         self.facts.symbols.append(sym)
@@ -231,7 +255,7 @@ class _Extractor(BodyExtractor):
                     continue
                 type_node = f.child_by_field_id(F.TYPE)
                 child = self.symbol(
-                    Kind.FIELD,
+                    _K_FIELD,
                     f,
                     f.child_by_field_id(F.NAME),
                     type=self.type_text(type_node) if type_node is not None else "",
@@ -242,7 +266,7 @@ class _Extractor(BodyExtractor):
                     sym.children.append(child)
         elif body.type == "enum_body":
             for v in body.named_children:
-                child = self.symbol(Kind.VARIANT, v, v.child_by_field_id(F.NAME), container=sym.name)
+                child = self.symbol(_K_VARIANT, v, v.child_by_field_id(F.NAME), container=sym.name)
                 if child is not None:
                     child.detail = f"{sym.name}.{child.name}"
                     sym.children.append(child)
@@ -262,7 +286,7 @@ class _Extractor(BodyExtractor):
                 continue
             type_node = p.child_by_field_id(F.TYPE)
             sym = self.symbol(
-                Kind.PARAMETER,
+                _K_PARAMETER,
                 p,
                 p.child_by_field_id(F.NAME),
                 type=(self.type_text(type_node) or None) if type_node is not None else None,
@@ -288,7 +312,7 @@ class _Extractor(BodyExtractor):
         return sym
 
     def _worker_declaration(self, node: Node) -> None:
-        sym = self.symbol(Kind.WORKER, node, node.child_by_field_id(F.NAME))
+        sym = self.symbol(_K_WORKER, node, node.child_by_field_id(F.NAME))
         if sym is None:
             return
         sym.detail = f"worker {sym.name}"
@@ -297,22 +321,22 @@ class _Extractor(BodyExtractor):
         while actions:  # an action indented under another (a syntax problem) is still the worker's
             a = actions.pop(0)
             actions[:0] = [n for n in a.named_children if n.kind_id == _ACTION_DECLARATION]
-            child = self.callable(Kind.ACTION, a, container=sym.name)
+            child = self.callable(_K_ACTION, a, container=sym.name)
             if child is not None:
                 sym.children.append(child)
 
     def _child_declaration(self, node: Node) -> None:
-        sym = self.callable(Kind.CHILD, node)
+        sym = self.callable(_K_CHILD, node)
         if sym is not None:
             self.facts.symbols.append(sym)
 
     def _detached_declaration(self, node: Node) -> None:
-        sym = self.callable(Kind.DETACHED, node)
+        sym = self.callable(_K_DETACHED, node)
         if sym is not None:
             self.facts.symbols.append(sym)
 
     def _subflow_declaration(self, node: Node) -> None:
-        sym = self.callable(Kind.SUBFLOW, node)
+        sym = self.callable(_K_SUBFLOW, node)
         if sym is None:
             return
         self.facts.symbols.append(sym)
@@ -337,7 +361,7 @@ class _Extractor(BodyExtractor):
 
     def _retire_block(self, node: Node) -> None:
         sym = Symbol(
-            Kind.RETIRE,
+            _K_RETIRE,
             "retire",
             node_range(node),
             node_range(node.children[0]),

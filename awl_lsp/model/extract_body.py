@@ -14,6 +14,21 @@ from awl_lsp.model.symbols import Kind, RefKind, Symbol
 from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.parser import LANGUAGE
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_BINDING = Kind.BINDING
+_K_STEP = Kind.STEP
+_K_STEP_OUTCOME = Kind.STEP_OUTCOME
+_R_ANSWER = RefKind.ANSWER
+_R_ARGUMENT = RefKind.ARGUMENT
+_R_CALL = RefKind.CALL
+_R_COLLECT = RefKind.COLLECT
+_R_FIELD = RefKind.FIELD
+_R_HATCH = RefKind.HATCH
+_R_ROUTE = RefKind.ROUTE
+_R_SIGNAL = RefKind.SIGNAL
+_R_STEP = RefKind.STEP
+_R_VALUE = RefKind.VALUE
+
 
 def kind_number(name: str) -> int:
     """The grammar's number for the named node type `name` (`node.kind_id` of such a node: the
@@ -99,14 +114,14 @@ class BodyExtractor:
         # Steps are named per flow or subflow, wherever they nest (a fork branch, a loop body, an
         # `on failure` block); the values bound inside them keep the block's scope.
         step_scope = scope.split("/", 1)[0] if scope.startswith("subflow:") else ""
-        sym = self.symbol(Kind.STEP, node, name, container=container, scope=step_scope)
+        sym = self.symbol(_K_STEP, node, name, container=container, scope=step_scope)
         if sym is None:
             return None
         sym.detail = self.signature(node)
         after = node.child_by_field_id(F.AFTER)
         if after is not None:
             for target in after.children_by_field_name("step"):
-                self.ref(RefKind.STEP, target, scope)
+                self.ref(_R_STEP, target, scope)
         body = node.child_by_field_id(F.BODY)
         if body is not None:
             self.statements(body, scope, sym)
@@ -125,7 +140,7 @@ class BodyExtractor:
         how: str,
         type_text: str | None = None,
     ) -> None:
-        sym = self.symbol(Kind.BINDING, node, name_node, container=owner.name, scope=scope, type=type_text)
+        sym = self.symbol(_K_BINDING, node, name_node, container=owner.name, scope=scope, type=type_text)
         if sym is not None:
             sym.detail = f"{sym.name} ({how})"
             sym.extra["how"] = how
@@ -146,7 +161,7 @@ class BodyExtractor:
             return
         if t == _STEP_OUTCOME:
             name = st.child_by_field_id(F.NAME)
-            sym = self.symbol(Kind.STEP_OUTCOME, st, name, container=owner.name, scope=scope)
+            sym = self.symbol(_K_STEP_OUTCOME, st, name, container=owner.name, scope=scope)
             if sym is not None:
                 sym.detail = self.signature(st)
                 owner.children.append(sym)
@@ -206,13 +221,13 @@ class BodyExtractor:
             )
             return
         if t == _COLLECT_STATEMENT:
-            self.ref(RefKind.COLLECT, st.child_by_field_id(F.VALUE), scope)
+            self.ref(_R_COLLECT, st.child_by_field_id(F.VALUE), scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
                 self.bind(b.child_by_field_id(F.NAME), scope, owner, st, "collect")
             return
         if t == _WAIT_STATEMENT:
-            self.ref(RefKind.SIGNAL, st.child_by_field_id(F.SIGNAL), scope)
+            self.ref(_R_SIGNAL, st.child_by_field_id(F.SIGNAL), scope)
             self.values(st.child_by_field_id(F.TIMEOUT), scope)
             b = st.child_by_field_id(F.BINDING)
             if b is not None:
@@ -227,19 +242,13 @@ class BodyExtractor:
                 tnode = target.named_children[0]
                 tname = "start" if tnode.type == "start" else self.text(tnode)
                 if tnode.type == "identifier":
-                    self.ref(RefKind.ROUTE, tnode, scope)
+                    self.ref(_R_ROUTE, tnode, scope)
             if payload is not None:
                 self.arguments(payload, scope, f"route:{tname}")
             return
         if t == _HATCH_STATEMENT or t == _ANSWER_STATEMENT or t == _SPAWN_STATEMENT:
             call = st.child_by_field_id(F.CALL)
-            kind = (
-                RefKind.HATCH
-                if t == _HATCH_STATEMENT
-                else RefKind.ANSWER
-                if t == _ANSWER_STATEMENT
-                else RefKind.CALL
-            )
+            kind = _R_HATCH if t == _HATCH_STATEMENT else _R_ANSWER if t == _ANSWER_STATEMENT else _R_CALL
             if call is not None and call.type == "call_expression":
                 fn = call.child_by_field_id(F.FUNCTION)
                 callee = self.ref(kind, fn, scope) or ""  # (the callee's text)
@@ -261,7 +270,7 @@ class BodyExtractor:
                 continue
             name = arg.child_by_field_id(F.NAME)
             if name is not None:
-                self.ref(RefKind.ARGUMENT, name, scope, callee)
+                self.ref(_R_ARGUMENT, name, scope, callee)
             self.values(arg.child_by_field_id(F.VALUE), scope)
 
     def values(self, node: Node | None, scope: str) -> None:
@@ -270,24 +279,24 @@ class BodyExtractor:
             return
         t = node.kind_id  # (as in `statement`)
         if t == _IDENTIFIER:
-            self.ref(RefKind.VALUE, node, scope)
+            self.ref(_R_VALUE, node, scope)
         elif t == _CALL_EXPRESSION:
             fn = node.child_by_field_id(F.FUNCTION)
-            callee = self.ref(RefKind.CALL, fn, scope) or ""  # (the callee's text)
+            callee = self.ref(_R_CALL, fn, scope) or ""  # (the callee's text)
             args = node.child_by_field_id(F.ARGUMENTS)
             if args is not None:
                 self.arguments(args, scope, f"call:{callee}")
         elif t == _FIELD_EXPRESSION:
             self.values(node.child_by_field_id(F.VALUE), scope)
-            self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, "")
+            self.ref(_R_FIELD, node.child_by_field_id(F.FIELD), scope, "")
         elif t == _RELATIVE_FIELD:
-            self.ref(RefKind.FIELD, node.child_by_field_id(F.FIELD), scope, ".")
+            self.ref(_R_FIELD, node.child_by_field_id(F.FIELD), scope, ".")
         elif t == _PIPE_EXPRESSION:
             self.values(node.child_by_field_id(F.INPUT), scope)
             stage = node.child_by_field_id(F.STAGE)
             if stage is not None:
                 if stage.type == "identifier":
-                    self.ref(RefKind.CALL, stage, scope)
+                    self.ref(_R_CALL, stage, scope)
                 elif stage.type == "combinator":
                     self.values(stage.child_by_field_id(F.ARGUMENT), scope)
                 else:

@@ -24,6 +24,13 @@ from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.resolve import Resolution, scope_chain
 from awl_lsp.model.symbols import CALLABLE_KINDS, Kind, Range, Reference, RefKind, Symbol, contains
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_FIELD = Kind.FIELD
+_K_PARAMETER = Kind.PARAMETER
+_K_TYPE = Kind.TYPE
+_K_WORKFLOW = Kind.WORKFLOW
+_K_WORKLOOP = Kind.WORKLOOP
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -75,9 +82,9 @@ class SemanticModel(DeclarationTables, Resolution):
         else:
             self._index()
         self.flow: Symbol | None = next(
-            (s for s in self.symbols if s.kind in (Kind.WORKFLOW, Kind.WORKLOOP)), None
+            (s for s in self.symbols if s.kind in (_K_WORKFLOW, _K_WORKLOOP)), None
         )
-        self.is_workloop = self.flow is not None and self.flow.kind is Kind.WORKLOOP
+        self.is_workloop = self.flow is not None and self.flow.kind is _K_WORKLOOP
         self._kind_lists: dict[Kind, list[Symbol]] = {}
         self._chains: dict[str, tuple[str, ...]] = {}
         self._item_refs: dict[int, dict[tuple[Range, RefKind], Reference]] = {}
@@ -86,6 +93,8 @@ class SemanticModel(DeclarationTables, Resolution):
         # (kind, name) -> the list `first` last searched and its first symbol per scope (a name
         # declared in many scopes, like a step name in every subflow, is not searched one by one)
         self._in_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str | None, Symbol]]] = {}
+        # (kind, name) -> the list `lookup_in` last filed and its symbols by scope (as `_in_scope`)
+        self._by_scope: dict[tuple[Kind, str], tuple[list[Symbol], dict[str, list[Symbol]]]] = {}
         if reuse is None:
             self._item_starts = [item.start_row for item in items]
             self._link_all()
@@ -172,6 +181,22 @@ class SemanticModel(DeclarationTables, Resolution):
     def lookup(self, kind: Kind, name: str) -> list[Symbol]:
         return list(self._by_kind.get(kind, _NO_NAMES).get(name, _NO_SYMBOLS))
 
+    def lookup_in(self, kind: Kind, name: str, scope: str) -> list[Symbol]:
+        """`lookup(kind, name)` narrowed to the symbols declared in `scope` (in document order); a name
+        declared in many scopes — a step name in every subflow — is filed by scope once."""
+        found = self._by_kind.get(kind, _NO_NAMES).get(name)
+        if not found:
+            return []
+        if len(found) <= 8:
+            return [s for s in found if s.scope == scope]
+        known = self._by_scope.get((kind, name))
+        if known is None or known[0] is not found:  # (the tables' lists are replaced, never changed)
+            scopes: dict[str, list[Symbol]] = {}
+            for s in found:
+                scopes.setdefault(s.scope, []).append(s)
+            known = self._by_scope[(kind, name)] = (found, scopes)
+        return list(known[1].get(scope, ()))
+
     def names(self, kind: Kind) -> list[str]:
         """The names declared with this kind, in the order they first appear."""
         return list(dict.fromkeys(s.name for s in self._kind(kind)))
@@ -205,16 +230,16 @@ class SemanticModel(DeclarationTables, Resolution):
         return found[0]
 
     def type_symbol(self, name: str) -> Symbol | None:
-        return self.first(Kind.TYPE, name)
+        return self.first(_K_TYPE, name)
 
     def fields_of(self, type_name: str | None) -> list[Symbol]:
         if not type_name:
             return []
         sym = self.type_symbol(type_name.rstrip("?"))
-        return [c for c in sym.children if c.kind is Kind.FIELD] if sym else []
+        return [c for c in sym.children if c.kind is _K_FIELD] if sym else []
 
     def parameters_of(self, sym: Symbol | None) -> list[Symbol]:
-        parameter = Kind.PARAMETER
+        parameter = _K_PARAMETER
         return [c for c in sym.children if c.kind is parameter] if sym else []
 
     def _items_at(self, row: int) -> list[int]:

@@ -14,6 +14,27 @@ from typing import Any
 
 from awl_lsp.model.symbols import Kind, Reference, RefKind, Symbol
 
+# enum members read once (a member read through its class is a Python-level call on 3.11)
+_K_CARRY = Kind.CARRY
+_K_DETACHED = Kind.DETACHED
+_K_OUTCOME = Kind.OUTCOME
+_K_REPORT = Kind.REPORT
+_K_SIGNAL = Kind.SIGNAL
+_K_STEP = Kind.STEP
+_K_STEP_OUTCOME = Kind.STEP_OUTCOME
+_K_TYPE = Kind.TYPE
+_R_ANSWER = RefKind.ANSWER
+_R_ARGUMENT = RefKind.ARGUMENT
+_R_CALL = RefKind.CALL
+_R_COLLECT = RefKind.COLLECT
+_R_FIELD = RefKind.FIELD
+_R_HATCH = RefKind.HATCH
+_R_ROUTE = RefKind.ROUTE
+_R_SIGNAL = RefKind.SIGNAL
+_R_STEP = RefKind.STEP
+_R_TYPE = RefKind.TYPE
+_R_VALUE = RefKind.VALUE
+
 # a name bound more often than this in one scope is looked up by bisection (`resolve_value`)
 BISECT_FROM = 8
 
@@ -23,12 +44,12 @@ _NO_SYMBOLS: list[Symbol] = []
 _VALUE_DECLS = (Kind.INPUT, Kind.CARRY, Kind.CONST, Kind.VARIANT)
 # the usual reference kinds, read once (an enum member's look-up on its class is not free)
 _VALUE, _COLLECT, _ARGUMENT, _TYPE, _CALL, _FIELD = (
-    RefKind.VALUE,
-    RefKind.COLLECT,
-    RefKind.ARGUMENT,
-    RefKind.TYPE,
-    RefKind.CALL,
-    RefKind.FIELD,
+    _R_VALUE,
+    _R_COLLECT,
+    _R_ARGUMENT,
+    _R_TYPE,
+    _R_CALL,
+    _R_FIELD,
 )
 _CALLABLE_ORDER = (Kind.ACTION, Kind.CHILD, Kind.SUBFLOW)  # what a call names, first found first
 _PARAMETER = Kind.PARAMETER
@@ -67,7 +88,7 @@ class Resolution:
         resolve = self._resolve
         value_at = self.resolve_value
         values = self._values
-        types = self._by_kind.get(Kind.TYPE, _NO_NAMES)
+        types = self._by_kind.get(_K_TYPE, _NO_NAMES)
         if calls is None:
             calls = {}
         if flows is None:
@@ -134,25 +155,25 @@ class Resolution:
         if k is _ARGUMENT:
             return self._resolve_argument(ref, deps)
         if k is _TYPE:
-            return self.first(Kind.TYPE, name)
+            return self.first(_K_TYPE, name)
         if k is _CALL:
-            return self.callable(name) or self.first(Kind.TYPE, name)
-        if k is RefKind.SIGNAL:
-            return self.first(Kind.SIGNAL, name)
-        if k is RefKind.HATCH:
-            return self.first(Kind.DETACHED, name)
-        if k is RefKind.ANSWER:
-            return self.first(Kind.REPORT, name)
-        if k is RefKind.STEP or k is RefKind.ROUTE:
+            return self.callable(name) or self.first(_K_TYPE, name)
+        if k is _R_SIGNAL:
+            return self.first(_K_SIGNAL, name)
+        if k is _R_HATCH:
+            return self.first(_K_DETACHED, name)
+        if k is _R_ANSWER:
+            return self.first(_K_REPORT, name)
+        if k is _R_STEP or k is _R_ROUTE:
             subflow = ref.scope.split("/")[0] if ref.scope.startswith("subflow:") else ""
-            step = self.first(Kind.STEP, name, subflow)
+            step = self.first(_K_STEP, name, subflow)
             if step is not None and step.scope == subflow:
                 return step
-            if k is RefKind.ROUTE:
-                for out in self._by_kind.get(Kind.OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
+            if k is _R_ROUTE:
+                for out in self._by_kind.get(_K_OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
                     if out.scope == subflow:
                         return out
-                for arm in self._by_kind.get(Kind.STEP_OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
+                for arm in self._by_kind.get(_K_STEP_OUTCOME, _NO_NAMES).get(name, _NO_SYMBOLS):
                     if arm.scope == subflow:
                         return arm
             return None
@@ -206,14 +227,14 @@ class Resolution:
         deps.add(callee)
         if how == "route":
             if callee == "start":
-                return self.first(Kind.CARRY, ref.name)
-            out = self.first(Kind.OUTCOME, callee)
+                return self.first(_K_CARRY, ref.name)
+            out = self.first(_K_OUTCOME, callee)
             return self._field_of(out.type if out else None, ref.name, deps)
         if how == "answer":
-            report = self.first(Kind.REPORT, callee)
+            report = self.first(_K_REPORT, callee)
             return self._field_of(report.type if report else None, ref.name, deps)
         if how == "hatch":
-            target = self.first(Kind.DETACHED, callee)
+            target = self.first(_K_DETACHED, callee)
         else:
             target = self.callable(callee)
             if target is None:

@@ -3,8 +3,10 @@
 `json_key_offset(text, keys)` follows the object keys `keys` from the root value of a JSON text and
 gives the offset of the last key (its opening quote), or of the root value for no keys; where the
 same key is written twice in one object, the last one counts, as for the parser that read the
-schema. `schema_file_text` reads a `schema("…")` file for that, under the same rules as the
-analysis (`schema_files`: inside the workspace, bounded in size), and nothing else.
+schema. `json_value_span` gives where the value at such a path starts and ends (the quick fixes
+rewrite values of inline schemas there). `schema_file_text` reads a `schema("…")` file for that,
+under the same rules as the analysis (`schema_files`: inside the workspace, bounded in size), and
+nothing else.
 """
 
 from __future__ import annotations
@@ -102,6 +104,20 @@ def json_key_offset(text: str, keys: Sequence[str]) -> int | None:
             return None
         key_at, at = found
     return key_at
+
+
+def json_value_span(text: str, keys: Sequence[str]) -> tuple[int, int] | None:
+    """The offsets [start, end) of the value at the key path `keys` (followed as
+    `json_key_offset` follows them); None when the text has no such path."""
+    at = _skip_space(text, 0)
+    for key in keys:
+        found = _member(text, at, key)
+        if found is None:
+            return None
+        at = found[1]
+    if at >= len(text):
+        return None
+    return at, _value_end(text, at)
 
 
 def point_of(text: str, offset: int) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from awl_lsp.model.type_base import (
     optional_of,
     parse_type_node,
 )
+from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.bounds import MAX_JSON_DEPTH, json_nesting
 
 
@@ -201,16 +202,16 @@ def item_types(
     """What the `type` item `node` contributes to a `TypeTable` (None for anything else)."""
     if node.type != "type_declaration":
         return None
-    name_node, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+    name_node, body = node.child_by_field_id(F.NAME), node.child_by_field_id(F.BODY)
     if name_node is None or body is None:
         return None
     name = _text(name_node, source)
     if body.type == "record_body":
         fields: dict[str, AwlType] = {}
         for f in body.named_children:
-            fname = f.child_by_field_name("name") if f.type == "field_declaration" else None
+            fname = f.child_by_field_id(F.NAME) if f.type == "field_declaration" else None
             if fname is not None:
-                ftype = parse_type_node(f.child_by_field_name("type"), source)
+                ftype = parse_type_node(f.child_by_field_id(F.TYPE), source)
                 fields.setdefault(_text(fname, source), ftype)
         return ItemTypes("record", name, fields)
     if body.type == "enum_body":
@@ -224,7 +225,7 @@ def item_types(
 
 def schema_file(body: Node, source: bytes, path: Path | None) -> Path | None:
     """The file a `schema("…")` import names, relative to the document's folder."""
-    p = body.child_by_field_name("path")
+    p = body.child_by_field_id(F.PATH)
     if p is None or path is None:
         return None
     rel = _text(p, source).strip('"')
@@ -235,7 +236,7 @@ def load_schema_body(body: Node, source: bytes, path: Path | None, workspace: Pa
     """The parsed JSON of an inline `schema { … }` or of a `schema("…")` file inside the workspace
     (see `schema_files`: nothing outside it is read), else None."""
     if body.type == "schema_body":
-        j = body.child_by_field_name("json")
+        j = body.child_by_field_id(F.JSON)
         raw = source[j.start_byte : j.end_byte] if j is not None else b""
         if not raw or json_nesting(raw) > MAX_JSON_DEPTH:
             return None
@@ -244,7 +245,7 @@ def load_schema_body(body: Node, source: bytes, path: Path | None, workspace: Pa
         except (ValueError, RecursionError):
             return None
     if body.type == "schema_import":
-        p = body.child_by_field_name("path")
+        p = body.child_by_field_id(F.PATH)
         rel = _text(p, source).strip('"') if p is not None else ""
         if not rel or path is None:
             return None

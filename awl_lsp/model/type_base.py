@@ -8,6 +8,7 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from awl_lsp.model.index import BUILTIN_TYPES
+from awl_lsp.syntax import fields as F
 
 
 @dataclass(frozen=True)
@@ -96,9 +97,9 @@ def parse_type_node(node: Node | None, source: bytes) -> AwlType:
     if node is None:
         return UNKNOWN
     if node.type == "list_type":
-        return list_of(parse_type_node(node.child_by_field_name("element"), source))
+        return list_of(parse_type_node(node.child_by_field_id(F.ELEMENT), source))
     if node.type == "optional_type":
-        return optional_of(parse_type_node(node.child_by_field_name("inner"), source))
+        return optional_of(parse_type_node(node.child_by_field_id(F.INNER), source))
     if node.type == "type_identifier":
         return named(source[node.start_byte : node.end_byte].decode("utf-8", errors="replace"))
     return UNKNOWN

@@ -26,9 +26,10 @@ Adding a fix (CONTRIBUTING.md says the same)
 
    `safe=True` only when the result is certainly what the author meant (a missing token, the
    one spelling the engine accepts); a guessed name, value or intent is `safe=False`, however
-   likely. `preferred=True` for the one fix to apply when only one is. Text the user must fill
-   in: `snippet=True` and `tabstop(1, "placeholder")` (`values.py`); the plain text (what the
-   command line writes) is the placeholder's default.
+   likely. An edit that reaches lines the fix does not see (a declaration's type, a rename) is
+   tried first: `trial.mends(snap, problem, edits)`. `preferred=True` for the one fix to apply
+   when only one is. Text the user must fill in: `snippet=True` and `tabstop(1, "placeholder")`
+   (`values.py`); the plain text (what the command line writes) is the placeholder's default.
 3. Register it in `registry.FIXES`, in order, with the code and a test on `data`:
    `Entry(flow.add_else_arm, "outcome-cover", lambda d: d.get("missing") == "else")`.
 4. Test what a user sees (`tests/test_code_actions.py`: the fixed text). tests/test_safe_fixes.py

@@ -8,7 +8,9 @@ applies or `MAX_PASSES` passes ran. It never makes a text that reads worse: a pa
 has a syntax error, or more problems of some kind (a rename that collides with another document's
 name), is tried again one fix at a time, and a fix that makes the text worse on its own is given
 up (and said in `refused`). A text that has syntax errors comes back changed only when the fixes
-mended all of them; otherwise it comes back as it was.
+mended all of them; otherwise it comes back as it was. While a syntax error stands, the problems
+held back as provisional behind it (they may only follow from it) wait for a pass after it is
+mended: fixing both at once can fix one mistake twice.
 
 Inserted line breaks follow the text's own: a CRLF text gets CRLF.
 """
@@ -16,14 +18,14 @@ Inserted line breaks follow the text's own: a CRLF text gets CRLF.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from awl_lsp.checks.stages import CHECK_STAGE, PARSE_STAGE
 from awl_lsp.features.fixes.registry import fixes_for
-from awl_lsp.features.fixes.values import Edit, Fix, Range
-from awl_lsp.syntax.positions import Encoding, LineIndex
-from awl_lsp.syntax.problem_cache import document_syntax_problems
+from awl_lsp.features.fixes.texts import apply_edits, syntax_broken
+from awl_lsp.features.fixes.values import Fix, Range
 from awl_lsp.syntax.problems import Problem, Severity
 
 if TYPE_CHECKING:
@@ -33,29 +35,6 @@ MAX_PASSES = 20
 
 # One analysis of a text: its snapshot and every problem reported for it.
 Analyse = Callable[[str], "tuple[Snapshot, list[Problem]]"]
-
-
-def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """The text with non-overlapping edits applied (any order); their ranges are in the coordinates
-    of this text's snapshot (row, byte column)."""
-    index = LineIndex(text)
-    eol = "\r\n" if "\r\n" in text else "\n"
-
-    def offset(row: int, col: int) -> int:
-        return index.offset(*index.point_to_position(row, col, Encoding.UTF32), Encoding.UTF32)
-
-    spans = sorted(
-        ((offset(e.range[0], e.range[1]), offset(e.range[2], e.range[3]), e.text) for e in edits),
-        key=lambda s: (s[0], s[1]),
-    )
-    for (_, a_end, _), (b_start, _, _) in zip(spans, spans[1:], strict=False):
-        if a_end > b_start:
-            raise ValueError("overlapping edits")
-    for start, stop, new in reversed(spans):
-        if eol != "\n":
-            new = new.replace("\r\n", "\n").replace("\n", eol)
-        text = text[:start] + new + text[stop:]
-    return text
 
 
 def _touch(a: Range, b: Range) -> bool:
@@ -71,14 +50,6 @@ def compatible(chosen: list[Fix], fix: Fix) -> bool:
 def wanted_fix(fixes: list[Fix], unsafe: bool) -> Fix | None:
     """The fix `--fix` applies for a problem: its preferred one, when safe (or unsafe allowed)."""
     return next((f for f in fixes if f.preferred and (f.safe or unsafe)), None)
-
-
-def syntax_broken(snap: Snapshot) -> bool:
-    """Does the text have a syntax error (or a part too large to read)?"""
-    doc = snap.doc
-    if doc.root.has_error or getattr(doc, "skipped", None):
-        return True
-    return any(p.severity is Severity.ERROR for p in document_syntax_problems(doc, snap.shared))
 
 
 @dataclass(frozen=True)
@@ -128,7 +99,10 @@ def fix_text(text: str, analyse: Analyse, *, unsafe: bool = False, max_passes: i
     given_up: set[tuple[str, str]] = set()  # (code, title) of fixes that made the text worse
     for _ in range(max_passes):
         chosen: list[Applied] = []
+        parse_errors = any(p.severity is Severity.ERROR and p.code in PARSE_STAGE for p in current.problems)
         for p in current.problems:
+            if parse_errors and p.code in CHECK_STAGE and p.severity is not Severity.ERROR:
+                continue  # provisional behind a syntax error (maybe its consequence): once that is mended
             fix = wanted_fix(fixes_for(current.snapshot, p), unsafe)
             if fix is None or (p.code, fix.title) in given_up:
                 continue

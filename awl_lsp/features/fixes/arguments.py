@@ -33,6 +33,8 @@ def add_missing_arguments(snap: Snapshot, problem: Problem) -> list[Fix]:
         how = "route"
         name = snap.text(node.parent.child_by_field_name("target"))
     else:
+        if node.type == "arguments" and node.parent is not None and node.parent.type == "call_expression":
+            node = node.parent.child_by_field_name("function") or node  # (`Type(…)` leaving out fields)
         call = node.parent if node.type == "identifier" else None
         if call is None or call.type != "call_expression":
             return []

@@ -41,3 +41,12 @@ def ancestor(node: Node | None, *types: str) -> Node | None:
     while node is not None and node.type not in types:
         node = node.parent
     return node
+
+
+def widest_at(snap: Snapshot, r: Range) -> Node:
+    """The largest node spanning exactly the range (a `count` combinator, not its `count` token);
+    the smallest covering one when none spans it exactly."""
+    node = node_at(snap, r)
+    while node.parent is not None and span(node.parent) == r:
+        node = node.parent
+    return node
