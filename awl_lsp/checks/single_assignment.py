@@ -246,22 +246,24 @@ def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
 
 def _bound_names(it: Item) -> frozenset[str]:
     """The names the item binds in the flow's own scope."""
-
-    def names(it: Item) -> frozenset[str]:
-        flat = it.facts.flat
-        return frozenset(n for n, _, k in memo_of(it, "flow-bindings", _flow_bindings) if not flat[k].scope)
-
-    return memo_of(it, "flow-binding-names", names)
+    return _names_by_scope(it)[0]
 
 
 def _forked_names(it: Item) -> frozenset[str]:
     """The names the item binds in a fork body (a scope inside the flow's)."""
+    return _names_by_scope(it)[1]
 
-    def names(it: Item) -> frozenset[str]:
+
+def _names_by_scope(it: Item) -> tuple[frozenset[str], frozenset[str]]:
+    def names(it: Item) -> tuple[frozenset[str], frozenset[str]]:
+        own: set[str] = set()
+        forked: set[str] = set()
         flat = it.facts.flat
-        return frozenset(n for n, _, k in memo_of(it, "flow-bindings", _flow_bindings) if flat[k].scope)
+        for n, _, k in memo_of(it, "flow-bindings", _flow_bindings):
+            (forked if flat[k].scope else own).add(n)
+        return frozenset(own), frozenset(forked)
 
-    return memo_of(it, "flow-forked-names", names)
+    return memo_of(it, "flow-binding-names", names)
 
 
 def _bound_twice(it: Item) -> frozenset[str]:

@@ -32,9 +32,11 @@ def started_again(g: StepGraph) -> list[StartedAgain]:
     """Every step started a second time, with the steps that run again after it."""
     n = len(g.steps)
     waits = [(i, d) for i, deps in enumerate(g.after) for d in deps if d != i]
+    if not waits and not any(t <= u for u, rs in enumerate(g.routes) for t, _ in rs):
+        return []  # (nothing waits `after` and no route goes back: no cycle — the common case)
     first = g.reach(0) if n else set()
     if not waits and len(first) == n:
-        return []  # (nothing waits `after`, and every step is reached from the first: the common case)
+        return []  # (every step is reached from the first: its cycles are route cycles, re-entered)
     roots: list[int] = []
     root_of = [-1] * n
     for i in range(n):

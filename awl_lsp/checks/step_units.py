@@ -27,6 +27,9 @@ def units_of(it: Item, key: str, bindings: list[tuple[str, int, int]]) -> dict[i
             if local not in nested:
                 nested[local] = _preorder(it.summary.steps[local])
             steps = nested[local]
+            if len(steps) == 1:  # (a step without substeps: every binding is its own)
+                out[k] = (0, steps[0].name)
+                continue
             at = it.facts.flat[k].range
             unit = 0
             for u in range(1, len(steps)):

@@ -203,10 +203,13 @@ def own_line(r: Reference) -> bool:
     """Does the value read `r` lie in the line that makes the binding it resolved to (a call or pipe
     reading the name it binds, which the model resolves there when nothing binds it earlier)?"""
     t = r.target
-    if t is None or t.extra.get("how") != "binding":
+    if t is None:
         return False
-    at, where, name = r.range, t.range, t.selection
-    return (where[0], where[1]) <= (at[0], at[1]) < (name[0], name[1])
+    at, name = r.range, t.selection
+    if (at[0], at[1]) >= (name[0], name[1]):
+        return False  # (the usual read: below the name it reads)
+    where = t.range
+    return (where[0], where[1]) <= (at[0], at[1]) and t.extra.get("how") == "binding"
 
 
 def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:
