@@ -69,6 +69,8 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
         flat = it.facts.flat
         base = _base(flat[bindings[0][2]].scope) if bindings else ""
         for name, local, k in bindings:
+            if suspects is not None and name not in suspects:
+                continue  # (its only visible binding)
             i = offset + local
             scope = flat[k].scope
             if name in outer:

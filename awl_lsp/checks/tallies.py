@@ -189,12 +189,15 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
         if kind is _VARIANT:
             variants.add(t.container)  # type: ignore[arg-type]
         elif kind is _BINDING and (r.kind is _VALUE or r.kind is _COLLECT):
+            at, where = r.range, t.range
+            # (a read in the very line of its binding: the row settles it for almost every read)
+            inside = where[0] <= at[0] <= where[2] and own_line(r)
             if step_starts is None:
                 if own is None:
                     own = set(map(id, facts.flat))
-                if id(t) not in own or own_line(r):
+                if inside or id(t) not in own:
                     reads.append(k)
-            elif _step(step_starts, r.range) != _step(step_starts, t.range) or own_line(r):
+            elif inside or _step(step_starts, at) != _step(step_starts, where):
                 reads.append(k)
     return Resolved(_frozen(variants), tuple(reads) if reads else ())
 

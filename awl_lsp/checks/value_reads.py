@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.flow_graph import within
+from awl_lsp.checks.tallies import own_line
 from awl_lsp.model import SemanticModel
 from awl_lsp.model.symbols import Kind, Reference
 from awl_lsp.syntax import fields as F
@@ -56,15 +57,12 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
         if getattr(target, "kind", None) is not _BINDING:
             continue
         where = target.range  # type: ignore[union-attr]
-        own = within(ref.range, where)  # read in the statement that binds it (or in a loop's body)
-        if own:
-            chosen = target.selection  # type: ignore[union-attr]
-            if target.extra.get("how") != "binding" or (ref.range[0], ref.range[1]) >= chosen[:2]:  # type: ignore[union-attr]
-                continue
-            if bound_elsewhere(ctx.model, ref):
-                continue  # whether that binding runs first is the flow's (`rules_flow_regions`)
-        elif (ref.range[0], ref.range[1]) >= (where[0], where[1]):
-            continue
+        at = ref.range
+        own = False
+        if (at[0], at[1]) >= (where[0], where[1]):
+            # below the binding's start: an error only in the line that binds it, above its name
+            if at[0] > where[2] or not (own := own_line(ref)) or bound_elsewhere(ctx.model, ref):
+                continue  # (bound elsewhere too: whether that runs first is the flow's)
         if item is not None and not within(where, item):
             continue  # bound in another step: whether it runs first is the flow's (`rules_flow_regions`)
         if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
