@@ -57,6 +57,7 @@ class Options:
     fix: bool = False
     diff: bool = False
     unsafe: bool = False
+    every_fix: bool = True  # list each problem's every fix (JSON, SARIF), else only its preferred one
     index: WorkspaceIndex | None = None  # the files as read (for the fixes)
 
 
@@ -139,9 +140,8 @@ def check_one(options: Options, task: Task) -> Checked:
     snap = _analyse(options, task, text)
     indexed = task.indexed and document_text(data)[0] is not None  # not too large, not binary
     own = snap.derived("findings", findings)
-    return Checked(
-        task.path, text, records=records(task.path, snap, own), summary=_summary(snap), indexed=indexed
-    )
+    found = records(task.path, snap, own, options.every_fix)
+    return Checked(task.path, text, records=found, summary=_summary(snap), indexed=indexed)
 
 
 def _cross_problems(path: Path, summary: DocumentSummary, index: WorkspaceIndex) -> list[Problem]:
@@ -184,7 +184,7 @@ def fix_one(options: Options, item: tuple[Task, str]) -> Checked:
             checked.notes.append(f"cannot write the fixes: {exc}")
             checked.write_failed, checked.fixed, checked.text = True, [], text
             snap = _analyse(options, task, text)
-    checked.records = records(task.path, snap, snap.derived("findings", findings))
+    checked.records = records(task.path, snap, snap.derived("findings", findings), options.every_fix)
     checked.summary = _summary(snap)
     return checked
 
@@ -199,12 +199,20 @@ def _diff(path: Path, before: str, after: str) -> str:
     )
 
 
-def records(path: Path, snap: Snapshot, problems: list[Problem]) -> list[Record]:
+def records(path: Path, snap: Snapshot, problems: list[Problem], every_fix: bool = True) -> list[Record]:
     """The problems as the command line reports them, with their fixes: 1-based lines, columns in
-    code points, end exclusive — the same for a problem and for its fixes' edits."""
+    code points, end exclusive — the same for a problem and for its fixes' edits. Without
+    `every_fix`, a problem's only fix listed is its preferred one: all that the text output (which
+    counts what `--fix` would fix) and `--fix` itself need — the other fixes are not computed."""
     if not problems:
         return []  # (a clean file never loads the fixes)
-    from awl_lsp.features.fixes import fixes_for
+    from awl_lsp.features.fixes import fixes_for, preferred_fix
+
+    def offered(p: Problem) -> list:
+        if every_fix:
+            return fixes_for(snap, p)
+        fix = preferred_fix(snap, p)
+        return [fix] if fix is not None else []
 
     lines = snap.doc.lines
     crlf = "\r\n" in snap.doc.text
@@ -223,7 +231,7 @@ def records(path: Path, snap: Snapshot, problems: list[Problem]) -> list[Record]
     out = []
     for p in problems:
         severity = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(p.severity, "info")
-        fixes = tuple(fix_record(f) for f in fixes_for(snap, p))
+        fixes = tuple(fix_record(f) for f in offered(p))
         out.append(
             Record(
                 str(path),
@@ -260,7 +268,9 @@ def _join(options: Options, tasks: list[Task], results: list[Checked], index: Wo
             r.cross = []
             continue
         cross = _cross_problems(task.path, r.summary, index)
-        r.cross = records(task.path, _analyse(options, task, r.text), cross) if cross else []
+        r.cross = (
+            records(task.path, _analyse(options, task, r.text), cross, options.every_fix) if cross else []
+        )
 
 
 def _wants_fix(r: Checked, unsafe: bool) -> bool:

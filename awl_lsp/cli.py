@@ -60,7 +60,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(github_io_error(None, e))
     workspace = Path(args.workspace).resolve() if args.workspace else None
     tasks, roots = plan(args.paths, files, workspace)
-    options = Options(workspace, roots, args.fix, args.diff, args.unsafe_fixes)
+    # (only JSON and SARIF print every fix; the others need a problem's preferred fix, to count it)
+    every_fix = args.format in ("json", "sarif")
+    options = Options(workspace, roots, args.fix, args.diff, args.unsafe_fixes, every_fix)
     records: list = []
     unreadable = bool(errors)
     fixed_files = fixed_problems = 0
@@ -224,9 +226,9 @@ def cmd_guide(args: argparse.Namespace) -> int:
 
 
 def cmd_lsp(_: argparse.Namespace) -> int:
-    from awl_lsp.memory import prefer_system_allocator
+    from awl_lsp.memory import no_full_collections
 
-    prefer_system_allocator(["lsp"])
+    no_full_collections()  # (before the imports: `memory`)
     from awl_lsp.server import run_stdio
 
     return run_stdio()
@@ -300,6 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     global _collecting
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["lsp"]:  # the server's allocator, before anything else is loaded (`memory`)
+        from awl_lsp.memory import prefer_system_allocator
+
+        prefer_system_allocator(words)
     args = build_parser().parse_args(argv)
     _collecting = gc.isenabled()
     if args.func is not cmd_lsp:  # (the server keeps its own rules: `memory`)

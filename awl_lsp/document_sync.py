@@ -14,9 +14,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp.documents import OpenDocument, OutOfSync
 from awl_lsp.publishing import PublishingServer
-from awl_lsp.syntax import EditOutOfRange, TextEdit
 
 
 def register(server: PublishingServer) -> None:
@@ -28,6 +26,8 @@ def register(server: PublishingServer) -> None:
 
 
 def did_open(ls: PublishingServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    from awl_lsp.documents import OpenDocument  # (loaded after `initialize`: `awl_lsp.warm`)
+
     item = params.text_document
     fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
     path = Path(fs_path) if fs_path else None
@@ -41,6 +41,9 @@ def did_open(ls: PublishingServer, params: lsp.DidOpenTextDocumentParams) -> Non
 
 
 def did_change(ls: PublishingServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    from awl_lsp.documents import OutOfSync
+    from awl_lsp.syntax import EditOutOfRange, TextEdit
+
     uri = params.text_document.uri
     version = params.text_document.version
     doc = ls.documents.get(uri)

@@ -10,17 +10,19 @@ workspace's folders and the URI of a file in it. It knows nothing of diagnostics
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
 from awl_lsp import memory
-from awl_lsp.documents import OpenDocument
-from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.protocol import RobustLanguageServer
 from awl_lsp.session import WorkspaceSession
-from awl_lsp.syntax import Encoding
+
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.snapshot import Snapshot
+    from awl_lsp.syntax import Encoding
 
 
 class DocumentTable(RobustLanguageServer):
@@ -35,6 +37,8 @@ class DocumentTable(RobustLanguageServer):
 
     @property
     def encoding(self) -> Encoding:
+        from awl_lsp.syntax import Encoding
+
         try:
             value = str(self.workspace.position_encoding or "utf-16")
         except Exception:  # noqa: BLE001 — before initialize

@@ -34,6 +34,8 @@ from awl_lsp.syntax import EditOutOfRange, Encoding, SyntaxDocument, TextEdit
 
 log = logging.getLogger("awl_lsp.documents")
 
+SPARE_DOCUMENT = "spare-document"  # `analyse_text`'s document, in its snapshot's memo
+
 
 class OutOfSync(ValueError):
     """Range edits for a document whose text is known to differ from the editor's."""
@@ -144,5 +146,13 @@ class OpenDocument:
 
 
 def analyse_text(text: str, path: Path | None = None, workspace: Path | None = None) -> Snapshot:
-    """One-shot analysis (the CLI): parse, index, ready for features and checks."""
-    return OpenDocument(text, None, path, workspace).snapshot
+    """One-shot analysis (the CLI): parse, index, ready for features and checks.
+
+    The document the snapshot was made from has no other use: it stays with the snapshot
+    (`memo[SPARE_DOCUMENT]`), where trying a fix (`features.fixes.trial`) edits and re-checks it
+    incrementally instead of analysing the whole text again."""
+    doc = OpenDocument(text, None, path, workspace)
+    snap = doc.snapshot
+    doc._snapshot = None  # (the snapshot holds the document, not the other way round)
+    snap.memo[SPARE_DOCUMENT] = doc
+    return snap

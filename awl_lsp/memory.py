@@ -21,8 +21,6 @@ tree and model facts (see `OpenDocument.compact`) and re-derives the rest when i
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import os
 import sys
@@ -32,17 +30,40 @@ from contextlib import contextmanager
 from typing import Protocol
 
 _trim: Callable[[int], int] | None = None
-try:
-    _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-    _trim = _libc.malloc_trim
-except (OSError, AttributeError):  # not glibc: collecting is all we can do
-    _trim = None
+_trim_looked_up = False
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, looked up at the first trim (ctypes is not loaded before: the server
+    answers `initialize` first); None when the C library has none (not glibc)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        pass
+    import ctypes.util  # (its search runs `ldconfig`: only when the usual name is not there)
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
+    except (OSError, AttributeError, TypeError):  # not glibc: collecting is all we can do
+        return None
 
 
 def release() -> None:
     """Collect every cycle (the frozen objects too) and give the freed pages back."""
     reclaim()
     trim()
+
+
+def no_full_collections() -> None:
+    """From the server's very start, no full collection runs: its imports make tens of thousands of
+    objects that live until the process exits, and full collections would walk them again and
+    again, freeing nothing (≈ 25 ms of CPU before `initialize` is answered). Young collections run
+    as usual, so start-up's short-lived garbage is freed as it goes (with the collector off it
+    would stay, ≈ 9 MB). Serving keeps the rule (`full_collections_when_quiet`)."""
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 1 << 30)
 
 
 GROWTH = 0.25  # the frozen heap is collected once it grew by this part of itself…
@@ -89,6 +110,9 @@ def reclaim() -> None:
 def trim() -> None:
     """Return the C allocator's free pages to the OS (≈ 0.1 ms; no collection, which costs ≈ 0.2 s
     with a hundred documents open)."""
+    global _trim, _trim_looked_up
+    if not _trim_looked_up:
+        _trim, _trim_looked_up = _malloc_trim(), True
     if _trim is not None:
         _trim(0)
 
@@ -102,6 +126,10 @@ def prefer_system_allocator(argv: list[str]) -> None:
     129 MB). Keystrokes cost the same; a document's first analysis costs ≈ 10 % more CPU. Does
     nothing off POSIX, when the variable is already set, or when `AWL_KEEP_ALLOCATOR` is set (and
     if the re-run fails, it serves as it is).
+
+    The clients we ship set the variable, so this is for the others; `awl lsp` calls it first
+    thing (`cli.main`, before even the argument parser), so the re-run costs a bare interpreter's
+    start, not the protocol library's import.
     """
     if os.name != "posix" or os.environ.get("PYTHONMALLOC") or os.environ.get("AWL_KEEP_ALLOCATOR"):
         return  # (elsewhere exec starts a new process and the client would lose its pipe)

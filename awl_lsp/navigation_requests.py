@@ -14,12 +14,15 @@ from the document alone.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
 from awl_lsp.cancellable_requests import cancellable_request
 from awl_lsp.document_table import DocumentTable
-from awl_lsp.features.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from awl_lsp.features.snapshot import Snapshot
 
 
 def register(server: DocumentTable) -> None:

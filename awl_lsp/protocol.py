@@ -358,6 +358,8 @@ class Dispatcher:
         self.protocol.handle_message(message)
         if method == lsp.SHUTDOWN:
             self.protocol._shutdown = False  # pygls would drop `exit`; the lifecycle is ours
+        if method == lsp.INITIALIZE and (answered := getattr(self.server, "initialize_answered", None)):
+            answered()  # (the answer has been written: pygls sends it as its handler returns)
 
     def _structured(self, value: dict[str, Any], msg_id: Any) -> Any:
         """The lsprotocol object for a message; Rejection -32602 when its params do not fit."""

@@ -6,7 +6,9 @@ published once the input is quiet (`schedule`, re-armed by every key of a burst)
 pulls diagnostics (`awl_lsp.pull`) is not sent them but asked to pull again. An edit that changes a
 workflow's contract side re-publishes the documents tied to it (`dependents_changed`), open or not.
 It also owns the memory work that pauses the server (a full collection, giving pages back), which
-waits for the same quiet (`when_quiet`), and forgetting a closed document's scheduling (`closed`).
+waits for the same quiet (`when_quiet`), the warm-up after `initialize`, which runs only while
+nothing else is due (`busy`, `awl_lsp.warm`), and forgetting a closed document's scheduling
+(`closed`).
 
 The timings below are read through properties at each use, so the server module may re-export
 them for a test or bench to change (`awl_lsp.server.RELEASE_AFTER`).
@@ -21,17 +23,18 @@ import os
 import sys
 import threading
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from awl_lsp import memory
 from awl_lsp.document_table import DocumentTable
-from awl_lsp.documents import OpenDocument
-from awl_lsp.features.diagnostics import diagnostics
-from awl_lsp.features.typing import type_env
 from awl_lsp.pull import PullDiagnostics
-from awl_lsp.workspace.index import Entry
+from awl_lsp.warm import ANALYSIS, WarmUp, load, steps
+
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
+    from awl_lsp.documents import OpenDocument
+    from awl_lsp.workspace.index import Entry
 
 log = logging.getLogger("awl_lsp")
 
@@ -50,6 +53,8 @@ OFFLOAD_LINES = int(os.environ.get("AWL_OFFLOAD_LINES", "3000"))
 # freed pages go back; else the frozen heap is collected in full when it has grown enough
 RELEASE_AFTER = 0.5
 RECLAIM_AFTER = 1.0
+# what the first requests would pay for is made after `initialize`, at quiet moments (`awl_lsp.warm`)
+WARM_UP = os.environ.get("AWL_WARM_UP", "1") != "0"
 
 
 def out_of_sync_diagnostic(why: str) -> lsp.Diagnostic:
@@ -80,6 +85,7 @@ class PublishingServer(DocumentTable):
         # documents closed since the input was last quiet: freed then, with the rest of the memory
         # work (`when_quiet`), not while the message after their close waits (≈ 40 ms at 5,000 lines)
         self._closed: list[OpenDocument] = []
+        self.warm: WarmUp | None = None  # the warm-up after `initialize`, once it started
 
     # ---- the timings, read at each use from `timings`: this module, or the one a server names
     # (`awl_lsp.server`, where a test or bench sets `RELEASE_AFTER`, …)
@@ -130,6 +136,8 @@ class PublishingServer(DocumentTable):
     def report(self, uri: str) -> tuple[list[lsp.Diagnostic], set[str]] | None:
         """The diagnostics of the newest version of an open document, and the workflow names whose
         dependents must be re-checked now that the workspace index has this version."""
+        from awl_lsp.features.diagnostics import diagnostics
+
         doc = self.documents.get(uri)
         if doc is None:
             return None
@@ -163,6 +171,9 @@ class PublishingServer(DocumentTable):
         few milliseconds); its model is built here first (the builder is not shared with threads).
         The document's checker memory is used by one thread at a time: `report` waits for the
         worker's lock."""
+        from awl_lsp.features.diagnostics import diagnostics  # (imported here: never in a thread)
+        from awl_lsp.features.typing import type_env
+
         doc = self.documents.get(uri)
         try:
             loop = asyncio.get_running_loop()
@@ -172,6 +183,7 @@ class PublishingServer(DocumentTable):
             self.publish(uri)
             return
         snap = doc.snapshot
+        load(ANALYSIS)  # (the worker imports nothing: `awl_lsp.warm`)
         lock = self._checking.setdefault(uri, threading.Lock())
 
         def check() -> None:
@@ -278,7 +290,23 @@ class PublishingServer(DocumentTable):
             timer.cancel()
         self.release_memory_soon()
 
-    # ---- memory work at quiet moments
+    # ---- work at quiet moments
+    def busy(self) -> bool:
+        """Is anything due that background work must not delay — a message waiting, a publish, a
+        document's first check in a worker?"""
+        return self.messages_waiting() or bool(self._due) or bool(self._workers)
+
+    def initialize_answered(self) -> None:
+        """`initialize` is answered: what start-up made is here to stay (`memory.settle`), and what
+        the first requests would pay for is made while nothing else is to do (`awl_lsp.warm`)."""
+        memory.settle()
+        # the C library's trim is looked up (ctypes loaded) now, before any document: loaded among
+        # the objects of the first documents, it would keep ≈ 4 MB of their pages after they close
+        memory.trim()
+        if WARM_UP and self.warm is None:
+            self.warm = WarmUp(steps(self.protocol), self.busy)
+            self.warm.start()
+
     def release_memory_soon(self) -> None:
         """Once a burst of closes has ended (and the input is quiet), give the freed memory back:
         once per burst, not per document (see `when_quiet`)."""

@@ -40,15 +40,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp.features.workspace_diagnostics import document_summary
-from awl_lsp.workspace import WorkspaceIndex
-from awl_lsp.workspace.index import Entry
-from awl_lsp.workspace.summary import DocumentSummary
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
     from awl_lsp.documents import OpenDocument
     from awl_lsp.session import WorkspaceSession
     from awl_lsp.syntax import Encoding
+    from awl_lsp.workspace import WorkspaceIndex
+    from awl_lsp.workspace.index import Entry
+    from awl_lsp.workspace.summary import DocumentSummary
 
 
 class Host(Protocol):
@@ -194,6 +192,8 @@ class PullDiagnostics:
         if index is not None and doc.path is not None:
             key = doc.path.resolve()
             if key in index.entries:
+                from awl_lsp.features.workspace_diagnostics import document_summary
+
                 tied = partners(key, document_summary(doc.snapshot), index)
                 facts = (bool(index.roots), partners_key(tied))
         key_ = ("open", uri, doc.version, doc.out_of_sync, self.schema_epoch, ls.encoding.value, facts)

@@ -2,12 +2,15 @@
 
 This module makes the one `server` (`AwlServer`) and registers on it every request a feature
 answers: each handler turns the params into a snapshot and a position, calls `awl_lsp.features`,
-and returns what it gives. What the server keeps and does between messages lives beside it:
+and returns what it gives. The handlers import their feature when they run: `initialize` is
+answered with only pygls and the protocol loaded, and the features load after it, while the input
+is quiet (`awl_lsp.warm`). What the server keeps and does between messages lives beside it:
 
 - `document_table`: the open documents, the workspace folders, the position encoding;
 - `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
-  check in a worker), and the memory work at quiet moments — its timings are re-exported here
-  (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read from here at each use;
+  check in a worker), and the work at quiet moments (memory, the warm-up after `initialize`) —
+  its timings are re-exported here (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read
+  from here at each use;
 - `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
   workspace index in step; `pull`: diagnostics the client pulls;
 - `cancellable_requests`: requests the client can cancel while they run;
@@ -26,18 +29,7 @@ from lsprotocol import types as lsp
 
 from awl_lsp import __version__, custom_requests, document_sync, navigation_requests, pull, workspace_sync
 from awl_lsp.cancellable_requests import cancellable_request
-from awl_lsp.features import definition as definition_feature
-from awl_lsp.features import semantic_tokens, workspace_nav
-from awl_lsp.features.code_actions import FIX_ALL, code_actions
-from awl_lsp.features.completion import completion_list
-from awl_lsp.features.folding import folding_ranges
-from awl_lsp.features.formatting import format_document, format_range
-from awl_lsp.features.hover import hover
-from awl_lsp.features.inlay_hints import inlay_hints
-from awl_lsp.features.selection import selection_ranges
-from awl_lsp.features.signature_help import signature_help
-from awl_lsp.features.symbols import document_symbols
-from awl_lsp.features.workspace_symbols import workspace_symbols
+from awl_lsp.features.vocabulary import FIX_ALL, TOKEN_MODIFIERS, TOKEN_TYPES
 from awl_lsp.protocol import JsonText, RequestRefused, serve_stdio
 from awl_lsp.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
 from awl_lsp.publishing import DEBOUNCE as DEBOUNCE
@@ -46,11 +38,10 @@ from awl_lsp.publishing import OFFLOAD_LINES as OFFLOAD_LINES
 from awl_lsp.publishing import RECLAIM_AFTER as RECLAIM_AFTER
 from awl_lsp.publishing import RELEASE_AFTER as RELEASE_AFTER
 from awl_lsp.publishing import PublishingServer
-from awl_lsp.warm import warm_up
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
-    token_types=list(semantic_tokens.TOKEN_TYPES), token_modifiers=list(semantic_tokens.TOKEN_MODIFIERS)
+    token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS)
 )
 
 
@@ -80,6 +71,8 @@ def _wants_markdown(ls: AwlServer) -> bool:
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 @cancellable_request
 def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    from awl_lsp.features.hover import hover
+
     snap = ls.snapshot(params.text_document.uri)
     return hover(snap, params.position, _wants_markdown(ls)) if snap else None
 
@@ -90,6 +83,8 @@ def on_hover(ls: AwlServer, params: lsp.HoverParams) -> lsp.Hover | None:
 )
 @cancellable_request
 def on_completion(ls: AwlServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    from awl_lsp.features.completion import completion_list
+
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
@@ -126,6 +121,9 @@ def on_completion_resolve(ls: AwlServer, item: lsp.CompletionItem) -> lsp.Comple
 async def on_definition(
     ls: AwlServer, params: lsp.DefinitionParams
 ) -> lsp.Location | list[lsp.Location] | None:
+    from awl_lsp.features import definition as definition_feature
+    from awl_lsp.features import workspace_nav
+
     uri = params.text_document.uri
     snap = ls.snapshot(uri)
     if snap is None:
@@ -146,6 +144,9 @@ async def on_definition(
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 @cancellable_request
 async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    from awl_lsp.features import definition as definition_feature
+    from awl_lsp.features import workspace_nav
+
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return []
@@ -162,6 +163,8 @@ async def on_references(ls: AwlServer, params: lsp.ReferenceParams) -> list[lsp.
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
 @cancellable_request
 def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight]:
+    from awl_lsp.features import definition as definition_feature
+
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.highlights(snap, params.position) if snap else []
 
@@ -169,6 +172,9 @@ def on_highlight(ls: AwlServer, params: lsp.DocumentHighlightParams) -> list[lsp
 @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
 @cancellable_request
 async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    from awl_lsp.features import definition as definition_feature
+    from awl_lsp.features import workspace_nav
+
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return None
@@ -190,6 +196,8 @@ async def on_rename(ls: AwlServer, params: lsp.RenameParams) -> lsp.WorkspaceEdi
 @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
 @cancellable_request
 def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.PrepareRenameResult | None:
+    from awl_lsp.features import definition as definition_feature
+
     snap = ls.snapshot(params.text_document.uri)
     return definition_feature.prepare_rename(snap, params.position) if snap else None
 
@@ -197,6 +205,8 @@ def on_prepare_rename(ls: AwlServer, params: lsp.PrepareRenameParams) -> lsp.Pre
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @cancellable_request
 def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    from awl_lsp.features.symbols import document_symbols
+
     snap = ls.snapshot(params.text_document.uri)
     return document_symbols(snap) if snap else []
 
@@ -204,6 +214,8 @@ def on_symbols(ls: AwlServer, params: lsp.DocumentSymbolParams) -> list[lsp.Docu
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
 @cancellable_request
 def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange]:
+    from awl_lsp.features.folding import folding_ranges
+
     snap = ls.snapshot(params.text_document.uri)
     return folding_ranges(snap) if snap else []
 
@@ -211,6 +223,8 @@ def on_folding(ls: AwlServer, params: lsp.FoldingRangeParams) -> list[lsp.Foldin
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
 @cancellable_request
 def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | JsonText:
+    from awl_lsp.features import semantic_tokens
+
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return lsp.SemanticTokens(data=[])
@@ -222,6 +236,8 @@ def on_semantic_tokens(ls: AwlServer, params: lsp.SemanticTokensParams) -> lsp.S
 def on_semantic_tokens_delta(
     ls: AwlServer, params: lsp.SemanticTokensDeltaParams
 ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
+    from awl_lsp.features import semantic_tokens
+
     snap = ls.snapshot(params.text_document.uri)
     if snap is None:
         return lsp.SemanticTokens(data=[])
@@ -231,6 +247,8 @@ def on_semantic_tokens_delta(
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, SEMANTIC_LEGEND)
 @cancellable_request
 def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens:
+    from awl_lsp.features import semantic_tokens
+
     snap = ls.snapshot(params.text_document.uri)
     return semantic_tokens.semantic_tokens_range(snap, params.range) if snap else lsp.SemanticTokens(data=[])
 
@@ -241,6 +259,8 @@ def on_semantic_tokens_range(ls: AwlServer, params: lsp.SemanticTokensRangeParam
 )
 @cancellable_request
 def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    from awl_lsp.features.signature_help import signature_help
+
     snap = ls.snapshot(params.text_document.uri)
     caps = ls.client_capabilities.text_document
     info = caps.signature_help.signature_information if caps and caps.signature_help else None
@@ -258,6 +278,8 @@ def on_signature_help(ls: AwlServer, params: lsp.SignatureHelpParams) -> lsp.Sig
 )
 @cancellable_request
 def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    from awl_lsp.features.code_actions import code_actions
+
     uri = params.text_document.uri
     snap = ls.snapshot(uri)
     if snap is None:
@@ -281,6 +303,8 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
 @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT, lsp.InlayHintOptions(resolve_provider=False))
 @cancellable_request
 def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint]:
+    from awl_lsp.features.inlay_hints import inlay_hints
+
     snap = ls.snapshot(params.text_document.uri)
     return inlay_hints(snap, params.range) if snap else []
 
@@ -288,6 +312,8 @@ def on_inlay_hint(ls: AwlServer, params: lsp.InlayHintParams) -> list[lsp.InlayH
 @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
 @cancellable_request
 def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[lsp.SelectionRange]:
+    from awl_lsp.features.selection import selection_ranges
+
     snap = ls.snapshot(params.text_document.uri)
     return selection_ranges(snap, list(params.positions)) if snap else []
 
@@ -295,6 +321,9 @@ def on_selection_range(ls: AwlServer, params: lsp.SelectionRangeParams) -> list[
 @server.feature(lsp.WORKSPACE_SYMBOL, lsp.WorkspaceSymbolOptions(resolve_provider=False))
 @cancellable_request
 async def on_workspace_symbol(ls: AwlServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol]:
+    from awl_lsp.features import workspace_nav
+    from awl_lsp.features.workspace_symbols import workspace_symbols
+
     index = await ls.session.wait_ready()
     if index is not None:  # every document of the workspace, open ones at their newest text
         return workspace_nav.indexed_symbols(index, params.query, ls.encoding)
@@ -309,6 +338,8 @@ pull.register(server)
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 @cancellable_request
 def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+    from awl_lsp.features.formatting import format_document
+
     snap = ls.snapshot(params.text_document.uri)
     return format_document(snap) if snap else []
 
@@ -316,6 +347,8 @@ def on_formatting(ls: AwlServer, params: lsp.DocumentFormattingParams) -> list[l
 @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
 @cancellable_request
 def on_range_formatting(ls: AwlServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit]:
+    from awl_lsp.features.formatting import format_range
+
     snap = ls.snapshot(params.text_document.uri)
     return format_range(snap, params.range) if snap else []
 
@@ -325,6 +358,8 @@ navigation_requests.register(server)
 
 
 def run_stdio() -> int:
+    """Serve on stdin/stdout. `initialize` is answered with only pygls and the protocol loaded; the
+    analysis and the features load after it, at quiet moments (`awl_lsp.warm`), or as a message
+    first needs them."""
     logging.basicConfig(level=logging.WARNING)
-    warm_up(server.protocol)
     return serve_stdio(server)

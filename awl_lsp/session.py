@@ -15,19 +15,16 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.features.workspace_diagnostics import (
-    contract_diagnostics,
-    document_summary,
-    unopened_diagnostics,
-)
-from awl_lsp.syntax import Encoding
-from awl_lsp.workspace import WorkspaceIndex
-from awl_lsp.workspace.index import Entry
-from awl_lsp.workspace.summary import DocumentSummary
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
+    from awl_lsp.features.snapshot import Snapshot
+    from awl_lsp.syntax import Encoding
+    from awl_lsp.workspace import WorkspaceIndex
+    from awl_lsp.workspace.index import Entry
+    from awl_lsp.workspace.summary import DocumentSummary
 
 log = logging.getLogger("awl_lsp.session")
 
@@ -62,7 +59,10 @@ class WorkspaceSession:
     def build(
         self, roots: Iterable[Path], progress: Callable[[int, Path], None] | None = None
     ) -> WorkspaceIndex:
-        """A new index of the folders (run off the protocol loop; `adopt` swaps it in)."""
+        """A new index of the folders (run off the protocol loop; `adopt` swaps it in: the modules it
+        needs were loaded on the loop first, `load_analysis`)."""
+        from awl_lsp.workspace import WorkspaceIndex
+
         index = WorkspaceIndex(roots)
         index.scan(progress)
         return index
@@ -77,6 +77,8 @@ class WorkspaceSession:
     # ---- open documents
     def opened(self, path: Path, snap: Snapshot) -> set[str]:
         """An open document's newest version; the workflow names whose dependents must be re-checked."""
+        from awl_lsp.features.workspace_diagnostics import document_summary
+
         if self.index is None:
             return set()
         old = self.index.entry(path)
@@ -95,6 +97,8 @@ class WorkspaceSession:
         return (_names(old.summary) if old else set()) | (_names(new.summary) if new else set())
 
     def contract_diagnostics(self, path: Path | None, snap: Snapshot, enc: Encoding) -> list[lsp.Diagnostic]:
+        from awl_lsp.features.workspace_diagnostics import contract_diagnostics
+
         if self.index is None or path is None or self.index.entry(path) is None:
             return []
         return contract_diagnostics(path, snap, self.index, enc)
@@ -124,6 +128,8 @@ class WorkspaceSession:
     def report_of(
         self, entry: Entry, enc: Encoding, index: WorkspaceIndex | None = None
     ) -> list[lsp.Diagnostic]:
+        from awl_lsp.features.workspace_diagnostics import unopened_diagnostics
+
         index = index or self.index
         assert index is not None
         try:

@@ -18,6 +18,7 @@ from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
 from awl_lsp.publishing import PublishingServer
+from awl_lsp.warm import analysis_loaded
 
 log = logging.getLogger("awl_lsp")
 
@@ -36,6 +37,7 @@ async def on_initialized(ls: PublishingServer, params: lsp.InitializedParams) ->
     if not roots:
         return
     ls.session.building = asyncio.Event()
+    await analysis_loaded(ls.warm)  # (the worker thread below imports nothing: `awl_lsp.warm`)
     caps = ls.client_capabilities
     token = "awl-index"
     progress = bool(caps.window and caps.window.work_done_progress)

@@ -64,6 +64,22 @@ def proc_mb(pid: int, key: str) -> float:
     return float("nan")
 
 
+async def settled_mb(pid: int, quiet: float = SETTLE, bound: float = 30.0) -> float:
+    """RSS once it has stayed the same for `quiet` seconds (after `initialize` the server loads its
+    analysis and features while nothing else is to do: `awl_lsp.warm`)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + bound
+    last, since = proc_mb(pid, "VmRSS"), loop.time()
+    while loop.time() < deadline:
+        await asyncio.sleep(0.1)
+        now = proc_mb(pid, "VmRSS")
+        if abs(now - last) > 0.05:
+            last, since = now, loop.time()
+        elif loop.time() - since >= quiet:
+            break
+    return last
+
+
 async def _open_all(bench, texts: list[str]) -> list[str]:  # noqa: ANN001 — lsp_latency.Bench
     uris = [bench.open(text)[0] for text in texts]
     client = bench.client
@@ -104,8 +120,7 @@ async def phases(docs: int = DOCS, cycles: int = CYCLES) -> Phases:
         return [base.replace("big_loop", f"loop_{serial}_{i}") for i in range(docs)]
 
     try:
-        await asyncio.sleep(SETTLE)
-        out.idle = proc_mb(pid, "VmRSS")
+        out.idle = await settled_mb(pid)
         uris = await _open_all(bench, batch())
         await asyncio.sleep(SETTLE)
         out.opened = proc_mb(pid, "VmRSS")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-for name in ("parse_bench.py", "lsp_latency.py", "workspace_index.py", "cli_speed.py"):
+for name in ("parse_bench.py", "startup.py", "lsp_latency.py", "workspace_index.py", "cli_speed.py"):
     path = HERE / name
     if path.exists():
         print(f"== {name}")

@@ -20,13 +20,16 @@ def frame(obj: Any, *, header: str = "Content-Length", delta: int = 0) -> bytes:
 
 
 class RawServer:
-    def __init__(self, cwd: Path | None = None) -> None:
+    def __init__(
+        self, cwd: Path | None = None, cmd: list[str] | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "awl_lsp", "lsp"],
+            cmd or [sys.executable, "-m", "awl_lsp", "lsp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=cwd or ROOT,
+            env=env,
         )
         self.inbox: queue.Queue[dict | None] = queue.Queue()
         self.seen: list[dict] = []

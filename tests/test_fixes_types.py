@@ -449,8 +449,8 @@ def test_json_is_repaired_only_where_the_repair_has_one_reading() -> None:
 
 def test_trials_are_tried_once_and_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """A type change that would fix many problems is tried once; past the snapshot's budget of
-    re-checked lines, the fixes that need a trial offer nothing (so `awl check` on a long document
-    with many such problems stays within a few analyses of it)."""
+    trials, the fixes that need a trial offer nothing (so `awl check` on a long document with many
+    such problems stays within a bounded amount of checking)."""
     many = BASE.replace(
         "  file(summary: assessment.weight, priority: assessment.priority) -> filed\n",
         "".join(f"  file(summary: assessment.weight, priority: Low) -> f{i}\n" for i in range(5))
@@ -463,7 +463,8 @@ def test_trials_are_tried_once_and_within_their_budget(monkeypatch: pytest.Monke
     mismatches = [p for p in _errors(findings(snap)) if p.code == "type-mismatch"]
     assert len(mismatches) == 6
     assert all(fixes_for(snap, p) for p in mismatches) and len(runs) == 1  # one trial for the six
-    monkeypatch.setattr(trial, "TRIAL_LINES", 2 * len(snap.doc.lines.byte_starts) - 1)
+    monkeypatch.setattr(trial, "MIN_TRIALS", 1)
+    monkeypatch.setattr(trial, "MAX_TRIALS", 1)  # one trial per snapshot
     fresh = analyse_text(many)
     offered = [bool(fixes_for(fresh, p)) for p in _errors(findings(fresh)) if p.code == "type-mismatch"]
     assert offered == [True] * 6  # (the one trial fits the budget; the others reuse it)
@@ -471,6 +472,7 @@ def test_trials_are_tried_once_and_within_their_budget(monkeypatch: pytest.Monke
         "assessment.weight", "assessment.summary"
     )
     tight = analyse_text(unknown)
-    monkeypatch.setattr(trial, "TRIAL_LINES", len(tight.doc.lines.byte_starts) - 1)
+    monkeypatch.setattr(trial, "MIN_TRIALS", 0)
+    monkeypatch.setattr(trial, "MAX_TRIALS", 0)
     (problem,) = _errors(findings(tight))
     assert fixes_for(tight, problem) == []  # its trial does not fit the budget

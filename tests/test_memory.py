@@ -22,12 +22,28 @@ def rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
+def settled_mb(pid: int, quiet: float = 1.0, bound: float = 30.0) -> float:
+    """The RSS once it has stayed the same for `quiet` seconds: after `initialize` the server loads
+    its analysis and features while nothing else is to do (`awl_lsp.warm`), so its idle size is
+    reached a moment later."""
+    deadline = time.monotonic() + bound
+    last, since = rss_mb(pid), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = rss_mb(pid)
+        if abs(now - last) > 0.05:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return last
+
+
 def test_closing_documents_returns_memory_and_cycles_stay_flat() -> None:
     server = RawServer()
     try:
         server.initialize()
         base = document(300)
-        start = rss_mb(server.proc.pid)
+        start = settled_mb(server.proc.pid)
         closed: list[float] = []
         peak = start
         for cycle in range(3):

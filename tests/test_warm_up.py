@@ -1,6 +1,7 @@
-"""The server's warm-up before serving (`server.warm_up`): what every first completion used to pay
-for is done once per process, and an answer sent after it is exactly the one a fresh converter
-writes (the warm-up changes when the work is done, never what is sent)."""
+"""The server's warm-up (`awl_lsp.warm`, after `initialize` is answered, while the input is quiet):
+what every first completion used to pay for is done once per process, and an answer sent after it
+is exactly the one a fresh converter writes (the warm-up changes when the work is done, never what
+is sent)."""
 
 from __future__ import annotations
 

@@ -361,6 +361,7 @@ class ExprChecker:
     def record_fields(self, type_name: str, fields: dict[str, AwlType], args: Node) -> None:
         """`Type(field: …)`: every field named belongs to the type; every required one is given."""
         given: set[str] = set()
+        named = {a.name for a in arguments(self.ctx, args) if a.name_node is not None}
         for arg in arguments(self.ctx, args):
             name_node = arg.name_node
             if name_node is None:
@@ -368,7 +369,8 @@ class ExprChecker:
             name = arg.name
             given.add(name)
             if name not in fields:
-                data, meant = name_data(name, list(fields))
+                # (a field passed already is not the one meant: it would be passed twice)
+                data, meant = name_data(name, [f for f in fields if f not in named])
                 data.update(record=type_name, type=str(self.env.infer(arg.value)))
                 self.ctx.error(
                     name_node,

@@ -4,8 +4,11 @@
   swaps count once), best first, several when they are equally close.
 - `annotate(model, tree, source, problems)`: every problem about a name that resolves to nothing
   gets `data = {"name": …, "candidates": […]}` (the close names of the right kind in scope) and
-  "did you mean `x`?" in its message; a misspelt keyword (an unknown declaration, clause, setting
-  or guard word) gets the close keywords of its place the same way.
+  "did you mean `x`?" in its message — never a name that could only be another mistake: a step
+  for a route that carries a value, the top-level step a route stands in (unless it bounds its
+  visits), a flow's input inside a subflow, a value of a known type without the field read from
+  it; a misspelt keyword (an unknown declaration, clause, setting or guard word) gets the close
+  keywords of its place the same way.
 `awl_lsp.checks.cascades` then folds what only follows from such a mistake into it.
 """
 
@@ -127,6 +130,30 @@ def _steps_beside(model: SemanticModel, row: int, col: int) -> tuple[list[str], 
     return steps, outcomes
 
 
+def _route_steps(node: Node, source: bytes, steps: list[str]) -> list[str]:
+    """Of the steps beside a route, those it may name: none when it carries a value (a step takes
+    none: the value goes to an outcome), and not the top-level step it stands in unless that step
+    bounds its visits (a route back to itself would be a cycle with no bound)."""
+    route = node.parent
+    while route is not None and route.type != "route_statement":
+        route = route.parent
+    if route is None:
+        return steps
+    if route.child_by_field_name("payload") is not None or route.child_by_field_name("input") is not None:
+        return []
+    step = route.parent
+    while step is not None and step.type != "step_declaration":
+        step = step.parent
+    if step is None or step.parent is None or step.parent.type != "source_file":
+        return steps  # (a substep's route: the parent's rules, see `rules_nesting`)
+    body = step.child_by_field_name("body")
+    if body is not None and any(c.type == "visits_bound" for c in body.named_children):
+        return steps
+    name = step.child_by_field_name("name")
+    own = source[name.start_byte : name.end_byte].decode("utf-8", errors="replace") if name else None
+    return [s for s in steps if s != own]
+
+
 def _region_item(tree: Tree, selection: tuple[int, int, int, int]) -> bool:
     """Is the binding at `selection` the item variable of a `distribute`/`sequence` line?"""
     node = tree.root_node.descendant_for_point_range(selection[:2], selection[2:])
@@ -168,16 +195,18 @@ def candidates(
         ]
     if kind is RefKind.VALUE or code == "unknown-binding":
         scope = ref.scope if ref is not None else ""
+        sub = scope.split("/")[0] if scope.startswith("subflow:") else None
         return [
             s.name
             for s in model.visible_values(row, scope)
-            if s.kind is not Kind.BINDING or (s.selection[0], s.selection[1]) < (row, col)
+            if (s.kind is not Kind.BINDING or (s.selection[0], s.selection[1]) < (row, col))
+            and (sub is None or s.kind is Kind.CONST or s.scope.startswith(sub))  # (a subflow's own)
         ]
     if kind is RefKind.STEP or code == "after":
         return _steps_beside(model, row, col)[0]
     if kind is RefKind.ROUTE or code == "route-target":
         steps, outcomes = _steps_beside(model, row, col)
-        return steps + outcomes + (["start"] if model.is_workloop else [])
+        return _route_steps(node, source, steps) + outcomes + (["start"] if model.is_workloop else [])
     if kind in _KIND_OF:
         return model.names(_KIND_OF[kind])
     return []
@@ -263,6 +292,7 @@ def annotate(
                         choices = frozenset(candidates(model, tree, source, p.code, node, path))
                         key = (name, choices)
                         found = seen[key] if key in seen else seen.setdefault(key, _close(name, choices))
+                        found = _with_the_field(model, tree, source, node, found, path)
                     except Exception:  # noqa: BLE001 — a failed guess must not lose the problem
                         found = []
                     data = {"name": name, "candidates": found}
@@ -270,6 +300,32 @@ def annotate(
         elif p.code in KEYWORD_CODES and p.data is None and p.range[0] == p.range[2]:
             p = _keyword_typo(p, tree, source)
         out.append(p)
+    return out
+
+
+def _with_the_field(
+    model: SemanticModel, tree: Tree, source: bytes, node: Node, found: list[str], path: Path | None
+) -> list[str]:
+    """Of the close names of a value read for a field (`x.f`), those whose type may have field `f`
+    (a value of a known type without it would only be another error)."""
+    parent = node.parent
+    if not found or parent is None or parent.type != "field_expression":
+        return found
+    field = parent.child_by_field_name("field")
+    if field is None or parent.child_by_field_name("value") != node:
+        return found
+    from awl_lsp.model.types import TypeEnv
+
+    wanted = source[field.start_byte : field.end_byte].decode("utf-8", errors="replace")
+    ref = _ref_at(model, node)
+    symbols = model.visible_named(found, ref.scope if ref is not None else "")
+    env = TypeEnv(model, tree, source, path)
+    out = []
+    for name in found:
+        sym = symbols.get(name)
+        t = env.type_of_symbol(sym) if sym is not None else None
+        if t is None or not env.table.known(t) or env.field_type(t, wanted) is not None:
+            out.append(name)
     return out
 
 

@@ -12,8 +12,9 @@ from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.flow_graph import within
 from awl_lsp.checks.tallies import own_line
 from awl_lsp.model import SemanticModel
-from awl_lsp.model.symbols import Kind, Reference
+from awl_lsp.model.symbols import Kind, Reference, Symbol
 from awl_lsp.syntax import fields as F
+from awl_lsp.syntax.problems import Related
 
 _BINDING, _CONST = Kind.BINDING, Kind.CONST  # (read once: an enum member is a class look-up)
 
@@ -84,11 +85,10 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             )
         else:
             message = (
-                f"`{ref.name}` is read before it is bound: its binding comes later, on line {where[0] + 1} "
-                "— move this line below it, or bind the value earlier"
+                f"`{ref.name}` is read before it is bound: its binding comes further down — move this line "
+                "below it, or bind the value earlier"
             )
-        ctx.error(ref.range, message, "read-before-bound")
-        ctx.row_numbers = True
+        ctx.error(ref.range, message, "read-before-bound", related=(_bound_here(ref.name, target),))
 
 
 def bound_elsewhere(model: SemanticModel, ref: Reference) -> bool:
@@ -119,12 +119,17 @@ def read_in_failure(ctx: ItemContext, reads: list[Reference]) -> None:
             continue
         ctx.error(
             ref.range,
-            f"`{ref.name}` is bound in this step, on line {where[0] + 1}, and the step may fail before "
-            "binding it: an `on failure` block reads only what was bound before its step began, and "
-            "what it binds itself",
+            f"`{ref.name}` is bound in this step, and the step may fail before binding it: an "
+            "`on failure` block reads only what was bound before its step began, and what it binds itself",
             "failure-reads-step-binding",
+            related=(_bound_here(ref.name, target),),
         )
-        ctx.row_numbers = True
+
+
+def _bound_here(name: str, binding: Symbol | None) -> Related:
+    """The place a binding is made, as a problem's related place (a message names no line)."""
+    assert binding is not None
+    return Related(binding.selection, f"`{name}` is bound here")
 
 
 def _span(node) -> tuple[int, int, int, int]:  # noqa: ANN001 — a tree-sitter node

@@ -24,12 +24,12 @@ from awl_lsp.features.fixes import Fix, fix_text, fixes_for, refactors_at
 from awl_lsp.features.fixes.apply import Analyse
 from awl_lsp.features.lsp_positions import lsp_range, point
 from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.features.vocabulary import FIX_ALL
 from awl_lsp.model import Range
 from awl_lsp.syntax.problems import Problem, Severity
 
 QUICKFIX = lsp.CodeActionKind.QuickFix
 REWRITE = lsp.CodeActionKind.RefactorRewrite
-FIX_ALL = "source.fixAll.awl"
 
 
 def problem_of(snap: Snapshot, diag: lsp.Diagnostic) -> Problem:

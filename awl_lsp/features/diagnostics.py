@@ -76,7 +76,7 @@ def diagnostics(snap: Snapshot, uri: str | None = None, dim: bool = False) -> li
     )
     kept: dict[int, tuple[Problem, lsp.Diagnostic]] = {}
     out: list[lsp.Diagnostic] = []
-    for p in findings(snap):
+    for p in snap.derived("findings", findings):  # (once per snapshot: fixes compare with them)
         hit = last.get(id(p))
         d = hit[1] if hit is not None and hit[0] is p else to_diagnostic(snap, p, uri, dim)
         kept[id(p)] = (p, d)

@@ -18,26 +18,10 @@ from tree_sitter import Node
 
 from awl_lsp.features.cancel import checkpoint
 from awl_lsp.features.snapshot import Snapshot
+from awl_lsp.features.vocabulary import TOKEN_MODIFIERS, TOKEN_TYPES
 from awl_lsp.model import BUILTIN_TYPES, Kind, Reference, RefKind, Symbol
 from awl_lsp.model.builder import NOT_ITEMS
 from awl_lsp.model.facts import ItemFacts
-
-TOKEN_TYPES: list[str] = [
-    "namespace",
-    "type",
-    "enumMember",
-    "function",
-    "parameter",
-    "variable",
-    "property",
-    "event",
-    "keyword",
-    "comment",
-    "string",
-    "number",
-    "operator",
-]
-TOKEN_MODIFIERS: list[str] = ["declaration", "readonly", "documentation", "defaultLibrary"]
 
 _TYPE = {name: i for i, name in enumerate(TOKEN_TYPES)}
 _MOD = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}

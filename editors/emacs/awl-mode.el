@@ -176,8 +176,16 @@ Pressing TAB again on an indented line steps it out by one level."
 (defvar eglot-server-programs)
 
 (defun awl-lsp-contact (&optional _interactive)
-  "The `eglot-server-programs' contact for `awl-mode': `awl-lsp-command'."
-  awl-lsp-command)
+  "The `eglot-server-programs' contact for `awl-mode': `awl-lsp-command'.
+On POSIX systems it runs under env(1) with PYTHONMALLOC=malloc (unless the
+environment names an allocator already): the server needs the C allocator to
+give memory back after documents close, and given it, does not re-execute
+itself to get it."
+  (if (and (not (memq system-type '(windows-nt ms-dos)))
+           (not (getenv "PYTHONMALLOC"))
+           (executable-find "env"))
+      (append '("env" "PYTHONMALLOC=malloc") awl-lsp-command)
+    awl-lsp-command))
 
 ;;;###autoload
 (with-eval-after-load 'eglot

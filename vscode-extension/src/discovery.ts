@@ -34,6 +34,16 @@ export interface DiscoveryInput {
 
 export const MIN_PYTHON: [number, number] = [3, 11];
 
+/**
+ * The server process's environment: the editor's, the command's own additions, unbuffered output,
+ * and the C allocator (`PYTHONMALLOC=malloc`, unless the environment names one already). The server
+ * needs the C allocator to give memory back after documents close; set here, it does not re-execute
+ * itself to get it, which would cost its start-up a second interpreter.
+ */
+export function serverEnvironment(base: NodeJS.ProcessEnv, extra?: Record<string, string>): NodeJS.ProcessEnv {
+  return { PYTHONMALLOC: "malloc", ...base, ...(extra ?? {}), PYTHONUNBUFFERED: "1" };
+}
+
 export type DiscoveryResult =
   | { ok: true; server: ServerCommand; notes: string[] }
   | { ok: false; message: string; setting: string; notes: string[] };

@@ -11,7 +11,7 @@ import {
   ServerOptions,
   State,
 } from "vscode-languageclient/node";
-import { discoverServer } from "./discovery";
+import { discoverServer, serverEnvironment } from "./discovery";
 import { registerGraphView } from "./graph";
 
 const CLIENT_ID = "awl"; // languageclient reads the `awl.trace.server` setting from this id
@@ -174,7 +174,7 @@ async function startClient(): Promise<void> {
   const serverOptions: ServerOptions = {
     command,
     args, // no `transport`: stdio is the default, and naming it would append `--stdio` to the arguments
-    options: { cwd: folder, env: { ...process.env, ...(env ?? {}), PYTHONUNBUFFERED: "1" } },
+    options: { cwd: folder, env: serverEnvironment(process.env, env) },
   };
   let running = false; // becomes true once the server has answered `initialize`
   const clientOptions: LanguageClientOptions = {

@@ -26,8 +26,9 @@ Adding a fix (CONTRIBUTING.md says the same)
 
    `safe=True` only when the result is certainly what the author meant (a missing token, the
    one spelling the engine accepts); a guessed name, value or intent is `safe=False`, however
-   likely. An edit that reaches lines the fix does not see (a declaration's type, a rename) is
-   tried first: `trial.mends(snap, problem, edits)`. `preferred=True` for the one fix to apply
+   likely. An edit that reaches lines the fix does not see (a declaration's type, a rename), or a
+   guess among several (a close name), is tried first: `trial.mends(snap, problem, edits)` (an
+   incremental re-check of a replica of the document). `preferred=True` for the one fix to apply
    when only one is. Text the user must fill in: `snippet=True` and `tabstop(1, "placeholder")`
    (`values.py`); the plain text (what the command line writes) is the placeholder's default.
 3. Register it in `registry.FIXES`, in order, with the code and a test on `data`:
@@ -40,7 +41,7 @@ Adding a fix (CONTRIBUTING.md says the same)
 
 from awl_lsp.features.fixes.apply import Applied, FixedText, apply_edits, fix_text
 from awl_lsp.features.fixes.refactors import refactors_at
-from awl_lsp.features.fixes.registry import FIXES, Entry, fixes_for
+from awl_lsp.features.fixes.registry import FIXES, Entry, fixes_for, preferred_fix
 from awl_lsp.features.fixes.values import Edit, Fix, Range, plain_text, tabstop
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "apply_edits",
     "fix_text",
     "fixes_for",
+    "preferred_fix",
     "plain_text",
     "refactors_at",
     "tabstop",

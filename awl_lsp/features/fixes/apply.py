@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from awl_lsp.checks.stages import CHECK_STAGE, PARSE_STAGE
-from awl_lsp.features.fixes.registry import fixes_for
+from awl_lsp.features.fixes.registry import preferred_fix
 from awl_lsp.features.fixes.texts import apply_edits, syntax_broken
 from awl_lsp.features.fixes.values import Fix, Range
 from awl_lsp.syntax.problems import Problem, Severity
@@ -47,9 +47,10 @@ def compatible(chosen: list[Fix], fix: Fix) -> bool:
     return not any(_touch(e.range, o.range) for f in chosen for o in f.edits for e in fix.edits)
 
 
-def wanted_fix(fixes: list[Fix], unsafe: bool) -> Fix | None:
+def wanted_fix(snap: Snapshot, problem: Problem, unsafe: bool) -> Fix | None:
     """The fix `--fix` applies for a problem: its preferred one, when safe (or unsafe allowed)."""
-    return next((f for f in fixes if f.preferred and (f.safe or unsafe)), None)
+    fix = preferred_fix(snap, problem)
+    return fix if fix is not None and (fix.safe or unsafe) else None
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def fix_text(text: str, analyse: Analyse, *, unsafe: bool = False, max_passes: i
         for p in current.problems:
             if parse_errors and p.code in CHECK_STAGE and p.severity is not Severity.ERROR:
                 continue  # provisional behind a syntax error (maybe its consequence): once that is mended
-            fix = wanted_fix(fixes_for(current.snapshot, p), unsafe)
+            fix = wanted_fix(current.snapshot, p, unsafe)
             if fix is None or (p.code, fix.title) in given_up:
                 continue
             if compatible([a.fix for a in chosen], fix):

@@ -1,7 +1,8 @@
 """Fixes that complete a clause: a `hatch` without its `key`, a `tolerance` without `windows`.
 
 - `hatch-key` (`data.missing == "key"`): add ` key <expr>` after the call — an argument's `x.id`,
-  else the first argument's value. Unsafe: the key decides which replays are the same hatch, and
+  else the first argument's value (of those with no error of their own: a copy would be a second
+  one). Unsafe: the key decides which replays are the same hatch, and
   only the author knows which identity that is; the guess is a starting point.
 - `tolerance` (`data.missing == "windows"`): add the missing ` windows` (or correct a misspelt
   one). Safe: `tolerance N` has no other reading.
@@ -12,8 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from awl_lsp.features.fixes.places import ancestor, end, node_at, span
+from awl_lsp.features.fixes.trial import problems_of
 from awl_lsp.features.fixes.values import Edit, Fix, edit
-from awl_lsp.syntax.problems import Problem
+from awl_lsp.syntax.problems import Problem, Range, Severity
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot
@@ -30,7 +32,8 @@ def add_hatch_key(snap: Snapshot, problem: Problem) -> list[Fix]:
         for a in (args.named_children if args is not None else [])
         if a.type == "argument"
     ]
-    present = [v for v in values if v is not None]
+    wrong = [p.range for p in problems_of(snap) if p.severity is Severity.ERROR]
+    present = [v for v in values if v is not None and not any(_within(r, span(v)) for r in wrong)]
     ids = [
         v
         for v in present
@@ -38,6 +41,10 @@ def add_hatch_key(snap: Snapshot, problem: Problem) -> list[Fix]:
     ]
     key = snap.text(ids[0]) if ids else snap.text(present[0]) if present else "workflow.id"
     return [Fix(f"Add `key {key}`", (edit(end(call), None, f" key {key}"),), safe=False, preferred=True)]
+
+
+def _within(inner: Range, outer: Range) -> bool:
+    return (outer[0], outer[1]) <= (inner[0], inner[1]) and (inner[2], inner[3]) <= (outer[2], outer[3])
 
 
 def add_tolerance_windows(snap: Snapshot, problem: Problem) -> list[Fix]:

@@ -1,6 +1,6 @@
 """Fixes that declare where routes go: a workflow's outcomes, a step a route names.
 
-- `route-target` naming nothing (`data.name`, no close name) in a top-level step:
+- `route-target` naming nothing (`data.name`, no close name that fits) in a top-level step:
   - a route that carries a value (`x |> route o`, `route o(…)`) goes to an outcome — "Declare
     outcome `o`" in the header, `type T, route success`, `T` what the routes to it carry;
   - a bare route goes to a step — "Create step `s`", a stub after the routing step (where the
@@ -25,6 +25,7 @@ from tree_sitter import Node
 
 from awl_lsp.features.fixes.declare_header import fitting_record
 from awl_lsp.features.fixes.header_clauses import add_header_clause
+from awl_lsp.features.fixes.names import viable_candidates
 from awl_lsp.features.fixes.placement import INDENT, content_end
 from awl_lsp.features.fixes.places import ancestor, node_at, span
 from awl_lsp.features.fixes.route_text import outcome_routes
@@ -133,10 +134,11 @@ def declare_route_target(snap: Snapshot, problem: Problem) -> list[Fix]:
     node = node_at(snap, problem.range)
     name = snap.text(node)
     route = ancestor(node, "route_statement")
-    if node.type != "identifier" or name != data.get("name") or data.get("candidates") or route is None:
+    if node.type != "identifier" or name != data.get("name") or route is None:
         return []
     if (
-        _top_step(route) is None
+        viable_candidates(snap, problem)  # (a close name that fits: probably misspelt)
+        or _top_step(route) is None
         or snap.model.lookup(Kind.STEP, name)
         or snap.model.lookup(Kind.OUTCOME, name)
     ):

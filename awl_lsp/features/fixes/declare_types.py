@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from awl_lsp.features.fixes.declare_callables import PLACEHOLDER_TYPE
+from awl_lsp.features.fixes.names import viable_candidates
 from awl_lsp.features.fixes.placement import INDENT, line_text, top_level_insertion
 from awl_lsp.features.fixes.places import end, node_at, span, start
 from awl_lsp.features.fixes.type_uses import carrier_type, type_uses
@@ -210,7 +211,7 @@ def add_built_field(snap: Snapshot, problem: Problem) -> list[Fix]:
     node = node_at(snap, problem.range)
     arg = node.parent
     args = arg.parent if arg is not None else None
-    if data.get("candidates") or node.type != "identifier" or snap.text(node) != data.get("name"):
+    if node.type != "identifier" or snap.text(node) != data.get("name") or viable_candidates(snap, problem):
         return []
     if arg is None or arg.type != "argument" or args is None or arg.child_by_field_name("name") != node:
         return []

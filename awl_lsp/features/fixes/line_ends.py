@@ -5,6 +5,9 @@ it, a pipe chain that ends nowhere.
   returns nothing, so the binding could never hold a value.
 - `binding-name`: the bare `->` goes. Unsafe: the author meant to name the result (and naming
   it would leave a binding nobody reads yet — that is theirs to write).
+- `pipe-unterminated`: "Bind the result as `-> x`" for each name read further down that nothing
+  binds (the chain was meant to make it; tried first, `trial.mends`: its value must be of the
+  type the reads ask for), the nearest read first. Unsafe: which name was meant is a guess.
 - `pipe-unterminated`: a chain of combinators only (`filter`, `map`, `sort`, `count`, `any`,
   `all`, `.field`) that ends nowhere computes a value nobody receives: the line goes. Unsafe:
   the author may have meant to bind it. A chain through an action is left alone (it does work).
@@ -17,8 +20,11 @@ from typing import TYPE_CHECKING
 from awl_lsp.features.fixes import lines
 from awl_lsp.features.fixes.flow import leaves_nothing_behind
 from awl_lsp.features.fixes.places import ancestor, end, node_at
+from awl_lsp.features.fixes.trial import mends, problems_of
 from awl_lsp.features.fixes.values import Fix, edit
 from awl_lsp.syntax.problems import Problem
+
+_NAMES_TRIED = 3  # the names read further down a chain's result may be meant for, nearest first
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -63,6 +69,27 @@ def _pure(pipe: Node) -> bool:
             return False
         node = node.child_by_field_name("input")
     return True
+
+
+def bind_idle_chain(snap: Snapshot, problem: Problem) -> list[Fix]:
+    statement = ancestor(node_at(snap, problem.range), "expression_statement")
+    pipe = statement.child_by_field_name("value") if statement is not None else None
+    if statement is None or pipe is None or pipe.type != "pipe_expression" or statement.has_error:
+        return []
+    last = lines.last_row(statement)
+    unbound = [
+        name
+        for p in problems_of(snap)
+        if p.code == "unknown-binding"
+        and p.range[0] > last
+        and isinstance(name := (p.data or {}).get("name"), str)
+    ]
+    out: list[Fix] = []
+    for name in list(dict.fromkeys(unbound))[:_NAMES_TRIED]:
+        edits = (edit(end(pipe), None, f" -> {name}"),)
+        if mends(snap, problem, edits):
+            out.append(Fix(f"Bind the result as `-> {name}`", edits, safe=False, preferred=not out))
+    return out
 
 
 def drop_idle_chain(snap: Snapshot, problem: Problem) -> list[Fix]:

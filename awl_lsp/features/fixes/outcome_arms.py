@@ -3,7 +3,8 @@
 - `outcomes-exhaustive` (`data.missing == "else"`): "Add an `else` arm" after the last arm —
   `outcome other: else, route …`, the route the last arm takes (a placeholder the user
   overwrites), in the arms' own spelling (`otherwise` where they use `when`), laid out as the
-  printer does. Unsafe: where the uncovered case should go is the author's decision.
+  printer does. Tried first (`trial.mends`). Unsafe: where the uncovered case should go is the
+  author's decision.
 - `else-not-last` (`data.move == "last"`): "Move `else` arm last" — the arm (with its comment
   lines) moved below the last arm. Not offered when a step has two such arms (one has to go, and
   which is the author's call). Unsafe: the author may rather have meant to drop the arms after it.
@@ -20,6 +21,7 @@ from tree_sitter import Node
 from awl_lsp.features.fixes.placement import body_items, content_end, line_text
 from awl_lsp.features.fixes.places import ancestor, end, node_at
 from awl_lsp.features.fixes.route_text import arm_text, outcome_routes
+from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Fix, edit, escape, tabstop
 from awl_lsp.syntax.problems import Problem
 
@@ -95,15 +97,12 @@ def add_else_arm(snap: Snapshot, problem: Problem) -> list[Fix]:
     indent = " " * arms[-1].start_point.column
     text = arm_text(indent, name, word, route)  # (it ends with the route: the placeholder)
     snippet = escape(text[: -len(route)]) + tabstop(1, route)
-    return [
-        Fix(
-            f"Add an `{word}` arm",
-            (edit(where, None, "\n" + snippet),),
-            safe=False,
-            preferred=True,
-            snippet=True,
-        )
-    ]
+    fix = Fix(
+        f"Add an `{word}` arm", (edit(where, None, "\n" + snippet),), safe=False, preferred=True, snippet=True
+    )
+    # (tried: a new arm is also a new place for the step's substeps to route to, which a problem of
+    # theirs lists — the problem stays, but is not the one it was)
+    return [fix] if mends(snap, problem, fix.plain_edits()) else []
 
 
 def move_else_last(snap: Snapshot, problem: Problem) -> list[Fix]:

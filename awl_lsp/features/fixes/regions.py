@@ -5,7 +5,9 @@
 - `collect-no-region` (no region is open): the `collect` line goes, when what it binds is read
   nowhere and its step keeps other lines. Unsafe: the region it was meant to close may be missing.
 - `collect-outside` (`data.inside`, the bindings made inside the region): collect one of those
-  instead, the closest name first. Unsafe: a guess at which value was meant. When the name is
+  instead, the closest name first — each tried first (`trial.mends`: what is gathered must be of
+  the type its reads ask for, and a binding collected away may leave another read unbound).
+  Unsafe: a guess at which value was meant. When the name is
   bound by the step that opens the region (`data.in_opener`), that step gets split, as for
   `distribute-alone` (`steps.py`): the binding then is made inside the region.
 """
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 from awl_lsp.features.fixes import lines, steps
 from awl_lsp.features.fixes.flow import leaves_nothing_behind
 from awl_lsp.features.fixes.places import ancestor, node_at, span
+from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Edit, Fix, edit
 from awl_lsp.syntax.problems import Problem
 
@@ -102,9 +105,10 @@ def collect_made_inside(snap: Snapshot, problem: Problem) -> list[Fix]:
         return []  # (the binding it names now would be left unread)
     inside = [n for n in data.get("inside", []) if isinstance(n, str) and n and n != name]
     inside.sort(key=lambda n: -SequenceMatcher(None, n, name).ratio())
+    changes = [(n, (Edit(span(gathered), n),)) for n in inside]
+    fitting = [(n, edits) for n, edits in changes if mends(snap, problem, edits)]
     return [
-        Fix(f"Collect `{n}`", (Edit(span(gathered), n),), safe=False, preferred=i == 0)
-        for i, n in enumerate(inside)
+        Fix(f"Collect `{n}`", edits, safe=False, preferred=i == 0) for i, (n, edits) in enumerate(fitting)
     ]
 
 

@@ -2,7 +2,8 @@
 
 `fixes_for` asks every entry whose code and data match, in this order, and gathers what they
 offer: the order is the order the editor lists them in, and the first preferred fix is the one
-`awl check --fix` applies (a later fix that calls itself preferred is not, for that problem). A
+`awl check --fix` applies (a later fix that calls itself preferred is not, for that problem).
+`preferred_fix` asks only as far as that one (counting and applying fixes need no more). A
 fix reads the problem's range, code and data — never its message. A problem that only follows from
 another (`data.because`: a step unreachable because a route is misspelt) gets no fix of its own:
 the fix of its cause is the fix.
@@ -11,7 +12,7 @@ the fix of its cause is the fix.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -153,6 +154,7 @@ FIXES: tuple[Entry, ...] = (
     Entry(forks.bare_join, "fork-named-join"),
     Entry(line_ends.drop_hatch_binding, "hatch-binding"),
     Entry(line_ends.drop_bare_arrow, "binding-name"),
+    Entry(line_ends.bind_idle_chain, "pipe-unterminated"),  # (issue 22, every fix safe: before removing it)
     Entry(line_ends.drop_idle_chain, "pipe-unterminated"),
     Entry(flow_kinds.remove_workloop_word, "workloop-only"),
     Entry(subflows.pass_as_parameter, "subflow-outer-name"),
@@ -273,9 +275,27 @@ def fixes_for(snap: Snapshot, problem: Problem, *, strict: bool = False) -> list
 
     A fix that fails is logged and skipped, so it cannot hide the others — unless `strict` (the
     tests), where the failure is raised."""
-    out: list[Fix] = []
+    out = [f for found in _offers(snap, problem, strict) for f in found]
+    preferred = next((i for i, f in enumerate(out) if f.preferred), None)
+    return [replace(f, preferred=False) if f.preferred and i != preferred else f for i, f in enumerate(out)]
+
+
+def preferred_fix(snap: Snapshot, problem: Problem) -> Fix | None:
+    """The problem's preferred fix — the one `awl check --fix` applies, the first preferred of
+    `fixes_for` — without asking the entries after the one that offers it (what counting and
+    applying fixes need, at a fraction of listing them all)."""
+    for found in _offers(snap, problem, False):
+        for f in found:
+            if f.preferred:
+                return f
+    return None
+
+
+def _offers(snap: Snapshot, problem: Problem, strict: bool) -> Iterator[list[Fix]]:
+    """What each entry that matches the problem offers, in registry order (none for a problem that
+    only follows from another: fixing that one fixes this)."""
     if (problem.data or {}).get("because"):
-        return out  # only a consequence of another problem: fixing that one fixes this
+        return
     for entry in FIXES:
         if not entry.matches(problem):
             continue
@@ -286,6 +306,4 @@ def fixes_for(snap: Snapshot, problem: Problem, *, strict: bool = False) -> list
                 raise
             log.exception("fix %s failed on a %s problem", entry.fix.__name__, problem.code)
             continue
-        out += found
-    preferred = next((i for i, f in enumerate(out) if f.preferred), None)
-    return [replace(f, preferred=False) if f.preferred and i != preferred else f for i, f in enumerate(out)]
+        yield found

@@ -5,7 +5,8 @@
   value is piped into, the other side of a comparison, `Bool` for a guard or a condition.
 - `binding_type(snap, binding)`: the type a binding must have for every read of it to check — each
   read's `expected_type`, or the declared record that has every field read from it (`b.total`).
-  A read in a place this does not model (a list to fork over, `is empty`) makes it CONFLICT.
+  A read in a place this does not model (an index, `is empty`) makes it CONFLICT; a list forked
+  over is a list of what the item's reads ask for.
 - `result_type(snap, call)`: what a call (or a pipe stage) must return: `Nil` when nothing takes
   its result, else what takes it expects.
 - `value_type(snap, node)`: an expression's own inferred type.
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 CONFLICT = "\0conflict"  # the uses ask for different types
 Typing = str | None
 
+_OVER_A_LIST = frozenset({"fork_statement", "distribute_statement"})  # (their `collection` is a list)
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
 _HOW = {"hatch_statement": "hatch", "answer_statement": "answer", "spawn_statement": "spawn"}
 
@@ -116,10 +118,19 @@ def _combinator_argument(snap: Snapshot, combinator: Node) -> Typing:
     return made[1:-1] if made.startswith("[") and made.endswith("]") else CONFLICT
 
 
+def _collection_type(snap: Snapshot, item: Node | None) -> Typing:
+    """What a list forked or distributed over must be: a list of what the item's reads ask for
+    (CONFLICT when they say nothing: the list's element type cannot be a placeholder)."""
+    sym = snap.model.symbol_at(item.start_point.row, item.start_point.column) if item is not None else None
+    wanted = binding_type(snap, sym) if sym is not None and sym.kind is Kind.BINDING else None
+    return CONFLICT if wanted is None or wanted == CONFLICT else f"[{wanted}]"
+
+
 def expected_type(snap: Snapshot, node: Node) -> Typing:
     """The type the place of the expression `node` asks for (see the module docstring): None where
     any type goes (an argument of an unknown callee), CONFLICT where the place constrains the type
-    in a way this does not model (a list to fork over, an index, `is empty`)."""
+    in a way this does not model (an index, `is empty`). A list forked or distributed over is a
+    list of what its item's reads ask for."""
     parent = node.parent
     if parent is None:
         return CONFLICT
@@ -139,8 +150,10 @@ def expected_type(snap: Snapshot, node: Node) -> Typing:
         return _combinator_argument(snap, parent)
     if kind in ("guard", "not_expression", "until_clause"):
         return "Bool"
-    if kind == "loop_max":
+    if kind in ("loop_max", "visits_bound"):
         return "Int"
+    if kind in _OVER_A_LIST and parent.child_by_field_name("collection") == node:
+        return _collection_type(snap, parent.child_by_field_name("item"))
     if kind == "hatch_statement" and parent.child_by_field_name("key") == node:
         return None
     if kind == "binary_expression":

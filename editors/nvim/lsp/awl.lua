@@ -8,6 +8,9 @@
 ---@type vim.lsp.Config
 return {
   cmd = { "awl", "lsp" },
+  -- the C allocator, which the server needs to give memory back after documents close: set here,
+  -- the server does not re-execute itself to get it (a second interpreter start)
+  cmd_env = { PYTHONMALLOC = vim.env.PYTHONMALLOC or "malloc" },
   filetypes = { "awl" },
   -- The nearest folder upwards with a .git, else the file's own folder (as setup() does).
   root_dir = function(bufnr, on_dir)

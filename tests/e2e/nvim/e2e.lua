@@ -376,6 +376,39 @@ if got_client then
     "root_dir=" .. tostring(client.config.root_dir) .. " expected " .. tmp
   )
 
+  -- The client gives the server the C allocator (cmd_env), so it runs as started: `awl lsp`, not
+  -- re-executed as `python -m awl_lsp lsp` (Linux: the server is a child process of this Neovim).
+  local function read(path)
+    local f = io.open(path, "rb")
+    if not f then
+      return nil
+    end
+    local text = f:read("*a")
+    f:close()
+    return text
+  end
+  local me = vim.fn.getpid()
+  local children = read(string.format("/proc/%d/task/%d/children", me, me))
+  if children == nil then
+    skip("the server runs under the C allocator as started", "no /proc here")
+  else
+    local found
+    for pid in children:gmatch("%d+") do
+      local cmdline = read("/proc/" .. pid .. "/cmdline") or ""
+      if cmdline:find("lsp", 1, true) and cmdline:find("awl", 1, true) then
+        found = { cmdline = cmdline:gsub("%z", " "), environ = read("/proc/" .. pid .. "/environ") or "" }
+      end
+    end
+    check(
+      "the server runs under the C allocator as started (no re-execution)",
+      found ~= nil
+        and ("\0" .. found.environ):find("\0PYTHONMALLOC=malloc\0", 1, true) ~= nil
+        and not found.cmdline:find("-m awl_lsp", 1, true),
+      found and found.cmdline,
+      found and ("cmdline: " .. found.cmdline) or "no `awl lsp` child process"
+    )
+  end
+
   -- Diagnostics: the hatch without `key`.
   guarded("diagnostic for hatch without key", function()
     local hatch_row = find(buf, "^    hatch ")

@@ -408,9 +408,15 @@ async function main() {
       // reported just below
     }
     if (pids.length !== 1) throw new Error(`expected one running \`python -m awl_lsp lsp\`, found [${pids}]`);
-    const env = fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0").find((v) => v.startsWith("PYTHONPATH="));
+    const environ = fs.readFileSync(`/proc/${pids[0]}/environ`, "utf8").split("\0");
+    const env = environ.find((v) => v.startsWith("PYTHONPATH="));
     if (!env || !env.includes(path.join(extensions, installedDir, "bundled", "libs"))) {
       throw new Error(`the server's PYTHONPATH is not the extension's bundled/libs: ${env}`);
+    }
+    // the client gives it the C allocator, so it runs as started (re-executed, it would lose `-s`)
+    const argv = fs.readFileSync(`/proc/${pids[0]}/cmdline`, "utf8").split("\0");
+    if (!environ.includes("PYTHONMALLOC=malloc") || !argv.includes("-s")) {
+      throw new Error(`the server is not running as started under PYTHONMALLOC=malloc: ${argv.join(" ")}`);
     }
     return line.replace(/^.*\[client\] /, "");
   });

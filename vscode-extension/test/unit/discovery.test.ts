@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { discoverServer } from "../../src/discovery";
+import { discoverServer, serverEnvironment } from "../../src/discovery";
 
 function sandbox(): { dir: string; exe: (name: string, exitCode?: number) => string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "awl-discovery-"));
@@ -151,4 +151,13 @@ test("a bundle without a usable Python says so, and awl.server.path still overri
   const o = await discoverServer({ ...none, serverPath: awl, env: { PATH: path.dirname(py) }, bundledLibs: libs });
   assert.ok(o.ok);
   assert.deepEqual([o.server.command, o.server.source], [awl, "awl.server.path"]);
+});
+
+test("the server runs under the C allocator, so it need not re-execute itself to get it", () => {
+  const env = serverEnvironment({ PATH: "/bin", HOME: "/home/me" }, { PYTHONPATH: "/libs" });
+  assert.deepEqual(env, {
+    PATH: "/bin", HOME: "/home/me", PYTHONPATH: "/libs", PYTHONMALLOC: "malloc", PYTHONUNBUFFERED: "1",
+  });
+  // an allocator the user chose (a debug one, say) is kept
+  assert.equal(serverEnvironment({ PYTHONMALLOC: "pymalloc_debug" }).PYTHONMALLOC, "pymalloc_debug");
 });

@@ -120,6 +120,8 @@ function M.start(bufnr)
   return vim.lsp.start({
     name = "awl",
     cmd = cmd,
+    -- the C allocator (so the server need not re-execute itself for it: see lsp/awl.lua)
+    cmd_env = { PYTHONMALLOC = vim.env.PYTHONMALLOC or "malloc" },
     root_dir = M.root_dir_for(bufnr),
     on_attach = config.on_attach,
     capabilities = config.capabilities,
