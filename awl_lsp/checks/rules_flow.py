@@ -44,10 +44,17 @@ def check_item(ctx: ItemContext) -> None:
 
 
 def check(ctx: CheckContext) -> None:
-    for c, g in graphs(ctx):
-        steps = c.steps
+    pairs = list(graphs(ctx))
+    stuck = False
+    for _, g in pairs:
         _cycles(ctx, g)
-        _after_cycles(ctx, g)
+        stuck = _after_cycles(ctx, g) or stuck
+    if stuck:
+        # steps waiting `after` each other in a circle: the engine reports the circle and judges no
+        # step's reachability or successor until it is broken (they would follow from the circle)
+        return
+    for c, g in pairs:
+        steps = c.steps
         if c.kind == "substeps":
             # entered from their parent, in any order; what they may name is `rules_nesting`'s
             continue
@@ -238,13 +245,16 @@ def _cycles(ctx: CheckContext, g: StepGraph) -> None:
         for v in vs:
             back[v].add(u)
     bounded = [s.bounded for s in g.steps]
+    # (a cycle through the route is unbounded when one runs through steps without a bound only)
+    free = [{t for t in succ if not bounded[t]} for succ in g.succ]
+    free_back = [{t for t in preds if not bounded[t]} for preds in back]
     for u, v, route in back_routes:
-        from_v = g.reach(v)
+        if bounded[u] or bounded[v]:
+            continue
+        from_v = g.reach(v, free)
         if u not in from_v:
             continue
-        cycle = sorted(from_v & g.reach(u, back))
-        if any(bounded[i] for i in cycle):
-            continue
+        cycle = sorted(from_v & g.reach(u, free_back))
         path = " → ".join(g.names[i] for i in cycle) + f" → {g.names[v]}"
         msg = (
             f"route `{g.names[v]}` closes a cycle ({path}) with no re-entry bound: "
@@ -283,7 +293,9 @@ def _cycles_through_after(ctx: CheckContext, g: StepGraph) -> None:
         )
 
 
-def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
+def _after_cycles(ctx: CheckContext, g: StepGraph) -> bool:
+    """Steps that wait `after` each other in a circle (is there one?), and steps that start each
+    other again by falling through and waiting `after` with no bound."""
     edges: list[set[int]] = [set() for _ in g.steps]
     any_after = False
     for i, deps in enumerate(g.after):
@@ -291,7 +303,8 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
             edges[d].add(i)
             any_after = True
     if not any_after:
-        return
+        return False
+    stuck = False
     pure = {frozenset(c) for c in strongly_connected(edges) if len(c) > 1}
     for i, into in enumerate(g.falls_into):
         if into:
@@ -323,6 +336,8 @@ def _after_cycles(ctx: CheckContext, g: StepGraph) -> None:
                 "after-cycle",
                 {"step": g.names[i], "drop": drop} if drop else None,
             )
+            stuck = True
+    return stuck
 
 
 def _reachability(ctx: CheckContext, g: StepGraph) -> None:

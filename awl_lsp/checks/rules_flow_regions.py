@@ -14,14 +14,13 @@ it runs only for the names some step reads from a binding made in another step.
 
 from __future__ import annotations
 
-from awl_lsp.checks.across import repeated, union
-from awl_lsp.checks.base import CheckContext, Item, ItemContext, memo_of
-from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs, on_cycles
-from awl_lsp.checks.value_reads import read_before_bound, read_in_failure, unknown_names
+from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.flow_graph import Container, Locator, StepGraph, graphs
+from awl_lsp.checks.single_assignment import single_assignment
+from awl_lsp.checks.value_reads import bound_elsewhere, read_before_bound, read_in_failure, unknown_names
 from awl_lsp.model.symbols import Kind, Reference, RefKind
 
 # enum members read once (a member read through its class is a Python-level call on 3.11)
-_K_INPUT = Kind.INPUT
 _K_OUTCOME = Kind.OUTCOME
 _R_COLLECT = RefKind.COLLECT
 _R_VALUE = RefKind.VALUE
@@ -34,7 +33,7 @@ def check(ctx: CheckContext) -> None:
         if c.kind == "substeps":
             continue
         regions = _regions(ctx, g)
-        _single_assignment(ctx, g, c, regions)
+        single_assignment(ctx, g, c, regions)
         _definite(ctx, g, c, regions)
 
 
@@ -49,7 +48,9 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     stack: list[tuple[int, tuple]] = []
     regions: list[tuple[int, int]] = []
     for i, s in enumerate(g.steps):
-        if s.coll is not None:  # a step that collects closes the open region before opening another
+        # a step that collects closes the open region (one that opens a region as well only opens it:
+        # its other lines are an error of their own)
+        if s.coll is not None and s.dist is None:
             first, at = s.coll
             if not first:
                 ctx.error(
@@ -90,14 +91,24 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
         for src, rs in enumerate(g.routes):
             for t, route in rs:
                 inside_s, inside_t = o < src < c, o < t < c
-                if inside_t and not (o <= src < c):
+                if t == c and not inside_s:
+                    ctx.error(
+                        g.steps[src].at(route),
+                        f"step `{g.names[c]}` closes the per-item region of `{owner}` with its `collect`: "
+                        f"only the region's own steps lead into it — route to `{owner}` to run the region "
+                        "again",
+                        "region-enter",
+                    )
+                elif inside_t and not (o <= src < c):
                     ctx.error(
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` enters the per-item region of `{owner}` mid-way: "
                         f"the region's only entry is its `{owner}` step",
                         "region-enter",
                     )
-                elif inside_s and not (o <= t <= c):
+                elif inside_s and not (o < t <= c) and g.names[t] != g.names[c]:
+                    # (back to the opener too: it starts the region anew; a step named like the collect
+                    # is taken for it)
                     ctx.error(
                         g.steps[src].at(route),
                         f"route `{g.names[t]}` leaves the per-item region of `{owner}` before its "
@@ -116,120 +127,6 @@ def _regions(ctx: CheckContext, g: StepGraph) -> list[tuple[int, int]]:
     return regions
 
 
-def _single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple[int, int]]) -> None:
-    """A name is bound once per scope: not again in a later step, unless that step is re-entered
-    by a route cycle, or the two steps sit in different per-item regions (each has its own names)."""
-    n = len(g.steps)
-    region = [-1] * n  # the innermost region each step's bindings belong to
-    for k, (o, close) in sorted(enumerate(regions), key=lambda e: e[1][1] - e[1][0], reverse=True):
-        for member in range(o, close):
-            region[member] = k
-    first: dict[str, tuple[int, Item, int]] = {}  # name -> (step, item, symbol) binding it first
-    cyclic: set[int] | None = None  # the steps some route cycle re-enters
-    outer = set(ctx.model.names(_K_INPUT)) if c.kind == "flow" else set()
-    key = "flow-bindings" if c.kind == "flow" else "subflow-bindings"
-    # the flow's names bound twice anywhere (kept across runs: a pasted step costs its own names),
-    # and the inputs: a binding of any other name is its only one, and the flow's steps that bind
-    # only such names need not be looked at
-    suspects = None
-    if c.kind == "flow":
-        suspects = repeated(ctx, "flow-binding-names", _bound_names, _bound_twice)
-        if outer:
-            suspects = suspects | (outer & union(ctx, "flow-bound-names", _bound_names))
-    if suspects is not None and not suspects:
-        return
-    offset = 0  # the container's steps are its items' steps, in order
-    for it in c.items:
-        if suspects is not None and suspects.isdisjoint(_bound_names(it)):
-            offset += len(it.summary.steps)
-            continue
-        bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
-        for name, local, k in bindings:
-            i = offset + local
-            if name in outer:
-                ctx.error(
-                    it.facts.flat[k].selection,
-                    f"`{name}` is an input, already bound when the flow starts: bindings are "
-                    "single-assignment — bind this result to a new name",
-                    "binding-twice",
-                )
-                continue
-            seen = first.get(name)
-            if seen is None:
-                first[name] = (i, it, k)
-                continue
-            j = seen[0]
-            if j == i or region[j] != region[i]:
-                continue
-            if cyclic is None:  # (the steps on a route cycle, once: not a search per binding)
-                cyclic = on_cycles(g)
-            if i in cyclic:
-                continue
-            line = seen[1].facts.flat[seen[2]].range[0] + 1
-            ctx.error(
-                it.facts.flat[k].selection,
-                f"`{name}` is already bound in step `{g.names[j]}` (line {line}): bindings are "
-                "single-assignment — bind this result to a new name",
-                "binding-twice",
-            )
-        offset += len(it.summary.steps)
-
-
-def _step_bindings(it: Item, scope: str | None) -> list[tuple[str, int, int]]:
-    """The item's bindings in `scope` (None: the scope of its first binding, when that is a
-    subflow's own) that lie in one of its top-level steps: (name, that step's index among them,
-    the binding's index in `facts.flat`) — places are read from the facts when reported, so the
-    partial holds as the item moves."""
-    out: list[tuple[str, int, int]] = []
-    if not it.tally.rebinds and not it.tally.loop_keys:
-        return out  # the item binds nothing (its tally says so without a pass over its symbols)
-    loc: Locator | None = None
-    for k, sym in enumerate(it.facts.flat):
-        if sym.kind is not _BINDING:
-            continue
-        if scope is None:
-            scope = sym.scope if sym.scope.startswith("subflow:") and "/" not in sym.scope else "\0"
-        if sym.scope != scope:
-            continue
-        if loc is None:
-            loc = Locator(it.summary.steps)
-        i = loc.step_of(sym.range)
-        if i is not None:
-            out.append((sym.name, i, k))
-    return out
-
-
-def _flow_bindings(it: Item) -> list[tuple[str, int, int]]:
-    return _step_bindings(it, "")
-
-
-def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
-    return _step_bindings(it, None)
-
-
-def _bound_names(it: Item) -> frozenset[str]:
-    """The names the item binds in the flow's scope."""
-    return memo_of(
-        it,
-        "flow-binding-names",
-        lambda it: frozenset(n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)),
-    )
-
-
-def _bound_twice(it: Item) -> frozenset[str]:
-    """The names the item binds more than once in the flow's scope."""
-
-    def twice(it: Item) -> frozenset[str]:
-        names = [n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)]
-        return (
-            frozenset(n for n in names if names.count(n) > 1)
-            if len(names) != len(set(names))
-            else frozenset()
-        )
-
-    return memo_of(it, "flow-binding-names-twice", twice)
-
-
 def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
     """`after` stays on its side of the region; `collect` gathers a binding made inside it."""
     owner, closer = g.names[o], g.names[c]
@@ -239,7 +136,8 @@ def _region_extent(ctx: CheckContext, g: StepGraph, o: int, c: int) -> None:
             continue
         inside = o < s < c
         for d in g.after[s]:
-            if (inside and not o <= d < c) or (s == c and o <= d < c) or (s > c and o < d < c):
+            # (the collect is outside the items' side; the opener on both: an item step may wait on it)
+            if inside != (o < d < c) and d != o:
                 ctx.error(
                     step.at(step.after_rel),
                     f"`after {g.names[d]}` crosses the per-item region of `{owner}`: the region is entered "
@@ -295,7 +193,12 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
             ref = it.facts.references[k]
             i = loc.step_of(ref.range)
             d = loc.step_of(ref.target.range)  # type: ignore[union-attr]
-            if i is None or d is None or i == d:
+            if i is None or d is None:
+                continue
+            if i == d:  # a read in the line that binds it: another binding must reach it first
+                if not bound_elsewhere(ctx.model, ref):
+                    continue  # (bound nowhere else: `value_reads` says so)
+                reads.append((i, ref))
                 continue
             region = _escapes_region(g, i, d, ref, regions)
             if region is not None:
@@ -319,21 +222,30 @@ def _definite(ctx: CheckContext, g: StepGraph, c: Container, regions: list[tuple
     for i in range(1, len(steps)):
         if g.falls_into[i - 1]:
             preds[i].append(i - 1)
-    entry: list[set[str]] = [set() if i == 0 else set(universe) for i in range(len(steps))]
+    gone: dict[int, set[str]] = {}  # a `collect` step: the per-item names its region bound end there
+    for o, close in regions:
+        gone.setdefault(close, set()).update(*(bound[k] for k in range(o, close)))
+    # (the first step starts the run with nothing bound — unless it waits `after` others, like any step)
+    first = 0 if g.after[0] else 1
+    entry: list[set[str]] = [set() if i < first else set(universe) for i in range(len(steps))]
+
+    def out(p: int) -> set[str]:
+        return (entry[p] - gone[p] if p in gone else entry[p]) | bound[p]
+
     # When every step is entered only from steps above it (no route back), one pass in order reads
     # each step's predecessors once they are final: that pass is the fixpoint, and the pass that
     # would only confirm it is skipped.
     forward = all(
         all(d < i for d in g.after[i]) if g.after[i] else all(p < i for p in preds[i])
-        for i in range(1, len(steps))
+        for i in range(first, len(steps))
     )
     for _ in range(1 if forward else len(steps) + 5):
         changed = False
-        for i in range(1, len(steps)):
+        for i in range(first, len(steps)):
             if g.after[i]:  # it starts once all its `after` steps ran (a route into it waits for them too)
-                incoming = [set().union(*(entry[d] | bound[d] for d in g.after[i]))]
+                incoming = [set().union(*(out(d) for d in g.after[i]))]
             else:
-                incoming = [entry[p] | bound[p] for p in preds[i]]
+                incoming = [out(p) for p in preds[i]]
             new = set.intersection(*incoming) if incoming else set(universe)
             if new != entry[i]:
                 entry[i], changed = new, True

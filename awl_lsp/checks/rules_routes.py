@@ -2,6 +2,7 @@
 
 - a route to a step carries no payload, written or piped: steps receive bindings, only outcomes
   take a payload;
+- a piped route's payload is the piped value: it writes no `(…)` of its own;
 - a step may not share its name with an outcome of its flow (route targets share one namespace);
 - a `route` directly in a body always leaves: no statement may follow it in that body, and a step
   whose body routes unconditionally has no outcome arms.
@@ -59,9 +60,17 @@ def _is_step(ctx: ItemContext, route: Node, name: str, scope: str) -> bool:
 
 def _route(ctx: ItemContext, route: Node, scope: str) -> None:
     target = route_target_name(ctx.source, route)
-    if not _is_step(ctx, route, target, scope):
-        return
     payload = route.child_by_field_id(F.PAYLOAD)
+    if not _is_step(ctx, route, target, scope):
+        if payload is not None and route.child_by_field_id(F.INPUT) is not None:
+            ctx.error(
+                payload,
+                f"a piped route already hands the piped value to `{target}` as its payload: drop the "
+                f"`(…)` after `route {target}`, or end the pipe with `-> name` and route with a payload "
+                "on its own line",
+                "route-piped-payload",
+            )
+        return
     if payload is not None:
         ctx.error(
             payload,

@@ -127,6 +127,9 @@ def _block(ec: ExprChecker, block: Node | None) -> None:
 def _statement(ec: ExprChecker, st: Node) -> None:
     t = st.type
     env = ec.env
+    if t == "step_declaration":  # a substep in a `loop` body, a fork's branch or an `on failure` block
+        _step(ec, st)
+        return
     if t == "expression_statement":  # (the usual statement: asked first)
         value = st.child_by_field_id(F.VALUE)
         ec.walk(value)

@@ -65,6 +65,7 @@ CHECK_STAGE = frozenset(
         "route-no-payload",
         "route-not-record",
         "route-payload",
+        "route-piped-payload",
         "route-unknown-field",
         "schema-json",
         "schema-missing",

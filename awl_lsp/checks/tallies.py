@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from awl_lsp.model import Kind, RefKind
+from awl_lsp.model import Kind, Reference, RefKind
 from awl_lsp.model.facts import ItemFacts
 
 _HEADER = frozenset({Kind.INPUT, Kind.SIGNAL, Kind.OUTCOME, Kind.CARRY, Kind.REPORT, Kind.INVARIANT})
@@ -173,7 +173,8 @@ def _twice(keys: list[str]) -> frozenset[str]:
 @dataclass(slots=True)
 class Resolved:
     variant_types: frozenset[str]  # the enums whose variants the item's references name
-    cross_reads: tuple[int, ...]  # references reading a binding made outside their own step
+    # references reading a binding made outside their own step, or in the very line that reads it
+    cross_reads: tuple[int, ...]
 
 
 def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Resolved:
@@ -189,14 +190,30 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
         if kind is _VARIANT:
             variants.add(t.container)  # type: ignore[arg-type]
         elif kind is _BINDING and (r.kind is _VALUE or r.kind is _COLLECT):
+            at, where = r.range, t.range
+            # (a read in the very line of its binding: the row settles it for almost every read)
+            inside = where[0] <= at[0] <= where[2] and own_line(r)
             if step_starts is None:
                 if own is None:
                     own = set(map(id, facts.flat))
-                if id(t) not in own:
+                if inside or id(t) not in own:
                     reads.append(k)
-            elif _step(step_starts, r.range) != _step(step_starts, t.range):
+            elif inside or _step(step_starts, at) != _step(step_starts, where):
                 reads.append(k)
     return Resolved(_frozen(variants), tuple(reads) if reads else ())
+
+
+def own_line(r: Reference) -> bool:
+    """Does the value read `r` lie in the line that makes the binding it resolved to (a call or pipe
+    reading the name it binds, which the model resolves there when nothing binds it earlier)?"""
+    t = r.target
+    if t is None:
+        return False
+    at, name = r.range, t.selection
+    if (at[0], at[1]) >= (name[0], name[1]):
+        return False  # (the usual read: below the name it reads)
+    where = t.range
+    return (where[0], where[1]) <= (at[0], at[1]) and t.extra.get("how") == "binding"
 
 
 def _step(starts: list[tuple[int, int]], r: tuple[int, int, int, int]) -> int:

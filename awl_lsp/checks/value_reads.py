@@ -1,6 +1,7 @@
 """What one item's value reads may see: a name bound on no path to the read (or a signal read as a
-value), a value read above the line of its step that binds it, and a value an `on failure` block
-reads that its own step binds outside the block (the step may fail before binding it).
+value), a value read above the line of its step that binds it (or in that very line), and a value
+an `on failure` block reads that its own step binds outside the block (the step may fail before
+binding it).
 
 Run by `rules_flow_regions.check_item` on the item's value and `collect` reads, gathered once.
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.flow_graph import within
+from awl_lsp.checks.tallies import own_line
+from awl_lsp.model import SemanticModel
 from awl_lsp.model.symbols import Kind, Reference, Symbol
 from awl_lsp.syntax import fields as F
 from awl_lsp.syntax.problems import Related
@@ -55,8 +58,12 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
         if getattr(target, "kind", None) is not _BINDING:
             continue
         where = target.range  # type: ignore[union-attr]
-        if (ref.range[0], ref.range[1]) >= (where[0], where[1]) or within(ref.range, where):
-            continue
+        at = ref.range
+        own = False
+        if (at[0], at[1]) >= (where[0], where[1]):
+            # below the binding's start: an error only in the line that binds it, above its name
+            if at[0] > where[2] or not (own := own_line(ref)) or bound_elsewhere(ctx.model, ref):
+                continue  # (bound elsewhere too: whether that runs first is the flow's)
         if item is not None and not within(where, item):
             continue  # bound in another step: whether it runs first is the flow's (`rules_flow_regions`)
         if any(ctx.model.first(k, ref.name) is not None for k in (Kind.INPUT, Kind.CONST)):
@@ -71,13 +78,24 @@ def read_before_bound(ctx: ItemContext, reads: list[Reference]) -> None:
             ]
         if any(within(ref.range, clause) and within(where, lp) for lp, clause in loops):
             continue  # `until` / `max` are read when the pass ends, wherever they are written
-        ctx.error(
-            ref.range,
-            f"`{ref.name}` is read before it is bound: its binding comes further down — move this line "
-            "below it, or bind the value earlier",
-            "read-before-bound",
-            related=(_bound_here(ref.name, target),),
-        )
+        if own:
+            message = (
+                f"`{ref.name}` is read in the line that binds it: its value exists only once this line "
+                "has run — bind it on an earlier line, or read another value"
+            )
+        else:
+            message = (
+                f"`{ref.name}` is read before it is bound: its binding comes further down — move this line "
+                "below it, or bind the value earlier"
+            )
+        ctx.error(ref.range, message, "read-before-bound", related=(_bound_here(ref.name, target),))
+
+
+def bound_elsewhere(model: SemanticModel, ref: Reference) -> bool:
+    """Is the name `ref` reads bound by another binding of its flow or subflow too?"""
+    target = ref.target
+    home = target.scope.split("/", 1)[0] if target is not None else ""
+    return any(b is not target and b.scope.split("/", 1)[0] == home for b in model.lookup(_BINDING, ref.name))
 
 
 def read_in_failure(ctx: ItemContext, reads: list[Reference]) -> None:

@@ -193,16 +193,18 @@ class Resolution:
             for key in self._chain(scope) if chain is None else chain:
                 inner = scopes.get(key)
                 if inner:
-                    # the innermost scope wins; within it the last definition above the use, else the first
+                    # the innermost scope wins; within it the last definition above the use, else the
+                    # flow's input (const, …) of the name — a binding below rebinds it, its own error —
+                    # else the first
                     if len(inner) > BISECT_FROM:  # (in document order: found by bisection)
                         i = bisect_left(inner, (row, col), key=_declared_at)
-                        return inner[i - 1] if i else inner[0]
+                        return inner[i - 1] if i else self._flow_value(name) or inner[0]
                     for s in reversed(inner):
                         sel = s._selection  # type: ignore[attr-defined]  # (`s.selection`, in line)
                         at = sel[0] + s._at.rows  # type: ignore[attr-defined]
                         if at < row or (at == row and sel[1] < col):
                             return s
-                    return inner[0]
+                    return self._flow_value(name) or inner[0]
         return self._flow_value(name)
 
     def _flow_value(self, name: str) -> Symbol | None:

@@ -160,7 +160,7 @@ def _item_problems(
         if lead == -1 or (lead == _SLASH and body.startswith(b"//")) or lead == _TAB or row in free_rows:
             pass
         else:
-            if open_arm is not None and depth == 0 and indent <= open_arm[1]:
+            if open_arm is not None and depth == 0 and (indent <= open_arm[1] or not _routes(body)):
                 out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
             open_arm = None
             if depth > 0:
@@ -246,7 +246,7 @@ def _flat_lines(
             continue
         indent = len(line) - len(body)
         if open_arm is not None:
-            if indent <= open_arm[1]:
+            if indent <= open_arm[1] or not _routes(body):
                 out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
             open_arm = None
         if indent % 2:
@@ -271,6 +271,11 @@ def _flat_lines(
     if open_arm is not None:
         out.append((open_arm[0], _ARM_WITHOUT_ROUTE, "arm-route"))
     return out
+
+
+def _routes(body: bytes) -> bool:
+    """Does the line below an outcome arm's trailing comma open with `route` (its continuation)?"""
+    return body.startswith(b"route") and (len(body) == 5 or body[5] in b" \t\r(")
 
 
 def _odd_indent(row: int, indent: int, line: bytes) -> tuple[Range, str, str]:
