@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml setup.py tree-sitter-awl/src/parser.c tree-sitter-awl/s
 	touch $@
 
 demo: $(STAMP)
-	$(PY) -m awl_lsp.demo examples
+	$(PY) -m awl_lsp.server.demo examples
 
 test: $(STAMP) test-extra
 	$(PY) -m ruff check awl_lsp tests tree-sitter-awl/bindings bench tools

@@ -124,8 +124,8 @@ def _rows(text: str) -> list[tuple[str, Edit]]:
 
 def cpu_costs(text: str, runs: int = RUNS) -> dict[str, list[float]]:
     """In-process CPU seconds of each edit followed by the new version's diagnostics."""
-    from awl_lsp.documents import OpenDocument
     from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.syntax import TextEdit
 
     doc = OpenDocument(text, 1, None, None)

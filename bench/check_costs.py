@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from generate import document, typing  # noqa: E402
 
 from awl_lsp import checks  # noqa: E402
-from awl_lsp.documents import OpenDocument  # noqa: E402
 from awl_lsp.features import diagnostics as diag  # noqa: E402
+from awl_lsp.features.documents import OpenDocument  # noqa: E402
 from awl_lsp.syntax import TextEdit  # noqa: E402
 
 RUNS = 20

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import fixes_for
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import Fix, apply_edits, fixes_for
 from awl_lsp.features.fixes.apply import syntax_broken

@@ -363,11 +363,11 @@ async def measure(lines: int) -> Result:
 def cpu_costs(lines: int) -> dict[str, float]:
     """The server's own work per edit, in CPU time of this process (what a loaded machine cannot
     inflate): the same edits, applied to an `OpenDocument`, each followed by its diagnostics."""
-    from awl_lsp.documents import OpenDocument
     from awl_lsp.features import call_hierarchy_workspace as calls
     from awl_lsp.features.completion import completion_list
     from awl_lsp.features.definition import definition
     from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.features.hover import hover
     from awl_lsp.features.semantic_tokens import (
         semantic_tokens_delta,
@@ -443,9 +443,9 @@ def cpu_costs(lines: int) -> dict[str, float]:
 def workspace_costs(text: str, edits: dict) -> dict[str, float]:
     """What each publish adds over stdio when the document lies in a workspace folder (the bench's
     does): the index takes the new version's summary, and the contract diagnostics are read."""
-    from awl_lsp.documents import OpenDocument
     from awl_lsp.features.diagnostics import diagnostics
-    from awl_lsp.session import WorkspaceSession
+    from awl_lsp.features.documents import OpenDocument
+    from awl_lsp.server.session import WorkspaceSession
     from awl_lsp.syntax import Encoding, TextEdit
 
     folder = Path(tempfile.mkdtemp())
@@ -536,7 +536,7 @@ def cell(values: list[float] | None, key: str) -> str:
 
 
 def table(results: list[Result], rss: float | None) -> str:
-    from awl_lsp.server import DEBOUNCE
+    from awl_lsp.server.language_server import DEBOUNCE
 
     debounce = os.environ.get("AWL_DIAGNOSTICS_DEBOUNCE_MS") or f"{DEBOUNCE * 1000:g}"
     head = ["ms over stdio, p50 / p90 (requests: p50 / p95)"] + [f"{r.lines:,} lines" for r in results]

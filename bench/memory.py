@@ -66,7 +66,7 @@ def proc_mb(pid: int, key: str) -> float:
 
 async def settled_mb(pid: int, quiet: float = SETTLE, bound: float = 30.0) -> float:
     """RSS once it has stayed the same for `quiet` seconds (after `initialize` the server loads its
-    analysis and features while nothing else is to do: `awl_lsp.warm`)."""
+    analysis and features while nothing else is to do: `awl_lsp.server.warm`)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + bound
     last, since = proc_mb(pid, "VmRSS"), loop.time()
@@ -143,8 +143,8 @@ def inside() -> str:
     import gc
     import tracemalloc
 
-    from awl_lsp.documents import OpenDocument
     from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.features.folding import folding_ranges
     from awl_lsp.features.semantic_tokens import semantic_tokens_full
     from awl_lsp.features.symbols import document_symbols

@@ -29,8 +29,8 @@ TARGET = "≤ 300 ms"
 
 def cpu_open(text: str, runs: int = RUNS) -> float:
     """The median in-process CPU seconds of a first analysis of `text` to its diagnostics."""
-    from awl_lsp.documents import OpenDocument
     from awl_lsp.features.diagnostics import diagnostics
+    from awl_lsp.features.documents import OpenDocument
 
     spent = []
     for _ in range(runs):

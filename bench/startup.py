@@ -14,7 +14,7 @@ spawn (or the message sent) to the reply's last byte read:
   "0").start_io()`, nothing else) in the same venv, runs alternating (awl, bare, awl, …), medians.
   `awl lsp` is started twice: as the clients we ship start it (`PYTHONMALLOC=malloc` in its
   environment: no re-execution) and as any other client does (it re-executes itself once under
-  the C allocator, `awl_lsp.memory`). The server's own CPU time up to the answer (all threads,
+  the C allocator, `awl_lsp.server.memory`). The server's own CPU time up to the answer (all threads,
   from /proc) is printed beside the wall-clock time: it is what a loaded machine cannot inflate.
 - `didOpen` → first diagnostics of a 300-line document (`generate.document`, a workloop, and
   `shapes.subflows`, a workflow): opened right after `initialized` (an editor opening the file that

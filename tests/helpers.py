@@ -6,7 +6,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import TextEdit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

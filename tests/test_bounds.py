@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument, analyse_text
 from awl_lsp.features.completion import complete
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument, analyse_text
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.hover import hover
 from awl_lsp.features.selection import selection_ranges

@@ -12,7 +12,6 @@ import pytest
 from helpers import snap_of
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features import call_hierarchy as ch
 from awl_lsp.features.call_hierarchy_workspace import (
     Workspace,
@@ -22,6 +21,7 @@ from awl_lsp.features.call_hierarchy_workspace import (
     prepare,
     workflows_for,
 )
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from raw_lsp import RawServer
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.cancel import Cancelled, cancellable, checkpoint
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.semantic_tokens import semantic_tokens_full, semantic_tokens_range
 from awl_lsp.syntax import TextEdit
 

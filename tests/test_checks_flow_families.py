@@ -73,7 +73,7 @@ def test_expectations_are_the_engines(capsys: pytest.CaptureFixture[str]) -> Non
 def test_the_rule_holds_when_its_line_is_typed_in_and_out(path: Path) -> None:
     """Editing the faulty line in and out of an open document finds what a fresh check finds."""
     from awl_lsp.checks import CheckCache, run_checks
-    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.model import ModelBuilder
     from awl_lsp.syntax import SyntaxDocument, TextEdit
 
@@ -87,9 +87,13 @@ def test_the_rule_holds_when_its_line_is_typed_in_and_out(path: Path) -> None:
     lines = text.split("\n")
     without = "\n".join(lines[:row] + lines[row + 1 :])
     doc = OpenDocument(without, 1, None, None)
-    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(without)
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source, cache=doc.checks) == fresh(
+        without
+    )
     doc.edit([TextEdit(row, 0, row, 0, lines[row] + "\n")], 2)
     assert doc.syntax.text == text
-    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(text)
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source, cache=doc.checks) == fresh(text)
     doc.edit([TextEdit(row, 0, row + 1, 0, "")], 3)
-    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source) == fresh(without)
+    assert run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source, cache=doc.checks) == fresh(
+        without
+    )

@@ -66,7 +66,7 @@ def test_github_format_is_one_workflow_command_per_finding(tmp_path: Path) -> No
 
 
 def test_github_format_escapes_newlines_and_separators() -> None:
-    from awl_lsp.check_report import Record, github_annotation
+    from awl_lsp.cli.check_report import Record, github_annotation
 
     line = github_annotation(Record("a,b:c.awl", 2, 3, 2, 9, "warning", "x", "50% done\nnext"))
     assert line == (

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from repo_layout import CORPUS, Layout, build
 
-from awl_lsp.file_jobs import run_jobs, workers_for
+from awl_lsp.cli.file_jobs import run_jobs, workers_for
 
 
 def awl(*args: str, cwd: Path) -> tuple[int, str, str]:

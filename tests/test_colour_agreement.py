@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from tree_sitter import Query, QueryCursor
 
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.token_classes import _Classifier, _leaves
 from awl_lsp.syntax.errors import syntax_problems
 from awl_lsp.syntax.parser import LANGUAGE

@@ -11,8 +11,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import completion_list
+from awl_lsp.features.documents import OpenDocument
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import STEP_LINE, TYPED_AT, document  # noqa: E402

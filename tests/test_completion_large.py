@@ -10,8 +10,8 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import MAX_ITEMS, completion_list, resolve_value
+from awl_lsp.features.documents import OpenDocument
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import STEP_LINE, document  # noqa: E402

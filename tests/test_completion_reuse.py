@@ -7,8 +7,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import completion_list
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import TextEdit
 
 DOC = """\

@@ -4,7 +4,7 @@ skips the doc query for items with no `///` line near them)."""
 
 from __future__ import annotations
 
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.model import Kind
 from awl_lsp.syntax import TextEdit
 

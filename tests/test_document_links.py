@@ -7,8 +7,8 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.document_links import document_links
+from awl_lsp.features.documents import analyse_text
 
 HEAD = "//! x\nworkflow w\n  input s: S\n  outcome done: type Bool, route success\n\n"
 TAIL = "\nstep one\n  true |> route done\n"

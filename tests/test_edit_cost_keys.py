@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.workspace_diagnostics import document_summary
 from awl_lsp.model import declaration_tables
 from awl_lsp.syntax import TextEdit, offsets

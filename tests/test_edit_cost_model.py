@@ -9,8 +9,8 @@ from pathlib import Path
 
 from helpers import example
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.model import Kind, ModelBuilder, SemanticModel
 from awl_lsp.model.facts import plain_scope
 from awl_lsp.syntax import TextEdit

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import SyntaxDocument, TextEdit, bounds, problem_cache
 from awl_lsp.syntax import document as document_module
 from awl_lsp.syntax.bounds import MAX_LINE_BYTES, SourceFacts, might_be_too_deep
@@ -320,7 +320,7 @@ def test_the_line_a_problem_is_named_on_is_read_without_splitting_the_document()
     """The next code line below a place (where a bracket left open at a line's end, an invented
     line token or a deep block is named) is read line by line from that place: the same row and
     text as splitting the whole document into lines, at its end and after blank lines too."""
-    from awl_lsp.syntax.errors import _next_code_line
+    from awl_lsp.syntax.repeated_lines import next_code_line
 
     rng = random.Random(11)
     for _ in range(5000):
@@ -330,4 +330,4 @@ def test_the_line_a_problem_is_named_on_is_read_without_splitting_the_document()
         row = source.count(b"\n", 0, byte)
         below = [i for i in range(row + 1, len(lines)) if lines[i].strip()]
         expected = below[0] if below else len(lines) - 1 if row + 1 < len(lines) else row
-        assert _next_code_line(source, byte) == (expected, lines[expected]), (source, byte)
+        assert next_code_line(source, byte) == (expected, lines[expected]), (source, byte)

@@ -11,7 +11,8 @@ from typing import BinaryIO
 
 import pytest
 
-from awl_lsp import cli, file_writes
+from awl_lsp.cli import file_writes
+from awl_lsp.cli import main as cli
 
 UGLY = (
     "//! n\nworkflow w\n  outcome done: type R, route success\n  input a:String\ntype R {a: String}\n"

@@ -16,8 +16,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import document, typing  # noqa: E402

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.syntax.problems import Problem
 
 REPO = Path(__file__).resolve().parents[1]

@@ -90,7 +90,7 @@ def test_the_fix_layer_imports_no_protocol_library() -> None:
                 names = [node.module]
             assert not [n for n in names if n.split(".")[0] in ("lsprotocol", "pygls")], path.name
     probe = (
-        "import sys, awl_lsp.features.fixes, awl_lsp.file_writes, awl_lsp.check_report\n"
+        "import sys, awl_lsp.features.fixes, awl_lsp.cli.file_writes, awl_lsp.cli.check_report\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'lsprotocol', 'pygls'}))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -23,9 +23,9 @@ from helpers import snap_of
 from lsp_edits import apply_workspace_edit
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.code_actions import code_actions, problem_of
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import fix_text, fixes_for
 from awl_lsp.features.fixes.apply import syntax_broken

@@ -14,7 +14,7 @@ from collections import Counter
 from fix_cases import apply_fix, engine_verdict
 from helpers import example, snap_of
 
-from awl_lsp.documents import OpenDocument, analyse_text
+from awl_lsp.features.documents import OpenDocument, analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import Edit, apply_edits, fixes_for
 from awl_lsp.features.fixes.trial import REPLICA, recheck

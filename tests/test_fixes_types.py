@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.fixes import Fix, apply_edits, fixes_for, trial
 from awl_lsp.features.fixes.json_repair import repairs

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from awl_lsp.framing import End, Framer, ReadFn
+from awl_lsp.server.framing import End, Framer, ReadFn
 
 
 def _stream(data: bytes) -> ReadFn:

@@ -102,8 +102,8 @@ def test_nesting_past_the_bound_is_an_error_on_the_line_too_deep() -> None:
 
 def test_deep_nesting_is_a_diagnostic_in_the_server_and_cli() -> None:
     """The syntax layer bounds depth before the scanner's bound is reached: the user still sees why."""
-    from awl_lsp.documents import analyse_text
     from awl_lsp.features.diagnostics import findings
+    from awl_lsp.features.documents import analyse_text
 
     found = findings(analyse_text(nested_steps(MAX_BLOCK_DEPTH + 3)))
     assert any("nested too deeply" in f.message for f in found)

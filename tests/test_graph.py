@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import accept_registrations, snap_of
 
-from awl_lsp.cli import main
+from awl_lsp.cli.main import main
 from awl_lsp.features.graph import flow_graph
 from awl_lsp.features.graph_layout import layered_svg
 from awl_lsp.features.graph_render import to_dot, to_mermaid

@@ -7,7 +7,7 @@ import pytest
 from helpers import example
 
 from awl_lsp.checks import CheckCache, Problem, run_checks
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.model import ModelBuilder, SemanticModel
 from awl_lsp.syntax import SyntaxDocument, TextEdit
 
@@ -48,12 +48,12 @@ def insert_line(row: int, line: str) -> TextEdit:
 def check_in_steps(text: str, steps: list) -> OpenDocument:
     """Apply each step (a function of the current text returning an edit) and compare after each."""
     doc = OpenDocument(text, 1, None, None)
-    first = run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source)
+    first = run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source, cache=doc.checks)
     assert first == fresh_problems(text)
     for version, step in enumerate(steps, start=2):
         doc.edit([step(doc.syntax.text)], version)
         snap = doc.snapshot
-        got = run_checks(snap.model, doc.syntax.tree, doc.syntax.source)
+        got = run_checks(snap.model, doc.syntax.tree, doc.syntax.source, cache=snap.checks)
         assert got == fresh_problems(doc.syntax.text), f"after edit {version - 1}"
         fresh = SyntaxDocument(doc.syntax.text)
         assert resolutions(snap.model) == resolutions(ModelBuilder().build(fresh.tree, fresh.source))
@@ -119,7 +119,7 @@ def test_inserting_lines_above_moves_every_problem() -> None:
             swap("step scan\n", "step scan\n  sweep(region: region) -> again\n"),
         ],
     )
-    problems = run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source)
+    problems = run_checks(doc.snapshot.model, doc.syntax.tree, doc.syntax.source, cache=doc.checks)
     assert any(p.code == "hatch-key" for p in problems)
 
 

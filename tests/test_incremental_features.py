@@ -18,8 +18,8 @@ from helpers import example
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.semantic_tokens import decode, semantic_tokens_delta, semantic_tokens_full, tokens
 from awl_lsp.features.snapshot import Snapshot

@@ -18,8 +18,8 @@ import pytest
 
 from awl_lsp.checks import Problem
 from awl_lsp.checks.replay import ItemMap, Unmappable
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import TextEdit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

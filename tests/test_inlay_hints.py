@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import example, snap_of
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.inlay_hints import inlay_hints
 from awl_lsp.syntax import Encoding
 

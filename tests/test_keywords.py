@@ -281,11 +281,11 @@ def test_every_word_is_offered_by_some_completion_slot_and_slots_offer_only_tabl
 def test_the_servers_word_keyed_maps_name_only_table_words() -> None:
     from awl_lsp.checks import rules_workloop
     from awl_lsp.features import completion_context, completion_snippets, completion_tokens, signature_help
-    from awl_lsp.syntax import errors
+    from awl_lsp.syntax import expected
 
     maps = {
-        "syntax/errors.py _LINE_HINTS": set(errors._LINE_HINTS),
-        "syntax/errors.py _AFTER_WORDS": set(errors._AFTER_WORDS),
+        "syntax/expected.py LINE_HINTS": set(expected.LINE_HINTS),
+        "syntax/expected.py AFTER_WORDS": set(expected.AFTER_WORDS),
         "features/completion_snippets.py _FORMS": set(completion_snippets._FORMS),
         "features/completion_tokens.py _TOP_WORDS": set(completion_tokens._TOP_WORDS),
         "features/completion_context.py _CONFIG_WORDS": set(completion_context._CONFIG_WORDS),

@@ -24,7 +24,7 @@ def rss_mb(pid: int) -> float:
 
 def settled_mb(pid: int, quiet: float = 1.0, bound: float = 30.0) -> float:
     """The RSS once it has stayed the same for `quiet` seconds: after `initialize` the server loads
-    its analysis and features while nothing else is to do (`awl_lsp.warm`), so its idle size is
+    its analysis and features while nothing else is to do (`awl_lsp.server.warm`), so its idle size is
     reached a moment later."""
     deadline = time.monotonic() + bound
     last, since = rss_mb(pid), time.monotonic()

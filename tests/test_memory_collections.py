@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from awl_lsp import memory
+from awl_lsp.server import memory
 
 
 class _Node:

@@ -23,12 +23,12 @@ from typing import Any
 
 from pygls.io_ import StdoutWriter
 
-import awl_lsp.server
-from awl_lsp import memory
-from awl_lsp.documents import OpenDocument
+import awl_lsp.server.language_server
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.semantic_tokens import semantic_tokens_full
-from awl_lsp.protocol import Dispatcher
+from awl_lsp.server import memory
+from awl_lsp.server.dispatch import Dispatcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import document  # noqa: E402
@@ -46,10 +46,10 @@ class Session:
 
     def __init__(self) -> None:
         # a fresh module: a fresh server with every feature registered on it
-        self.server: Any = importlib.reload(awl_lsp.server).server
+        self.server: Any = importlib.reload(awl_lsp.server.language_server).server
         # closed documents are freed once the input is quiet (`RELEASE_AFTER`, half a second for an
         # editor): here 10 ms of quiet is enough
-        awl_lsp.server.RELEASE_AFTER = 0.01
+        awl_lsp.server.language_server.RELEASE_AFTER = 0.01
         self.out = io.BytesIO()
         self.server.protocol.set_writer(StdoutWriter(self.out))
         self.dispatcher = Dispatcher(self.server)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_messages_expected import LOOP
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import analyse_text
 
 HERE = Path(__file__).resolve().parent
 

@@ -321,7 +321,7 @@ def test_no_feature_shows_a_file_outside_the_workspace(tmp_path: Path) -> None:
 def test_a_failing_handler_is_answered_internal_error_and_logged() -> None:
     import io
 
-    from awl_lsp.protocol import RobustLanguageServer
+    from awl_lsp.server.protocol import RobustLanguageServer
 
     server = RobustLanguageServer("crash-test", "0")
     calls: list[str] = []

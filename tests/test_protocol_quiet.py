@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 
-from awl_lsp.framing import Body, FdReader, Framer
-from awl_lsp.protocol import Dispatcher, RobustLanguageServer
+from awl_lsp.server.dispatch import Dispatcher
+from awl_lsp.server.framing import Body, FdReader, Framer
+from awl_lsp.server.protocol import RobustLanguageServer
 
 
 def _frame(body: bytes) -> bytes:

@@ -1,4 +1,4 @@
-"""Which clients are offered pull diagnostics (`awl_lsp.pull.client_pulls`), and what a report's
+"""Which clients are offered pull diagnostics (`awl_lsp.server.pull.client_pulls`), and what a report's
 result id depends on — without a server process (the protocol itself: test_pull_diagnostics_e2e)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import client_capabilities
 
-from awl_lsp.pull import partners, partners_key
+from awl_lsp.server.pull import partners, partners_key
 from awl_lsp.workspace import WorkspaceIndex
 
 DATA = Path(__file__).parent / "data" / "workspace"
@@ -25,13 +25,13 @@ DATA = Path(__file__).parent / "data" / "workspace"
     ],
 )
 def test_clients_that_cannot_be_asked_to_refresh_are_not_offered_pull(editor: str, pulls: bool) -> None:
-    from awl_lsp.pull import client_pulls
+    from awl_lsp.server.pull import client_pulls
 
     assert client_pulls(client_capabilities(editor)) is pulls
 
 
 def test_a_client_declaring_pulling_and_refresh_is_offered_pull() -> None:
-    from awl_lsp.pull import client_pulls
+    from awl_lsp.server.pull import client_pulls
 
     caps = lsp.ClientCapabilities(
         text_document=lsp.TextDocumentClientCapabilities(diagnostic=lsp.DiagnosticClientCapabilities()),

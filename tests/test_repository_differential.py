@@ -26,8 +26,8 @@ from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
 from repo_layout import CORPUS, REPO, Layout, build
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import analyse_text
 
 REFERENCE = Path(os.environ.get("AWL_REFERENCE") or REPO.parent / "shared" / "bin" / "awl-reference")
 

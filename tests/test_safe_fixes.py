@@ -29,9 +29,9 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.code_actions import code_actions
 from awl_lsp.features.diagnostics import diagnostics, findings
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.fixes import Fix, apply_edits, fixes_for
 from awl_lsp.features.fixes.apply import syntax_broken
 from awl_lsp.features.lsp_positions import lsp_range

@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import example, snap_of
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.semantic_tokens import (
     TOKEN_MODIFIERS,
     TOKEN_TYPES,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.semantic_tokens import (
     semantic_tokens_delta,
     semantic_tokens_full,

@@ -1,5 +1,5 @@
 """How the server starts: `initialize` is answered with only pygls and the protocol loaded; the
-analysis and the features load afterwards, at quiet moments (`awl_lsp.warm`), never ahead of a
+analysis and the features load afterwards, at quiet moments (`awl_lsp.server.warm`), never ahead of a
 message; and `awl lsp` serves under the configuration of every client we ship, re-executing itself
 for the C allocator only when a client did not give it one — before anything heavy is loaded.
 
@@ -26,11 +26,11 @@ from pygls.protocol import default_converter
 from raw_lsp import RawServer, frame
 from test_cli_imports import PACKAGE, _imports, _source
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.completion import completion_list
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.hover import hover
-from awl_lsp.warm import WarmUp
+from awl_lsp.server.warm import WarmUp
 
 ROOT = PACKAGE.parent
 EXAMPLES = ROOT / "examples"
@@ -39,7 +39,7 @@ AWL = Path(sys.executable).with_name("awl")
 HEAVY = (
     "awl_lsp.model",
     "awl_lsp.checks",
-    "awl_lsp.documents",
+    "awl_lsp.features.documents",
     "awl_lsp.workspace",
     "awl_lsp.reference",
     "awl_lsp.features.diagnostics",
@@ -100,13 +100,13 @@ def test_initialize_is_answered_before_the_analysis_loads() -> None:
         result = server.initialize()
         assert result["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
         before = set(_settled(server))
-        assert "awl_lsp.server" in before and "lsprotocol.types" in before
+        assert "awl_lsp.server.language_server" in before and "lsprotocol.types" in before
         early = sorted(m for m in before if _heavy(m))
         assert not early, early
         # what a message needs, it loads itself (the warm-up is off here)
         _serves_open(server)
         after = set(_settled(server))
-        assert {"awl_lsp.checks", "awl_lsp.documents", "awl_lsp.features.hover"} <= after
+        assert {"awl_lsp.checks", "awl_lsp.features.documents", "awl_lsp.features.hover"} <= after
     finally:
         server.close()
 
@@ -127,7 +127,7 @@ def test_without_an_allocator_choice_it_re_executes_before_loading_anything_heav
         server.initialize()
         imported = _settled(server)
         # two processes logged their imports: the command line twice, the protocol library once
-        assert imported.count("awl_lsp.cli") == 2, imported.count("awl_lsp.cli")
+        assert imported.count("awl_lsp.cli.main") == 2, imported.count("awl_lsp.cli.main")
         assert imported.count("lsprotocol.types") == 1
         environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         assert b"PYTHONMALLOC=malloc" in environ  # (the same process, now under the C allocator)
@@ -194,7 +194,7 @@ def test_it_serves_as_each_client_starts_it_without_re_executing(
     server = RawServer(cmd=cmd, env=_env(**extra))
     try:
         _serves(server)
-        assert _imported(server).count("awl_lsp.cli") == 1  # one process: no re-execution
+        assert _imported(server).count("awl_lsp.cli.main") == 1  # one process: no re-execution
     finally:
         server.close()
 
@@ -218,16 +218,16 @@ def _closure(start: str) -> set[str]:
 
 def test_the_warm_up_loads_every_module_the_server_may_need() -> None:
     program = (
-        "import sys, awl_lsp.server as s\n"
-        "from awl_lsp.warm import warm_up\n"
+        "import sys, awl_lsp.server.language_server as s\n"
+        "from awl_lsp.server.warm import warm_up\n"
         "warm_up(s.server.protocol)\n"
         "print(' '.join(m for m in sys.modules if m.startswith('awl_lsp')))\n"
     )
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     loaded = set(run.stdout.split())
-    missing = sorted(_closure("awl_lsp.server") - loaded)
-    assert not missing, f"add these to awl_lsp.warm.FEATURES (or ANALYSIS): {missing}"
+    missing = sorted(_closure("awl_lsp.server.language_server") - loaded)
+    assert not missing, f"add these to awl_lsp.server.warm.FEATURES (or ANALYSIS): {missing}"
 
 
 def test_the_analysis_in_worker_threads_imports_nothing_once_analysis_is_loaded(tmp_path: Path) -> None:
@@ -236,10 +236,10 @@ def test_the_analysis_in_worker_threads_imports_nothing_once_analysis_is_loaded(
     program = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from awl_lsp.warm import ANALYSIS, load\n"
+        "from awl_lsp.server.warm import ANALYSIS, load\n"
         "load(ANALYSIS)\n"
         "before = {m for m in sys.modules if m.startswith('awl_lsp')}\n"
-        "from awl_lsp.documents import OpenDocument\n"
+        "from awl_lsp.features.documents import OpenDocument\n"
         "from awl_lsp.features.diagnostics import diagnostics\n"
         "from awl_lsp.features.typing import type_env\n"
         "from awl_lsp.features.workspace_diagnostics import document_summary, unopened_diagnostics\n"
@@ -265,7 +265,7 @@ def test_the_analysis_in_worker_threads_imports_nothing_once_analysis_is_loaded(
     analysed, *rest = run.stdout.splitlines()
     assert int(analysed) > 50  # (valid and invalid documents of every family)
     new = rest[0].split() if rest else []
-    assert not new, f"add these to awl_lsp.warm.ANALYSIS: {new}"
+    assert not new, f"add these to awl_lsp.server.warm.ANALYSIS: {new}"
 
 
 def test_no_warm_up_step_runs_while_a_message_waits() -> None:

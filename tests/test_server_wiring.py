@@ -1,9 +1,9 @@
-"""The server module's wiring, in-process: what `awl_lsp.server` registers and the knobs it exposes.
+"""The server module's wiring, in-process: what `server.language_server` registers and the knobs it exposes.
 
 The server is assembled from modules (`document_table`, `publishing`, `document_sync`,
 `workspace_sync`, `pull`, `custom_requests`); these tests hold the module's promises to the code
 that drives it: a reload gives a fresh server that answers every feature an editor asks for, and
-the publishing timings set on `awl_lsp.server` (as tests and benches do) are the ones it uses.
+the publishing timings set on `awl_lsp.server.language_server` (as tests and benches do) are the ones it uses.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from pygls.io_ import StdoutWriter
 
-import awl_lsp.server
-from awl_lsp.protocol import Dispatcher
+import awl_lsp.server.language_server
+from awl_lsp.server.dispatch import Dispatcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from generate import document  # noqa: E402
@@ -32,7 +32,7 @@ class Client:
     """A fresh server (the module reloaded) behind a `Dispatcher`, answering into a buffer."""
 
     def __init__(self) -> None:
-        self.server: Any = importlib.reload(awl_lsp.server).server
+        self.server: Any = importlib.reload(awl_lsp.server.language_server).server
         self.out = io.BytesIO()
         self.server.protocol.set_writer(StdoutWriter(self.out))
         self.dispatcher = Dispatcher(self.server)
@@ -68,9 +68,9 @@ class Client:
 
 def test_a_reloaded_module_gives_a_fresh_server_that_answers_every_feature() -> None:
     async def main() -> None:  # (on a running loop, as when serving: async handlers run as tasks)
-        before = awl_lsp.server.server
+        before = awl_lsp.server.language_server.server
         client = Client()
-        assert client.server is not before and client.server is awl_lsp.server.server
+        assert client.server is not before and client.server is awl_lsp.server.language_server.server
         assert list(client.server.protocol.fm.features) == list(before.protocol.fm.features)
         caps = client.answer(
             client.send("initialize", {"processId": None, "capabilities": {}, "rootUri": None})
@@ -119,7 +119,7 @@ def test_the_timings_set_on_the_server_module_are_the_ones_it_uses(monkeypatch: 
     async def first_publish(offload_lines: int) -> tuple[int, int]:
         """How many diagnostics were published during the open, and how many once its work ended."""
         client = Client()
-        monkeypatch.setattr(awl_lsp.server, "OFFLOAD_LINES", offload_lines)
+        monkeypatch.setattr(awl_lsp.server.language_server, "OFFLOAD_LINES", offload_lines)
         client.send("initialize", {"processId": None, "capabilities": {}, "rootUri": None})
         client.open(document(40))
         during = len(client.published())
@@ -131,6 +131,6 @@ def test_the_timings_set_on_the_server_module_are_the_ones_it_uses(monkeypatch: 
         return during, len(client.published())
 
     # a 40-line document under the threshold is checked during the open; with the threshold set to
-    # 1 line on `awl_lsp.server`, its first check runs in a worker and publishes after it
+    # 1 line on `awl_lsp.server.language_server`, its first check runs in a worker and publishes after it
     assert asyncio.run(first_publish(10**6)) == (1, 1)
     assert asyncio.run(first_publish(1)) == (0, 1)

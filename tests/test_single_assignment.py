@@ -9,8 +9,8 @@ bindings, and no other (`awl-reference check` lists every error it finds).
 from __future__ import annotations
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.syntax import TextEdit
 
 HEAD = """//! probe

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.definition import definition
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.folding import folding_ranges
 from awl_lsp.features.hover import hover
 from awl_lsp.features.semantic_tokens import decode, semantic_tokens_full

@@ -11,8 +11,8 @@ from helpers import example, snap_of
 from lsprotocol import types as lsp
 
 from awl_lsp.checks.suggest import close_names, distance
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import diagnostics, findings
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.syntax.problems import Problem
 
 REPO = Path(__file__).resolve().parents[1]

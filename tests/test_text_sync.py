@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import OpenDocument, analyse_text
 from awl_lsp.features.completion import complete
 from awl_lsp.features.diagnostics import diagnostics
+from awl_lsp.features.documents import OpenDocument, analyse_text
 from awl_lsp.features.hover import hover
 from awl_lsp.features.inlay_hints import inlay_hints
 from awl_lsp.features.selection import selection_ranges

@@ -12,7 +12,7 @@ import pytest
 from helpers import snap_of
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.type_definition import type_definition
 from awl_lsp.model.schema_locations import json_key_offset, point_of
 

@@ -1,4 +1,4 @@
-"""The server's warm-up (`awl_lsp.warm`, after `initialize` is answered, while the input is quiet):
+"""The server's warm-up (`awl_lsp.server.warm`, after `initialize` is answered, while the input is quiet):
 what every first completion used to pay for is done once per process, and an answer sent after it
 is exactly the one a fresh converter writes (the warm-up changes when the work is done, never what
 is sent)."""
@@ -12,10 +12,10 @@ from pygls.protocol import default_converter
 from test_completion_reuse import DOC as REUSE_DOC
 from test_completion_reuse import _cursors
 
-from awl_lsp.documents import OpenDocument
 from awl_lsp.features.completion import completion_list
-from awl_lsp.server import AwlServer
-from awl_lsp.warm import warm_up
+from awl_lsp.features.documents import OpenDocument
+from awl_lsp.server.language_server import AwlServer
+from awl_lsp.server.warm import warm_up
 
 # a workloop with a record call and a step line half-typed and one empty (shared with the reuse tests)
 DOC, CURSORS = _cursors(REUSE_DOC.replace("note = ‸", "note = i‸"))

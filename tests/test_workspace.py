@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
-from awl_lsp.documents import analyse_text
 from awl_lsp.features import workspace_nav as nav
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, contract_problems
 
@@ -193,7 +193,7 @@ def test_workspace_symbols_are_fuzzy_and_reach_unopened_documents(folder: Path) 
 def test_awl_check_applies_the_contracts_across_a_folder(
     folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from awl_lsp.cli import main
+    from awl_lsp.cli.main import main
 
     assert main(["check", str(folder)]) == 0
     flow = folder / "flows" / "archive_object.awl"

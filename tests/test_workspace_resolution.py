@@ -12,8 +12,8 @@ from lsprotocol import types as lsp
 from repo_layout import program
 
 from awl_lsp.checks import Severity
-from awl_lsp.documents import analyse_text
 from awl_lsp.features import workspace_nav as nav
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, contract_problems
 from awl_lsp.workspace.resolution import distance

@@ -6,7 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from awl_lsp.documents import OpenDocument
+from awl_lsp.features.documents import OpenDocument
 from awl_lsp.features.workspace_diagnostics import document_summary
 from awl_lsp.syntax import TextEdit
 from awl_lsp.workspace.summary import summarize

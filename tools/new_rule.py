@@ -83,8 +83,8 @@ from differential.mutate import in_reference_language
 
 from awl_lsp.checks.base import Problem, Severity
 from awl_lsp.checks.rules_{name} import CODE
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import findings
+from awl_lsp.features.documents import analyse_text
 
 DATA = Path(__file__).resolve().parent / "data" / "checks" / "{name}"
 VALID = sorted((DATA / "valid").glob("*.awl"))

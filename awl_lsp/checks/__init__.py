@@ -8,6 +8,8 @@ reads the document through `ctx.items`, `ctx.doc` and `ctx.model`; its problems 
 an edit that changed nothing it read (`awl_lsp.checks.probes` notes which items' nodes,
 references, broken steps and read names it read — nothing to declare; `awl_lsp.checks.replay`
 compares them).
+
+May import: `syntax`, `reference`, `model`.
 """
 
 from __future__ import annotations
@@ -80,13 +82,11 @@ def run_checks(
 ) -> list[Problem]:
     """All semantic problems of one document, sorted by position.
 
-    `cache` (by default the one `OpenDocument` attached to the model, if any) keeps item results
-    between versions of a document; without one every item is checked.
+    `cache` (the one a snapshot's document hands over, if any) keeps item results between versions
+    of a document; without one every item is checked.
     """
     if cache is None:
-        cache = getattr(model, "check_cache", None)
-        if not isinstance(cache, CheckCache):
-            cache = CheckCache()
+        cache = CheckCache()
     ctx = CheckContext(model, tree, source, path, workspace)
     with gc_paused():
         cache.run(ctx, RULES)

@@ -13,9 +13,10 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from awl_lsp.checks.base import CheckContext, ItemContext
+from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.calls import arguments, call_of
 from awl_lsp.checks.operators import list_items, operands
+from awl_lsp.checks.presence import absent_facts, env_for, present_facts
 from awl_lsp.checks.slots import Slot, field_slot, list_field, parameter_slot, source_slot
 from awl_lsp.checks.suggest import name_data
 from awl_lsp.checks.variants import bare_variant, loose_variant, variant_value
@@ -24,7 +25,6 @@ from awl_lsp.model.types import (
     DURATION,
     INT,
     AwlType,
-    TypeEnv,
     assignable,
     element_of,
     parse_type_text,
@@ -45,49 +45,6 @@ _BODY_EXPRS = (
     "condition",
     "limit",
 )
-
-
-def env_for(ctx: CheckContext) -> TypeEnv:
-    """The item's TypeEnv (one per check run, its memory and look-up recording reset per item)."""
-    env = getattr(ctx, "type_env", None)
-    if env is None:
-        env = TypeEnv(ctx.model, ctx.tree, ctx.source, ctx.path, workspace=ctx.workspace)
-        ctx.type_env = env  # type: ignore[attr-defined]
-    return env
-
-
-def present_facts(env: TypeEnv, node: Node | None) -> set[str]:
-    """Expressions proven present when `node` is true."""
-    if node is None:
-        return set()
-    if node.type == "parenthesized_expression" and node.named_children:
-        return present_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "present":
-        return {env.text(node.child_by_field_id(F.VALUE))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "and":
-        return present_facts(env, node.child_by_field_id(F.LEFT)) | present_facts(
-            env, node.child_by_field_id(F.RIGHT)
-        )
-    if node.type == "not_expression":
-        return absent_facts(env, node.child_by_field_id(F.OPERAND))
-    return set()
-
-
-def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
-    """Expressions proven present when `node` is false."""
-    if node is None:
-        return set()
-    if node.type == "parenthesized_expression" and node.named_children:
-        return absent_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "absent":
-        return {env.text(node.child_by_field_id(F.VALUE))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "or":
-        return absent_facts(env, node.child_by_field_id(F.LEFT)) | absent_facts(
-            env, node.child_by_field_id(F.RIGHT)
-        )
-    if node.type == "not_expression":
-        return present_facts(env, node.child_by_field_id(F.OPERAND))
-    return set()
 
 
 class ExprChecker:

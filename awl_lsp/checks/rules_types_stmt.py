@@ -12,7 +12,8 @@ from tree_sitter import Node
 
 from awl_lsp.checks.base import ItemContext
 from awl_lsp.checks.calls import Argument, arguments
-from awl_lsp.checks.rules_types import ExprChecker, Facts, absent_facts, present_facts
+from awl_lsp.checks.presence import absent_facts, present_facts
+from awl_lsp.checks.rules_types import ExprChecker, Facts
 from awl_lsp.checks.slots import carry_slot, field_slot, list_field, outcome_slot, parameter_slot
 from awl_lsp.checks.suggest import close_names, did_you_mean
 from awl_lsp.model.symbols import Kind, RefKind, Symbol

@@ -53,7 +53,7 @@ class Workspace:
         if found is not None:
             return found
         if entry.path not in self._read:
-            from awl_lsp.documents import analyse_text
+            from awl_lsp.features.documents import analyse_text
 
             root = self.index.roots[0] if self.index.roots else entry.path.parent
             snap = analyse_text(entry.text, entry.path, root)

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from awl_lsp.features.completion_expressions import (
+    bracket,
+    expression,
+    offer_routes,
+    type_position,
+)
 from awl_lsp.features.completion_tokens import (
-    _COMBINATORS,
-    _OPERATORS,
     _TRIVIA,
     _VALUE_END,
     Analysis,
@@ -22,7 +26,6 @@ from awl_lsp.features.completion_tokens import (
 )
 from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import Kind
-from awl_lsp.model.types import AwlType, element_of
 
 _STATEMENT_BLOCKS = frozenset({"step", "fork", "loop", "retire", "on-failure", "outcome-route"})
 _OPENER_BLOCKS = {
@@ -36,7 +39,6 @@ _OPENER_BLOCKS = {
     "retire": "retire",
 }
 _CONFIG_WORDS = ("node", "timeout", "retry")
-_DECLARES_PARAMETERS = frozenset({"action", "child", "detached", "subflow"})
 
 
 def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
@@ -74,7 +76,7 @@ def plan(snap: Snapshot, row: int, col: int) -> tuple[Plan, Analysis]:
     a.visits = any(_has_visits(a, i) for i in openers[:1] if a.toks[i].text == "step")
     block = _block_of(a, openers, indent)
     if stack:
-        _bracket(a, p, stack[-1], block)
+        bracket(a, p, stack[-1], block)
     elif first is None:
         _line_start(a, p, block, row, indent)
         if block in ("workflow-header", "workloop-header", "invariant") and openers:
@@ -184,38 +186,6 @@ def _unique_clauses_present(a: Analysis, opener: Tok, row: int) -> set[str]:
     return present
 
 
-def _type_position(a: Analysis, i: int) -> str | None:
-    """Whether the place right after token `i` takes a type: "types", "types+type" or "type"."""
-    if i < 0:
-        return None
-    t = a.toks[i]
-    first = a.toks[a.line_start(i)]
-    stack = a.open_brackets(i)
-    if t.text == "[" and not t.named:
-        return "types" if _type_position(a, i - 1) else None
-    if t.text == "type" and i > 0 and a.toks[i - 1].text == ":":
-        return "types"
-    if t.text == "->":
-        return "types" if first.text in ("action", "child", "detached") and not stack else None
-    if t.text != ":":
-        return None
-    if stack:
-        ob = stack[-1]
-        if a.toks[ob].text == "{":
-            return "types" if first.text == "type" else None
-        if a.toks[ob].text == "(" and ob >= 2 and a.toks[ob - 2].text in _DECLARES_PARAMETERS:
-            return "types"
-        return None
-    pos = i - a.line_start(i)
-    if pos != 2:
-        return None
-    if first.text in ("input", "signal", "carry"):
-        return "types"
-    if first.text in ("report", "invariant"):
-        return "types+type"
-    return None
-
-
 def _base_scope(a: Analysis) -> str:
     return a.scope.split("/")[0] if a.scope.startswith("subflow:") else ""
 
@@ -225,115 +195,11 @@ def _steps(a: Analysis, exclude: set[str]) -> list[str]:
     return [s.name for s in a.model.of_kind(Kind.STEP) if s.scope == base and s.name not in exclude]
 
 
-def _route(p: Plan) -> None:
-    p.route_targets = True
-
-
-def _expression(a: Analysis, p: Plan, start: int) -> str:
-    """Plan for an expression whose tokens run from `start` to the cursor; returns its state."""
-    opener = a.toks[start - 1].text if start > 0 else ""
-    if start >= a.cut:
-        p.values = True
-        p.record_types = opener in (":", "=", "(", ",", "[")
-        p.slots.append("expression")
-        return "start"
-    j = a.cut - 1
-    last = a.toks[j]
-    if last.text == ".":
-        before = a.toks[j - 1] if j > 0 else None
-        if before is not None and before.end == last.start and before.text == "workflow":
-            p.workflow_fields = True
-        elif before is not None and before.end == last.start and before.kind in _VALUE_END and j - 1 >= start:
-            p.fields_of = _known(a.infer_back(j - 1))
-        else:
-            p.fields_of = _known(element_of(a.pipe_input(j)) or a.pipe_input(j))
-        return "field"
-    if last.text == "|>":
-        p.stage_actions = True
-        p.slots.append("pipe-stage")
-        return "stage"
-    if last.text == "route" and j > 0 and a.toks[j - 1].text == "|>":
-        _route(p)
-        return "route"
-    if last.text == "is":
-        p.slots.append("is-test")
-        return "is"
-    if last.text == "schema":
-        p.slots.append("schema-door")
-        return "schema"
-    if last.text == "of" and j > 0 and a.toks[j - 1].text == "schema":
-        p.types = True
-        return "type"
-    if last.text in ("empty", "present", "absent"):
-        p.words += ["and", "or"]
-        return "complete"
-    if last.text in _OPERATORS or last.text in ("(", ",", "[", ":", "=") and not last.named:
-        p.values = True
-        p.record_types = last.text in (":", "=", "(", ",", "[")
-        p.slots.append("expression")
-        return "start"
-    if last.kind in _VALUE_END or last.text in ("count", "workflow"):
-        p.slots.append("after-expression")
-        return "complete"
-    return "other"
-
-
-def _known(t: AwlType | None) -> AwlType | None:
-    return None if t is None or t.unknown else t
-
-
-def _bracket(a: Analysis, p: Plan, ob: int, block: str) -> None:
-    tp = _type_position(a, a.cut - 1)
-    if tp:
-        p.types = True
-        return
-    open_tok = a.toks[ob]
-    inside = [i for i in range(ob + 1, a.cut) if a.toks[i].depth == open_tok.depth + 1]
-    commas = [i for i in inside if a.toks[i].text == ","]
-    seg = (commas[-1] + 1) if commas else ob + 1
-    before = a.toks[ob - 1] if ob > 0 else None
-    before2 = a.toks[ob - 2].text if ob > 1 else ""
-    if open_tok.text == "{":
-        return
-    if open_tok.text == "[":
-        _expression(a, p, seg)
-        return
-    if before is None or before.text == "schema" or before2 in _DECLARES_PARAMETERS:
-        return
-    if before.text in _COMBINATORS:
-        _expression(a, p, ob + 1)
-        return
-    if before.kind != "identifier" and before.text != "start" or before.end != open_tok.start:
-        _expression(a, p, ob + 1)
-        return
-    how = {"hatch": "hatch", "answer": "answer", "route": "route"}.get(before2, "call")
-    if seg >= a.cut:
-        p.arguments = (how, before.text)
-        p.given = _given(a, ob)
-        return
-    if seg + 1 < a.cut and a.toks[seg + 1].text == ":":
-        _expression(a, p, seg + 2)
-    elif how == "route":  # a payload that is not a record: `route failed("text" + x)`
-        _expression(a, p, seg)
-
-
-def _given(a: Analysis, ob: int) -> set[str]:
-    depth = a.toks[ob].depth + 1
-    out: set[str] = set()
-    for i in range(ob + 1, len(a.toks) - 1):
-        t = a.toks[i]
-        if t.depth < depth or (t.depth == 0 and a.is_line_start(i)):
-            break
-        if t.depth == depth and a.toks[i + 1].text == ":" and t.kind == "identifier" and i < a.cut:
-            out.add(t.text)
-    return out
-
-
 def _mid_line(a: Analysis, p: Plan, block: str, first: int) -> None:
     toks = a.line_tokens(first)
     words = [t.text for t in toks]
     w0, n, last = words[0], len(words), words[-1]
-    tp = _type_position(a, a.cut - 1)
+    tp = type_position(a, a.cut - 1)
     if tp:
         p.types = tp != "type"
         if tp == "types+type":
@@ -361,7 +227,7 @@ def _mid_line(a: Analysis, p: Plan, block: str, first: int) -> None:
             p.words.append("schema")
         elif w0 == "const" and "=" in words:
             p.constants_only = True
-            _expression(a, p, first + words.index("=") + 1)
+            expression(a, p, first + words.index("=") + 1)
     elif block in _STATEMENT_BLOCKS:
         _statement_line(a, p, block, first, toks, words)
 
@@ -372,7 +238,7 @@ def _header_line(a: Analysis, p: Plan, block: str, toks: list[Tok], words: list[
         p.signals = True
     elif w0 == "carry" and "=" in words:
         p.constants_only = True
-        _expression(a, p, a.toks.index(toks[0]) + words.index("=") + 1)
+        expression(a, p, a.toks.index(toks[0]) + words.index("=") + 1)
     elif w0 == "outcome":
         if n == 3 and last == ":":
             p.slots.append("header-outcome-type")
@@ -397,7 +263,7 @@ def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok
         _step_line(a, p, words)
     elif w0 == "route":
         if n == 1:
-            _route(p)
+            offer_routes(p)
     elif w0 == "outcome" and block == "step":
         if n == 3 and last == ":":
             p.slots.append("outcome-guard")
@@ -405,15 +271,15 @@ def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok
             if last == ",":
                 p.words.append("route")
             elif last == "route":
-                _route(p)
+                offer_routes(p)
         elif n >= 4 and words[3] in ("if", "when"):
-            if _expression(a, p, first + 4) == "start" and a.visits:
+            if expression(a, p, first + 4) == "start" and a.visits:
                 p.words.append("visits")
     elif w0 == "hatch":
         if n == 1:
             p.detached = True
         elif "key" in words:
-            _expression(a, p, first + words.index("key") + 1)
+            expression(a, p, first + words.index("key") + 1)
         elif last == ")" and a.matching_open(a.cut - 1) == first + 2:
             p.slots.append("hatch-tail")
     elif w0 == "answer" and n == 1:
@@ -431,29 +297,29 @@ def _statement_line(a: Analysis, p: Plan, block: str, first: int, toks: list[Tok
         if n == 2:
             p.words.append("in")
         elif "in" in words and "sequential" not in words:
-            if _expression(a, p, first + words.index("in") + 1) == "complete":
+            if expression(a, p, first + words.index("in") + 1) == "complete":
                 p.words.append("sequential")
     elif w0 in ("distribute", "sequence") and n >= 2:
         if n == 2:
             p.words.append("in")
         elif "in" in words:
-            _expression(a, p, first + words.index("in") + 1)
+            expression(a, p, first + words.index("in") + 1)
     elif w0 == "loop" and "=" in words and "counting" not in words:
-        if _expression(a, p, first + words.index("=") + 1) == "complete":
+        if expression(a, p, first + words.index("=") + 1) == "complete":
             p.words.append("counting")
     elif w0 == "collect" and n == 1:
         p.values = True
     elif w0 == "until" and block == "loop":
-        _expression(a, p, first + 1)
+        expression(a, p, first + 1)
     elif w0 == "max":
-        state = _expression(a, p, first + 1)
+        state = expression(a, p, first + 1)
         if state == "complete" and block == "step" and "visits" not in words:
             p.slots.remove("after-expression")
             p.words.append("visits")
     elif w0 in ("sleep", "join", "step", "outcome", "answer", "spawn", "on"):
         return
     elif "->" not in words:
-        _expression(a, p, first)
+        expression(a, p, first)
 
 
 def _has_visits(a: Analysis, opener: int) -> bool:

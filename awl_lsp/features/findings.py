@@ -39,7 +39,9 @@ def findings(snap: Snapshot) -> list[Problem]:
     ]
     # A text the engine cannot read (odd indentation, a tab, an open string) is never checked.
     problems = (
-        [] if reading_stops(out) else run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace)
+        []
+        if reading_stops(out)
+        else run_checks(snap.model, doc.tree, doc.source, snap.path, snap.workspace, snap.checks)
     )
     # A declaration with a syntax problem is reported by that problem alone: what the checker
     # finds in a half-parsed declaration are consequences (the engine stops at the syntax error).

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from tree_sitter import Node
 
+from awl_lsp.checks import CheckCache
 from awl_lsp.model import SemanticModel
 from awl_lsp.syntax import SyntaxDocument
 
@@ -37,6 +38,9 @@ class Snapshot:
     # per-document memory shared by its successive snapshots (features' item caches); each feature
     # keeps under its own name only what the newest version still uses
     shared: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
+    # the document's per-item check results, handed to the checker so that a new version re-checks
+    # only the items its edit touched (None: every item is checked)
+    checks: CheckCache | None = field(default=None, repr=False, compare=False)
 
     def derived(self, name: str, compute: Callable[[Snapshot], T]) -> T:
         """`compute(self)`, once per snapshot under `name`."""

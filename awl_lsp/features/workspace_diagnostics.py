@@ -10,8 +10,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from awl_lsp.checks import Problem, Severity
-from awl_lsp.documents import analyse_text
 from awl_lsp.features.diagnostics import to_diagnostic
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.lsp_positions import lsp_range
 from awl_lsp.features.snapshot import Snapshot

@@ -1,4 +1,11 @@
-"""Semantic model: one index per document version — declarations, scopes, resolved references."""
+"""Semantic model: one index per document version — declarations, scopes, resolved references.
+
+`ModelBuilder` keeps per-item facts between versions and builds a new `SemanticModel` from the items
+an edit touched (`builder`, `facts`, `resolve`); `index` answers the questions every layer above
+asks (what a name means here, who reads it); `types` is AWL's type algebra.
+
+May import: `syntax`, `reference`.
+"""
 
 from awl_lsp.model.builder import ModelBuilder
 from awl_lsp.model.index import BUILTIN_TYPES, SemanticModel

@@ -74,7 +74,6 @@ class SemanticModel(DeclarationTables, Resolution):
 
     def __init__(self, items: list[ItemFacts], reuse: Reuse | None = None) -> None:
         self.items = items
-        self.check_cache: object | None = None  # the owning document's CheckCache (see OpenDocument)
         self.item_keys: list[bytes] | None = None  # set by ModelBuilder (see `item_keys`)
         self.item_nodes: list[Node] | None = None  # … with the items' nodes
         self._run = None  # (set by `_patch`: see `DeclarationTables`)

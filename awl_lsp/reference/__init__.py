@@ -6,6 +6,8 @@ from it by `make keywords`). The workloop words' text comes from the user's keyw
 (`keyword-reference.txt`, packaged verbatim and parsed lazily on first use); every other
 keyword and builtin type is documented by this project in `entries_structure.py` and
 `entries_body.py`. `slots.py` owns the completion contexts where each word may be typed next.
+
+May import: nothing else of `awl_lsp` (the reference text is data).
 """
 
 from awl_lsp.reference.catalog import entries, entry, keywords_for_slot, read_reference_text

@@ -29,7 +29,7 @@ these places in order, and the tests named there prove each step:
 - the word's hover entry: `awl_lsp/reference/entries_*.py` (or the user's `keyword-reference.txt`);
 - completion: the slots that offer it (`awl_lsp/reference/slots.py`), its snippet
   (`awl_lsp/features/completion_snippets.py`), the clause maps of `features/completion_context.py`;
-- the line shapes of "incomplete line" messages: `awl_lsp/syntax/errors.py`;
+- the line shapes of "incomplete line" messages: `awl_lsp/syntax/expected.py`;
 - the printer's clause order: `awl_lsp/features/printer/blocks.py`;
 - `BUILTIN_TYPES` of `awl_lsp/model/index.py` (the model layer sits below this package; the
   test keeps its copy equal to this table's builtin types).

@@ -2,6 +2,8 @@
 
 Everything above this package sees AWL as a tree-sitter tree plus a `LineIndex`; nothing above it
 parses text itself.
+
+May import: nothing else of `awl_lsp` (tree-sitter and the grammar's binding).
 """
 
 from awl_lsp.syntax.document import EditOutOfRange, SyntaxDocument, TextEdit

@@ -7,6 +7,8 @@ one document offers and expects of others; `index` keeps the summaries current; 
 which document a workflow name binds to from the document naming it (`WorkspaceIndex.resolve_flow`,
 used by every cross-document feature); `contracts` checks declarations against the workflows they
 bind to.
+
+May import: `syntax`, `reference`, `model`, `checks`.
 """
 
 from awl_lsp.workspace.contracts import ContractProblem, contract_problems

@@ -98,8 +98,8 @@ def reference_verdicts(files: list[Path], reference: Path = REFERENCE) -> dict[P
 def our_verdict(text: str, path: Path, workspace: Path) -> Verdict:
     """Our verdict, computed as `awl check` computes it (syntax problems and checker errors)."""
     from awl_lsp.checks import Severity
-    from awl_lsp.documents import analyse_text
     from awl_lsp.features.diagnostics import findings
+    from awl_lsp.features.documents import analyse_text
 
     snap = analyse_text(text, path, workspace)
     errors = [f for f in findings(snap) if f.severity is Severity.ERROR]

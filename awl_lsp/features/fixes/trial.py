@@ -44,7 +44,7 @@ MAX_TRIALS = 200  # … and at most this many
 REPLICA = "fix-trial-replica"  # the document's replica, in `Snapshot.shared`
 
 if TYPE_CHECKING:
-    from awl_lsp.documents import OpenDocument
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.features.snapshot import Snapshot
     from awl_lsp.syntax import TextEdit
 
@@ -169,7 +169,7 @@ def _shared(limit: int, same: Callable[[int], bool]) -> int:
 def replica(snap: Snapshot) -> Replica:
     """The snapshot's replica: the document `analyse_text` made it from, else the document's
     replica (made from this text the first time)."""
-    from awl_lsp.documents import SPARE_DOCUMENT, OpenDocument
+    from awl_lsp.features.documents import SPARE_DOCUMENT, OpenDocument
 
     spare = snap.memo.get(SPARE_DOCUMENT)
     if isinstance(spare, OpenDocument):

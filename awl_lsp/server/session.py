@@ -5,7 +5,7 @@ documents' summaries current from the editor's text, and decides whose diagnosti
 file change affects: documents that declare a contract for a workflow name whose declarations
 changed (any of them: which one a contract binds to depends on where they all lie). Diagnostics of documents
 that are not open are reported too (pushed, and withdrawn when they are clean again, to a client
-that does not pull; pulled otherwise: `awl_lsp.pull`), so a broken file shows in the Problems panel
+that does not pull; pulled otherwise: `awl_lsp.server.pull`), so a broken file shows in the Problems panel
 without being opened; an open document is never reported twice.
 """
 
@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.server.warm`)
     from awl_lsp.features.snapshot import Snapshot
     from awl_lsp.syntax import Encoding
     from awl_lsp.workspace import WorkspaceIndex
     from awl_lsp.workspace.index import Entry
     from awl_lsp.workspace.summary import DocumentSummary
 
-log = logging.getLogger("awl_lsp.session")
+log = logging.getLogger("awl_lsp.server.session")
 
 
 def _names(s: DocumentSummary) -> set[str]:

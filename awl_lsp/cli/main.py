@@ -25,7 +25,7 @@ def _started() -> None:
 
 
 def _read(path: Path) -> str:
-    from awl_lsp.file_reads import read_source
+    from awl_lsp.cli.file_reads import read_source
 
     return read_source(path)
 
@@ -48,9 +48,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Exit status: 0 no errors (warnings allowed), 1 errors found, 2 a path could not be read (or,
     with --fix, a fixed file could not be written). With --fix, the errors counted are those that
     remain; with --diff, 1 also when some file would change."""
-    from awl_lsp.check_report import github_io_error, render
-    from awl_lsp.check_run import Options, check_files, plan
-    from awl_lsp.file_reads import awl_paths
+    from awl_lsp.cli.check_report import github_io_error, render
+    from awl_lsp.cli.check_run import Options, check_files, plan
+    from awl_lsp.cli.file_reads import awl_paths
 
     _started()
     files, errors = awl_paths(args.paths)
@@ -152,9 +152,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     Exit status: 0 all formatted (or rewritten), 1 with --check/--diff when a file would change,
     or when a file cannot be formatted (syntax errors), 2 for usage and I/O errors.
     """
-    from awl_lsp.file_jobs import run_jobs
-    from awl_lsp.file_reads import awl_paths
-    from awl_lsp.fmt_run import format_one
+    from awl_lsp.cli.file_jobs import run_jobs
+    from awl_lsp.cli.file_reads import awl_paths
+    from awl_lsp.cli.fmt_run import format_one
 
     _started()
     files, errors = awl_paths(args.paths)
@@ -185,7 +185,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from awl_lsp.documents import analyse_text
+    from awl_lsp.features.documents import analyse_text
     from awl_lsp.features.graph import flow_graph
     from awl_lsp.features.graph_render import to_dot, to_mermaid, to_svg
 
@@ -226,10 +226,10 @@ def cmd_guide(args: argparse.Namespace) -> int:
 
 
 def cmd_lsp(_: argparse.Namespace) -> int:
-    from awl_lsp.memory import no_full_collections
+    from awl_lsp.server.memory import no_full_collections
 
     no_full_collections()  # (before the imports: `memory`)
-    from awl_lsp.server import run_stdio
+    from awl_lsp.server.language_server import run_stdio
 
     return run_stdio()
 
@@ -304,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     global _collecting
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["lsp"]:  # the server's allocator, before anything else is loaded (`memory`)
-        from awl_lsp.memory import prefer_system_allocator
+        from awl_lsp.server.memory import prefer_system_allocator
 
         prefer_system_allocator(words)
     args = build_parser().parse_args(argv)

@@ -12,8 +12,8 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
+from awl_lsp.cli.file_reads import read_source
 from awl_lsp.features.printer import canonical_text
-from awl_lsp.file_reads import read_source
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def format_one(mode: str, path: Path) -> Formatted:
         )
         return Formatted(path, changed=True, diff="".join(lines))
     if mode == "write":
-        from awl_lsp.file_writes import write_text
+        from awl_lsp.cli.file_writes import write_text
 
         try:
             write_text(path, result)

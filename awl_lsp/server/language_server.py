@@ -4,7 +4,7 @@ This module makes the one `server` (`AwlServer`) and registers on it every reque
 answers: each handler turns the params into a snapshot and a position, calls `awl_lsp.features`,
 and returns what it gives. The handlers import their feature when they run: `initialize` is
 answered with only pygls and the protocol loaded, and the features load after it, while the input
-is quiet (`awl_lsp.warm`). What the server keeps and does between messages lives beside it:
+is quiet (`awl_lsp.server.warm`). What the server keeps and does between messages lives beside it:
 
 - `document_table`: the open documents, the workspace folders, the position encoding;
 - `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
@@ -27,17 +27,18 @@ import sys
 
 from lsprotocol import types as lsp
 
-from awl_lsp import __version__, custom_requests, document_sync, navigation_requests, pull, workspace_sync
-from awl_lsp.cancellable_requests import cancellable_request
+from awl_lsp import __version__
 from awl_lsp.features.vocabulary import FIX_ALL, TOKEN_MODIFIERS, TOKEN_TYPES
-from awl_lsp.protocol import JsonText, RequestRefused, serve_stdio
-from awl_lsp.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
-from awl_lsp.publishing import DEBOUNCE as DEBOUNCE
-from awl_lsp.publishing import MAX_POSTPONE as MAX_POSTPONE
-from awl_lsp.publishing import OFFLOAD_LINES as OFFLOAD_LINES
-from awl_lsp.publishing import RECLAIM_AFTER as RECLAIM_AFTER
-from awl_lsp.publishing import RELEASE_AFTER as RELEASE_AFTER
-from awl_lsp.publishing import PublishingServer
+from awl_lsp.server import custom_requests, document_sync, navigation_requests, pull, workspace_sync
+from awl_lsp.server.cancellable_requests import cancellable_request
+from awl_lsp.server.protocol import JsonText, RequestRefused, serve_stdio
+from awl_lsp.server.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
+from awl_lsp.server.publishing import DEBOUNCE as DEBOUNCE
+from awl_lsp.server.publishing import MAX_POSTPONE as MAX_POSTPONE
+from awl_lsp.server.publishing import OFFLOAD_LINES as OFFLOAD_LINES
+from awl_lsp.server.publishing import RECLAIM_AFTER as RECLAIM_AFTER
+from awl_lsp.server.publishing import RELEASE_AFTER as RELEASE_AFTER
+from awl_lsp.server.publishing import PublishingServer
 
 # the semantic token legend: the types and modifiers `semantic_tokens` classifies with, in index order
 SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
@@ -47,7 +48,7 @@ SEMANTIC_LEGEND = lsp.SemanticTokensLegend(
 
 class AwlServer(PublishingServer):
     """The AWL language server: open documents, their diagnostics published when the input is quiet
-    (`awl_lsp.publishing`), and the features registered below."""
+    (`awl_lsp.server.publishing`), and the features registered below."""
 
     def __init__(self) -> None:
         super().__init__("awl-lsp", __version__)
@@ -291,8 +292,8 @@ def on_code_action(ls: AwlServer, params: lsp.CodeActionParams) -> list[lsp.Code
     snippets = bool(edits is not None and edits.snippet_edit_support)
 
     def analyse(text: str):  # noqa: ANN202 — as `awl check --fix` sees the document
-        from awl_lsp.documents import analyse_text
         from awl_lsp.features.diagnostics import findings
+        from awl_lsp.features.documents import analyse_text
 
         again = analyse_text(text, snap.path, snap.workspace)
         return again, findings(again)
@@ -359,7 +360,7 @@ navigation_requests.register(server)
 
 def run_stdio() -> int:
     """Serve on stdin/stdout. `initialize` is answered with only pygls and the protocol loaded; the
-    analysis and the features load after it, at quiet moments (`awl_lsp.warm`), or as a message
+    analysis and the features load after it, at quiet moments (`awl_lsp.server.warm`), or as a message
     first needs them."""
     logging.basicConfig(level=logging.WARNING)
     return serve_stdio(server)

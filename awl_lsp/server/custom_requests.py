@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from awl_lsp.cancellable_requests import cancellable_request
-from awl_lsp.document_table import DocumentTable
+from awl_lsp.server.cancellable_requests import cancellable_request
+from awl_lsp.server.document_table import DocumentTable
 
 
 def register(server: DocumentTable) -> None:

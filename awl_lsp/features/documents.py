@@ -5,8 +5,9 @@ the text and the tree (cheap, in order); the semantic model is built lazily, whe
 asks for the newest `snapshot`, so a burst of keystrokes builds one model, not one per key, and
 nothing is ever analysed for a version that is already stale. Each open document
 keeps a `ModelBuilder` (per-item facts and resolutions) and a `CheckCache` (per-item problems);
-the cache rides on the model (`model.check_cache`), so `run_checks` on a snapshot's model re-checks
-only what the edit touched. The builder is told which source bytes changed since the model before
+each snapshot hands the checker that cache (`Snapshot.checks`), so checking a new version re-checks
+only what the edit touched. The model knows nothing of it: the layers below never point up.
+The builder is told which source bytes changed since the model before
 (`changes_since`), so it looks at the items around them only.
 
 A snapshot is a value: its text, line index and tree (a copy, see `SyntaxDocument.frozen`) and its
@@ -32,7 +33,7 @@ from awl_lsp.features.snapshot import Snapshot
 from awl_lsp.model import ModelBuilder, SemanticModel
 from awl_lsp.syntax import EditOutOfRange, Encoding, SyntaxDocument, TextEdit
 
-log = logging.getLogger("awl_lsp.documents")
+log = logging.getLogger("awl_lsp.features.documents")
 
 SPARE_DOCUMENT = "spare-document"  # `analyse_text`'s document, in its snapshot's memo
 
@@ -70,9 +71,14 @@ class OpenDocument:
         snap = self._snapshot
         if snap is None:
             model = self._build()
-            model.check_cache = self.checks
             snap = self._snapshot = Snapshot(
-                self.syntax.frozen(), model, self.path, self.workspace, self.version, shared=self.shared
+                self.syntax.frozen(),
+                model,
+                self.path,
+                self.workspace,
+                self.version,
+                shared=self.shared,
+                checks=self.checks,
             )
             self._handed = weakref.ref(snap)
             self.analysed += 1
@@ -101,11 +107,11 @@ class OpenDocument:
         documents cost little more than their text. The next use re-derives it (the model from the
         builder's facts, checks and features in full once)."""
         last = getattr(self.builder, "_model", None)  # the model the next one is built from
+        if self._snapshot is not None:
+            self._snapshot.checks = None  # (a request still holding it checks without a cache)
         for model in (last, self._snapshot.model if self._snapshot is not None else None):
             if model is None:
                 continue
-            if getattr(model, "check_cache", None) is self.checks:
-                model.check_cache = None  # (a request still holding it checks without a cache)
             refs = getattr(model, "_item_refs", None)  # references by range, indexed on demand
             if isinstance(refs, dict):
                 refs.clear()

@@ -5,7 +5,7 @@ it), the documents that are not open have their diagnostics pushed (a client tha
 pull instead), the open ones are re-checked against the rest of the workspace, and the server asks
 to watch `*.awl` and `*.json` files. A watched file that changed on disk is read again: its
 diagnostics and those of the documents tied to it by a workflow contract follow; a changed schema
-file re-checks every open document. The index itself is `awl_lsp.session.WorkspaceSession`'s.
+file re-checks every open document. The index itself is `awl_lsp.server.session.WorkspaceSession`'s.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp.publishing import PublishingServer
-from awl_lsp.warm import analysis_loaded
+from awl_lsp.server.publishing import PublishingServer
+from awl_lsp.server.warm import analysis_loaded
 
 log = logging.getLogger("awl_lsp")
 
@@ -37,7 +37,7 @@ async def on_initialized(ls: PublishingServer, params: lsp.InitializedParams) ->
     if not roots:
         return
     ls.session.building = asyncio.Event()
-    await analysis_loaded(ls.warm)  # (the worker thread below imports nothing: `awl_lsp.warm`)
+    await analysis_loaded(ls.warm)  # (the worker thread below imports nothing: `awl_lsp.server.warm`)
     caps = ls.client_capabilities
     token = "awl-index"
     progress = bool(caps.window and caps.window.work_done_progress)

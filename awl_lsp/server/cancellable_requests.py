@@ -16,7 +16,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcRequestCancelled
 
 from awl_lsp.features.cancel import Cancelled, cancellable
-from awl_lsp.protocol import RobustLanguageServer
+from awl_lsp.server.protocol import RobustLanguageServer
 
 Handler = Callable[..., object]
 

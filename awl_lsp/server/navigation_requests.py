@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from awl_lsp.cancellable_requests import cancellable_request
-from awl_lsp.document_table import DocumentTable
+from awl_lsp.server.cancellable_requests import cancellable_request
+from awl_lsp.server.document_table import DocumentTable
 
 if TYPE_CHECKING:
     from awl_lsp.features.snapshot import Snapshot

@@ -34,9 +34,9 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from awl_lsp import memory
+from awl_lsp.server import memory
 
-log = logging.getLogger("awl_lsp.warm")
+log = logging.getLogger("awl_lsp.server.warm")
 
 # what a document's first diagnostics load, in the order they need it, then the workspace index's:
 # everything the analysis imports, so a worker thread analysing documents imports nothing
@@ -44,14 +44,14 @@ ANALYSIS = (
     "awl_lsp.syntax",
     "awl_lsp.model",
     "awl_lsp.checks",
-    "awl_lsp.documents",
+    "awl_lsp.features.documents",
     "awl_lsp.features.diagnostics",
     "awl_lsp.features.typing",
     "awl_lsp.workspace",
     "awl_lsp.features.workspace_diagnostics",
     "awl_lsp.reference",  # (the checker's messages that list words read it)
 )
-# what the requests load (`awl_lsp.server`'s handlers and the requests beside it)
+# what the requests load (`awl_lsp.server.language_server`'s handlers and the requests beside it)
 FEATURES = (
     "awl_lsp.features.semantic_tokens",
     "awl_lsp.features.symbols",

@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
-    from awl_lsp.documents import OpenDocument
-    from awl_lsp.session import WorkspaceSession
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.server.warm`)
+    from awl_lsp.features.documents import OpenDocument
+    from awl_lsp.server.session import WorkspaceSession
     from awl_lsp.syntax import Encoding
     from awl_lsp.workspace import WorkspaceIndex
     from awl_lsp.workspace.index import Entry
@@ -68,7 +68,7 @@ class Host(Protocol):
     def text_document_publish_diagnostics(self, params: lsp.PublishDiagnosticsParams) -> None: ...
 
 
-log = logging.getLogger("awl_lsp.pull")
+log = logging.getLogger("awl_lsp.server.pull")
 
 IDENTIFIER = "awl"
 GONE = "gone"  # the result id of a document that is no longer in the workspace (reported empty once)

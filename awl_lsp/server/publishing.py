@@ -3,15 +3,15 @@
 `PublishingServer` owns when an open document's diagnostics are computed and sent: an edit's are
 published once the input is quiet (`schedule`, re-armed by every key of a burst), a save's at once
 (`publish`), a long document's first ones from a worker thread (`publish_first`); a client that
-pulls diagnostics (`awl_lsp.pull`) is not sent them but asked to pull again. An edit that changes a
+pulls diagnostics (`awl_lsp.server.pull`) is not sent them but asked to pull again. An edit that changes a
 workflow's contract side re-publishes the documents tied to it (`dependents_changed`), open or not.
 It also owns the memory work that pauses the server (a full collection, giving pages back), which
 waits for the same quiet (`when_quiet`), the warm-up after `initialize`, which runs only while
-nothing else is due (`busy`, `awl_lsp.warm`), and forgetting a closed document's scheduling
+nothing else is due (`busy`, `awl_lsp.server.warm`), and forgetting a closed document's scheduling
 (`closed`).
 
 The timings below are read through properties at each use, so the server module may re-export
-them for a test or bench to change (`awl_lsp.server.RELEASE_AFTER`).
+them for a test or bench to change (`awl_lsp.server.language_server.RELEASE_AFTER`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from awl_lsp import memory
-from awl_lsp.document_table import DocumentTable
-from awl_lsp.pull import PullDiagnostics
-from awl_lsp.warm import ANALYSIS, WarmUp, load, steps
+from awl_lsp.server import memory
+from awl_lsp.server.document_table import DocumentTable
+from awl_lsp.server.pull import PullDiagnostics
+from awl_lsp.server.warm import ANALYSIS, WarmUp, load, steps
 
-if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
-    from awl_lsp.documents import OpenDocument
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.server.warm`)
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.workspace.index import Entry
 
 log = logging.getLogger("awl_lsp")
@@ -53,7 +53,7 @@ OFFLOAD_LINES = int(os.environ.get("AWL_OFFLOAD_LINES", "3000"))
 # freed pages go back; else the frozen heap is collected in full when it has grown enough
 RELEASE_AFTER = 0.5
 RECLAIM_AFTER = 1.0
-# what the first requests would pay for is made after `initialize`, at quiet moments (`awl_lsp.warm`)
+# what the first requests would pay for is made after `initialize`, at quiet moments (`awl_lsp.server.warm`)
 WARM_UP = os.environ.get("AWL_WARM_UP", "1") != "0"
 
 
@@ -88,7 +88,7 @@ class PublishingServer(DocumentTable):
         self.warm: WarmUp | None = None  # the warm-up after `initialize`, once it started
 
     # ---- the timings, read at each use from `timings`: this module, or the one a server names
-    # (`awl_lsp.server`, where a test or bench sets `RELEASE_AFTER`, …)
+    # (`awl_lsp.server.language_server`, where a test or bench sets `RELEASE_AFTER`, …)
     timings: ModuleType = sys.modules[__name__]
 
     @property
@@ -184,7 +184,7 @@ class PublishingServer(DocumentTable):
             self.publish(uri)
             return
         snap = doc.snapshot
-        load(ANALYSIS)  # (the worker imports nothing: `awl_lsp.warm`)
+        load(ANALYSIS)  # (the worker imports nothing: `awl_lsp.server.warm`)
         lock = self._checking.setdefault(uri, threading.Lock())
 
         def check() -> None:
@@ -299,7 +299,7 @@ class PublishingServer(DocumentTable):
 
     def initialize_answered(self) -> None:
         """`initialize` is answered: what start-up made is here to stay (`memory.settle`), and what
-        the first requests would pay for is made while nothing else is to do (`awl_lsp.warm`)."""
+        the first requests would pay for is made while nothing else is to do (`awl_lsp.server.warm`)."""
         memory.settle()
         # the C library's trim is looked up (ctypes loaded) now, before any document: loaded among
         # the objects of the first documents, it would keep ≈ 4 MB of their pages after they close

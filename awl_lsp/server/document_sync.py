@@ -1,7 +1,7 @@
 """Text document synchronisation: the editor's open, change, save and close notifications.
 
 Each keeps the server's table of open documents (`DocumentTable.documents`) in step with the
-editor's buffers and says what the diagnostics should do about it (`awl_lsp.publishing`): an open
+editor's buffers and says what the diagnostics should do about it (`awl_lsp.server.publishing`): an open
 publishes at once (a long document from a worker), an edit once the input is quiet, a save at once;
 a close withdraws the document's diagnostics and lets the file on disk count again. A change that
 cannot apply (an older version, a range past the end) is logged, never a failure.
@@ -14,7 +14,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp.publishing import PublishingServer
+from awl_lsp.server.publishing import PublishingServer
 
 
 def register(server: PublishingServer) -> None:
@@ -26,7 +26,7 @@ def register(server: PublishingServer) -> None:
 
 
 def did_open(ls: PublishingServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    from awl_lsp.documents import OpenDocument  # (loaded after `initialize`: `awl_lsp.warm`)
+    from awl_lsp.features.documents import OpenDocument  # (loaded after `initialize`: `awl_lsp.server.warm`)
 
     item = params.text_document
     fs_path = to_fs_path(item.uri) if item.uri.startswith("file:") else None
@@ -41,7 +41,7 @@ def did_open(ls: PublishingServer, params: lsp.DidOpenTextDocumentParams) -> Non
 
 
 def did_change(ls: PublishingServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    from awl_lsp.documents import OutOfSync
+    from awl_lsp.features.documents import OutOfSync
     from awl_lsp.syntax import EditOutOfRange, TextEdit
 
     uri = params.text_document.uri

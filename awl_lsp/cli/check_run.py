@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from awl_lsp.check_report import EditRecord, FixRecord, Record
 from awl_lsp.checks import Problem, Severity
-from awl_lsp.documents import analyse_text
+from awl_lsp.cli.check_report import EditRecord, FixRecord, Record
+from awl_lsp.cli.file_jobs import run_jobs
+from awl_lsp.cli.file_reads import decode_source
+from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
 from awl_lsp.features.snapshot import Snapshot
-from awl_lsp.file_jobs import run_jobs
-from awl_lsp.file_reads import decode_source
 from awl_lsp.syntax import Encoding
 from awl_lsp.workspace import WorkspaceIndex, awl_files, contract_problems
 from awl_lsp.workspace.files import document_text, read_document
@@ -154,8 +154,8 @@ def _cross_problems(path: Path, summary: DocumentSummary, index: WorkspaceIndex)
 def fix_one(options: Options, item: tuple[Task, str]) -> Checked:
     """Fix one file on its own, against the index of the files as read (a worker's job); with --diff
     only say how. Its records are its own problems that remain."""
+    from awl_lsp.cli.file_writes import write_text
     from awl_lsp.features.fixes import fix_text
-    from awl_lsp.file_writes import write_text
 
     task, text = item
     index = options.index

@@ -4,7 +4,7 @@
 URI the editor gave them (`documents`), which of them were used recently (`recent`: the others are
 compacted), the workspace session (`session`), the position encoding agreed at initialize, and the
 workspace's folders and the URI of a file in it. It knows nothing of diagnostics: publishing
-(`awl_lsp.publishing`) builds on it.
+(`awl_lsp.server.publishing`) builds on it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from awl_lsp import memory
-from awl_lsp.protocol import RobustLanguageServer
-from awl_lsp.session import WorkspaceSession
+from awl_lsp.server import memory
+from awl_lsp.server.protocol import RobustLanguageServer
+from awl_lsp.server.session import WorkspaceSession
 
-if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.warm`)
-    from awl_lsp.documents import OpenDocument
+if TYPE_CHECKING:  # (the analysis is loaded after `initialize` is answered: `awl_lsp.server.warm`)
+    from awl_lsp.features.documents import OpenDocument
     from awl_lsp.features.snapshot import Snapshot
     from awl_lsp.syntax import Encoding
 
