@@ -99,3 +99,18 @@ def test_a_model_in_use_holds_nothing_of_the_layers_above_it() -> None:
             todo += [(f"{where}[{k!r}]", v) for k, v in list(value.items())[:50]]
         elif isinstance(value, list | tuple | set | frozenset):
             todo += [(f"{where}[…]", v) for v in list(value)[:50]]
+
+
+def test_every_test_module_is_in_the_index_by_layer() -> None:
+    """`tests/README.md` says which layer each test module judges; a new module goes into it."""
+    import fnmatch
+
+    here = Path(__file__).resolve().parent
+    index = (here / "README.md").read_text(encoding="utf-8")
+    patterns = set(re.findall(r"`(test_[\w*]*\.py)`", index))
+    unlisted = [
+        p.name
+        for p in sorted(here.glob("test_*.py"))
+        if not any(fnmatch.fnmatch(p.name, g) for g in patterns)
+    ]
+    assert not unlisted, f"test modules missing from tests/README.md: {unlisted}"
