@@ -20,6 +20,7 @@ from generate import document, typing  # noqa: E402
 
 from awl_lsp import checks  # noqa: E402
 from awl_lsp.features import diagnostics as diag  # noqa: E402
+from awl_lsp.features import findings  # noqa: E402
 from awl_lsp.features.documents import OpenDocument  # noqa: E402
 from awl_lsp.syntax import TextEdit  # noqa: E402
 
@@ -43,7 +44,7 @@ def main() -> None:
 
         return run
 
-    diag.run_checks = timed("run_checks", diag.run_checks)  # type: ignore[assignment]
+    findings.run_checks = timed("run_checks", findings.run_checks)  # type: ignore[assignment]
     if len(sys.argv) > 3:
         for rule in checks.RULES:
             if hasattr(rule, "check"):

@@ -55,6 +55,13 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
             suspects = suspects | (outer & own) | (forked & own)
     if suspects is not None and not suspects:
         return
+    bindings_of = _flow_bindings if c.kind == "flow" else _subflow_bindings
+    if suspects is None and not again and not outer:
+        # (a subflow's: without a step started again, a binding clashes only with an earlier one of
+        # its name, so a subflow binding every name once has nothing to report)
+        names = [name for it in c.items for name, _, _ in memo_of(it, key, bindings_of)]
+        if len(names) == len(set(names)):
+            return
     offset = 0  # the container's steps are its items' steps, in order
     for it in c.items:
         if (
@@ -64,7 +71,7 @@ def single_assignment(ctx: CheckContext, g: StepGraph, c: Container, regions: li
         ):
             offset += len(it.summary.steps)
             continue
-        bindings = memo_of(it, key, _flow_bindings if c.kind == "flow" else _subflow_bindings)
+        bindings = memo_of(it, key, bindings_of)
         units = units_of(it, key, bindings)
         flat = it.facts.flat
         base = _base(flat[bindings[0][2]].scope) if bindings else ""
@@ -246,14 +253,24 @@ def _subflow_bindings(it: Item) -> list[tuple[str, int, int]]:
     return _step_bindings(it, False)
 
 
+def _binds_nothing(it: Item) -> bool:
+    """Does the item bind no name at all? (What `_step_bindings` asks first: its tally's
+    declaration side, which a shape compares, so the read notes nothing.)"""
+    tally = it.tally
+    return not tally.rebinds and not tally.loop_keys
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 def _bound_names(it: Item) -> frozenset[str]:
     """The names the item binds in the flow's own scope."""
-    return _names_by_scope(it)[0]
+    return _NO_NAMES if _binds_nothing(it) else _names_by_scope(it)[0]
 
 
 def _forked_names(it: Item) -> frozenset[str]:
     """The names the item binds in a fork body (a scope inside the flow's)."""
-    return _names_by_scope(it)[1]
+    return _NO_NAMES if _binds_nothing(it) else _names_by_scope(it)[1]
 
 
 def _names_by_scope(it: Item) -> tuple[frozenset[str], frozenset[str]]:
@@ -270,6 +287,8 @@ def _names_by_scope(it: Item) -> tuple[frozenset[str], frozenset[str]]:
 
 def _bound_twice(it: Item) -> frozenset[str]:
     """The names the item binds more than once, in the flow's scope or its fork bodies."""
+    if _binds_nothing(it):
+        return _NO_NAMES
 
     def twice(it: Item) -> frozenset[str]:
         names = [n for n, _, _ in memo_of(it, "flow-bindings", _flow_bindings)]

@@ -40,7 +40,7 @@ def _rel(node: Node, base: int) -> Range:
     return (s.row - base, s.column, e.row - base, e.column)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class StepInfo:
     """One step as the flow graph needs it (ranges relative to the item, see `at`)."""
 
@@ -122,6 +122,18 @@ def _text(source: bytes, node: Node | None) -> str:
     return "" if node is None else source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
+def _owner(node: Node, item: Node) -> int | None:
+    """Id of the innermost step declaration above `node`, up to the item (`_owners(…)[0]`)."""
+    cur = node.parent
+    while cur is not None:
+        if cur.type == "step_declaration":
+            return cur.id
+        if cur.id == item.id:
+            return None
+        cur = cur.parent
+    return None
+
+
 def _owners(node: Node, item: Node) -> list[int]:
     """Ids of the step declarations above `node` (innermost first), up to the item."""
     out: list[int] = []
@@ -149,21 +161,23 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
     steps = nodes.get("step_declaration", [])
     if not steps:
         return summary
-    routes: dict[int, list[Node]] = {}
+    routes: dict[int, list[Node]] = {}  # (each owner's in document order, as the nodes are)
     for r in nodes.get("route_statement", []):
-        owners = _owners(r, item)
-        if owners:
-            routes.setdefault(owners[0], []).append(r)
+        owner = _owner(r, item)
+        if owner is not None:
+            routes.setdefault(owner, []).append(r)
     failures: dict[int, list[Node]] = {}
     for f in nodes.get("on_failure", []):
         for owner in _owners(f, item):
             failures.setdefault(owner, []).append(f)
-    loops = {owner for lp in nodes.get("loop_statement", []) for owner in _owners(lp, item)}
+    loops: set[int] = set()
     loop_bodies: dict[int, list[Range]] = {}
     for lp in nodes.get("loop_statement", []):
+        owners = _owners(lp, item)
+        loops.update(owners)
         lbody = lp.child_by_field_id(F.BODY)
         if lbody is not None:
-            for owner in _owners(lp, item):
+            for owner in owners:
                 loop_bodies.setdefault(owner, []).append(_rel(lbody, base))
     broken = {
         owner
@@ -218,10 +232,7 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             step_rel=_rel(step, base),
             after_rel=_rel(after, base) if after is not None else None,
             after=[_text(source, d) for d in after_steps],
-            routes=[
-                (route_target_name(source, r), _rel(r, base))
-                for r in sorted(routes.get(step.id, []), key=lambda r: r.start_byte)
-            ],
+            routes=[(route_target_name(source, r), _rel(r, base)) for r in routes.get(step.id, ())],
             falls=falls,
             bounded=bounded,
             has_loop=step.id in loops,
@@ -237,7 +248,8 @@ def summarize(item: Node, nodes: dict[str, list[Node]], source: bytes, facts: It
             distributed=_text(source, dist.child_by_field_id(F.ITEM)) if dist is not None else "",
             _error_inside=step.id in broken or step.has_error,
         )
-    _group_blocks(steps, infos, item)
+    if len(steps) > 1:  # (a step in a block is filed under another step of the item)
+        _group_blocks(steps, infos, item)
     if item.type == "step_declaration":
         summary.steps = [infos[item.id]] if item.id in infos else []
     elif item.type == "subflow_declaration":
@@ -277,15 +289,14 @@ def _bound_line(item: Node, source: bytes) -> bool:
 def _bind(steps: list[StepInfo], facts: ItemFacts, base: int) -> None:
     """Each top-level step's `bound`: the names bound in it, outside its `on failure` blocks; a name
     bound only inside a loop body (not the loop's own value) is in `loop_bound` instead."""
-    if not steps:
-        return
+    binding = _BINDING
+    bindings = [b for b in facts.flat if b.kind is binding]
+    if not steps or not bindings:
+        return  # (every step's `bound` and `loop_bound` stay empty)
     starts = [(s.step_rel[0], s.step_rel[1]) for s in steps]
     bound: list[set[str]] = [set() for _ in steps]
     looped: list[set[str]] = [set() for _ in steps]
-    binding = _BINDING
-    for b in facts.flat:
-        if b.kind is not binding:
-            continue
+    for b in bindings:
         at = b.range
         r = (at[0] - base, at[1], at[2] - base, at[3])
         i = bisect_right(starts, (r[0], r[1])) - 1
