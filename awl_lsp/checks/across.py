@@ -50,6 +50,17 @@ class _Count:
     twice_of: Keys | None = None
 
 
+class Counting:
+    """Whether a gathering is counting right now (its reads of items are not the rules'): the one
+    thing an item's tally probe needs of the gatherings, held apart from them so that the items
+    the gatherings keep do not point back at them (a cycle only a full collection would free)."""
+
+    __slots__ = ("now",)
+
+    def __init__(self) -> None:
+        self.now = False
+
+
 class Across:
     """The gatherings of one document (owned by its `CheckCache`)."""
 
@@ -59,7 +70,15 @@ class Across:
         self._added: list[Item] = []
         self._dropped: list[Item] = []
         self._counts: dict[str, _Count] = {}
-        self.counting = False  # a gathering is counting (its reads of items are not the rules')
+        self.flag = Counting()  # a gathering is counting (`counting`)
+
+    @property
+    def counting(self) -> bool:
+        return self.flag.now
+
+    @counting.setter
+    def counting(self, value: bool) -> None:
+        self.flag.now = value
 
     def update(self, items: list[Item]) -> None:
         """A new run over `items`: note which items came and which went since the last one."""

@@ -333,7 +333,7 @@ class CheckCache:
             deps=frozenset(deps),
             facts=facts,
             summary=summarize(node, found, ctx.source, facts),
-            tally=tally(facts, str(next(_serials)), partial(TallyProbe, across=self._across)),
+            tally=tally(facts, str(next(_serials)), partial(TallyProbe, counting=self._across.flag)),
             types=None,
             volatile=bool(
                 found.get("schema_import") or found.get("unknown_declaration")

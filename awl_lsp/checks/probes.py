@@ -20,7 +20,7 @@ from awl_lsp.checks.tallies import Tally
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from awl_lsp.checks.across import Across
+    from awl_lsp.checks.across import Counting
     from awl_lsp.model.facts import ItemFacts
 
 T = TypeVar("T")
@@ -63,7 +63,7 @@ def _watched(name: str) -> property:
     slot = Tally.__dict__[name]
 
     def read(self: TallyProbe) -> frozenset[str]:
-        if not self._across.counting and name not in self.fields:
+        if not self._counting.now and name not in self.fields:
             self.fields = self.fields | {name}  # (a new set: most items share the empty one)
         return slot.__get__(self)
 
@@ -82,10 +82,10 @@ class TallyProbe(Tally):
     (`Across.counting`): those are compared by the gatherings' answers (`Across.swap`), not item
     by item. The other fields are the tally's own slots (read at C speed)."""
 
-    __slots__ = ("_across", "fields")
+    __slots__ = ("_counting", "fields")
 
-    def __init__(self, *values: Any, across: Across) -> None:  # noqa: ANN401 — the tally's fields
-        self._across = across
+    def __init__(self, *values: Any, counting: Counting) -> None:  # noqa: ANN401 — the tally's fields
+        self._counting = counting  # (the gatherings' flag, not the gatherings: no cycle through them)
         self.fields: frozenset[str] = _NONE
         super().__init__(*values)
 
@@ -96,12 +96,12 @@ class TallyProbe(Tally):
     def attend(self, compute: Callable[[Any], T], item: object) -> T:
         """`compute(item)` — a rule's partial result for the item (`base.memo_of`), which the rule
         reads whoever asked for it first — with its reads noted even while a gathering counts."""
-        across = self._across
-        counting, across.counting = across.counting, False
+        flag = self._counting
+        counting, flag.now = flag.now, False
         try:
             return compute(item)
         finally:
-            across.counting = counting
+            flag.now = counting
 
 
 READ_FIELDS = frozenset({"reads", "type_uses", "hatched"})  # the fields `TallyProbe` watches
