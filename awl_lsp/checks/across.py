@@ -22,10 +22,12 @@ engine replaced without running the rules and says whether any answer changed), 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Protocol
+
+from awl_lsp.syntax.alignment import common_ends
 
 Item = Any  # a `base.Item` (not imported: `base` names `Across`)
 Keys = Callable[[Item], Iterable[str]]
@@ -186,28 +188,6 @@ def _tally(c: _Count, items: list[Item], of: Keys, twice: Keys | None, step: int
             found.discard(k)
 
 
-def common_ends(old: Sequence[object], new: Sequence[object]) -> tuple[int, int]:
-    """(prefix, suffix): how many items at the start and at the end are the same text in both lists
-    (halving slices: the comparisons run in C, not one Python step per item)."""
-    n = min(len(old), len(new))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[lo:mid] == new[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    p, lo, hi = lo, 0, n - lo
-    a, b = len(old), len(new)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[a - mid : a - lo] == new[b - mid : b - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
-
-
 def union(ctx: _Context, key: str, of: Keys) -> set[str]:
     """Every name some item gives (`of(item)`); read only."""
     across = ctx.across
@@ -227,4 +207,4 @@ def repeated(ctx: _Context, key: str, of: Keys, twice: Keys) -> set[str]:
     return across._count(key, of, twice).found
 
 
-__all__ = ["Across", "common_ends", "repeated", "union"]
+__all__ = ["Across", "repeated", "union"]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from awl_lsp.checks.across import Across, common_ends
+from awl_lsp.checks.across import Across
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
     FLOW_ITEM,
@@ -51,6 +51,7 @@ from awl_lsp.model.builder import item_keys
 from awl_lsp.model.facts import ItemFacts
 from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
+from awl_lsp.syntax.alignment import common_ends
 from awl_lsp.syntax.problems import moved
 
 

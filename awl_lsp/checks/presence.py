@@ -23,33 +23,32 @@ def env_for(ctx: CheckContext) -> TypeEnv:
 
 def present_facts(env: TypeEnv, node: Node | None) -> set[str]:
     """Expressions proven present when `node` is true."""
-    if node is None:
-        return set()
-    if node.type == "parenthesized_expression" and node.named_children:
-        return present_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "present":
-        return {env.text(node.child_by_field_id(F.VALUE))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "and":
-        return present_facts(env, node.child_by_field_id(F.LEFT)) | present_facts(
-            env, node.child_by_field_id(F.RIGHT)
-        )
-    if node.type == "not_expression":
-        return absent_facts(env, node.child_by_field_id(F.OPERAND))
-    return set()
+    return _proven(env, node, True)
 
 
 def absent_facts(env: TypeEnv, node: Node | None) -> set[str]:
     """Expressions proven present when `node` is false."""
+    return _proven(env, node, False)
+
+
+def _proven(env: TypeEnv, node: Node | None, holds: bool) -> set[str]:
+    """What `node` proves present when it holds (`x is present and …`) or when it fails
+    (`x is absent or …`): the two read the same, with the test word and the joining operator
+    swapped, and a `not` turns one into the other."""
     if node is None:
         return set()
     if node.type == "parenthesized_expression" and node.named_children:
-        return absent_facts(env, node.named_children[0])
-    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == "absent":
+        return _proven(env, node.named_children[0], holds)
+    if node.type == "is_expression" and env.text(node.child_by_field_id(F.TEST)) == (
+        "present" if holds else "absent"
+    ):
         return {env.text(node.child_by_field_id(F.VALUE))}
-    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == "or":
-        return absent_facts(env, node.child_by_field_id(F.LEFT)) | absent_facts(
-            env, node.child_by_field_id(F.RIGHT)
+    if node.type == "binary_expression" and env.text(node.child_by_field_id(F.OPERATOR)) == (
+        "and" if holds else "or"
+    ):
+        return _proven(env, node.child_by_field_id(F.LEFT), holds) | _proven(
+            env, node.child_by_field_id(F.RIGHT), holds
         )
     if node.type == "not_expression":
-        return present_facts(env, node.child_by_field_id(F.OPERAND))
+        return _proven(env, node.child_by_field_id(F.OPERAND), not holds)
     return set()

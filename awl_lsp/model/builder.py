@@ -22,6 +22,7 @@ from awl_lsp.model.declaration_changes import LOCAL, changed_declarations, expor
 from awl_lsp.model.extract import ItemFacts, extract_item
 from awl_lsp.model.index import Reuse, SemanticModel
 from awl_lsp.model.symbols import Symbol
+from awl_lsp.syntax.alignment import common_ends
 from awl_lsp.syntax.offsets import Offsets
 from awl_lsp.syntax.parser import LANGUAGE
 
@@ -119,18 +120,6 @@ def item_keys(source: bytes, nodes: list[Node]) -> list[bytes]:
         keys.append(item_key(source, node, prev_end))
         prev_end = node.end_byte
     return keys
-
-
-def common_ends(old: list[bytes], new: list[bytes]) -> tuple[int, int]:
-    """(prefix, suffix): how many items at the start and at the end are the same text in both lists."""
-    n = min(len(old), len(new))
-    p = 0
-    while p < n and old[p] == new[p]:
-        p += 1
-    s = 0
-    while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
-        s += 1
-    return p, s
 
 
 class ModelBuilder:
@@ -345,7 +334,6 @@ __all__ = [
     "item_key",
     "ModelBuilder",
     "changed_declarations",
-    "common_ends",
     "export_key",
     "gc_paused",
     "item_keys",

@@ -14,6 +14,7 @@ from typing import Any
 
 from awl_lsp.model import Kind, RefKind, SemanticModel, Symbol
 from awl_lsp.model.facts import ItemFacts
+from awl_lsp.syntax.alignment import common_ends
 from awl_lsp.syntax.offsets import Offsets
 
 Range = tuple[int, int, int, int]
@@ -248,7 +249,7 @@ def _parts_since(items: list[ItemFacts], cache: dict) -> _Parted | None:
     old_found: list[Any] = cache["found"]
     old_rows: Offsets = cache["rows"]
     old_n, n = len(last), len(items)
-    p, s = _common_ends(last, items)
+    p, s = common_ends(last, items)
     shift = items[n - s].anchor.rows - old_rows[old_n - s] if s else 0
     if (p and items[p - 1].anchor.rows != old_rows[p - 1]) or (
         s and items[-1].anchor.rows - old_rows[-1] != shift
@@ -282,28 +283,6 @@ def _parts_since(items: list[ItemFacts], cache: dict) -> _Parted | None:
     rows = old_rows.replaced(p, old_n - s, mid_rows, shift)
     cache.update(items=items, found=found, rows=rows)
     return found, rows, declaring, typing, records
-
-
-def _common_ends(old: list[ItemFacts], new: list[ItemFacts]) -> tuple[int, int]:
-    """(prefix, suffix): how many items at the start and at the end are the same objects in both
-    lists (halving slices: the comparisons run in C)."""
-    n = min(len(old), len(new))
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[lo:mid] == new[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    p, lo, hi = lo, 0, n - lo
-    a, b = len(old), len(new)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if old[a - mid : a - lo] == new[b - mid : b - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return p, lo
 
 
 def _positions(items: list[ItemFacts], some: set[ItemFacts]) -> list[int]:
