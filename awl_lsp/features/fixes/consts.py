@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from awl_lsp.features.fixes.placement import line_text
 from awl_lsp.features.fixes.places import ancestor, node_at, span
 from awl_lsp.features.fixes.trial import mends
 from awl_lsp.features.fixes.values import Edit, Fix, edit, tabstop
@@ -43,9 +44,9 @@ def _declaration(snap: Snapshot, name: object) -> Node | None:
 def _lines_of(snap: Snapshot, node: Node) -> Edit:
     """An edit removing the lines the node stands on — and one blank line beside them when blank
     lines stand on both sides (one stays, as `awl fmt` keeps one)."""
-    lines = snap.doc.text.split("\n")
+    count = len(snap.doc.lines.byte_starts)
     first, last = node.start_point.row, node.end_point.row - (node.end_point.column == 0)
-    blank = [i for i in (first - 1, last + 1) if 0 <= i < len(lines) and not lines[i].strip()]
+    blank = [i for i in (first - 1, last + 1) if 0 <= i < count and not line_text(snap, i).strip()]
     if len(blank) == 2:
         last += 1
     return edit((first, 0), (last + 1, 0), "")
