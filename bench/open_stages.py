@@ -13,6 +13,9 @@ which adds ≈ 1 µs per call: the parts add up to a little more than an unwrapp
 row is timed unwrapped, before the wrappers are put in). With `--rules`, each rule's `check_item`
 and `check` is wrapped too (≈ 20 more calls per item: the rules' rows are then a little high).
 
+This is one process's work: the server (and `awl check` on one long file) splits a long document's
+first item rules between two (`awl_lsp.checks.parallel`), which `open_shapes.py` measures.
+
 Run it under the allocator the server uses (`PYTHONMALLOC=malloc`, see `awl_lsp.server.memory`)
 to see the server's costs; the default allocator shows the command line's.
 """
@@ -65,7 +68,7 @@ def open_once(text: str) -> float:
 def stages(spent: Spent, rules: bool) -> None:
     """Wrap the stages of a first analysis (each module's own name for the function it calls)."""
     from awl_lsp import checks
-    from awl_lsp.checks import engine
+    from awl_lsp.checks import engine, item_check
     from awl_lsp.features import documents, findings
     from awl_lsp.model import builder
 
@@ -73,11 +76,11 @@ def stages(spent: Spent, rules: bool) -> None:
     timed(spent, "model", builder.ModelBuilder, "build")
     timed(spent, "syntax problems", findings, "document_syntax_problems")
     timed(spent, "checker", findings, "run_checks")
-    timed(spent, "  per item", engine.CheckCache, "_check_item")
-    timed(spent, "    nodes by type", engine, "item_nodes")
-    timed(spent, "    summary", engine, "summarize")
-    timed(spent, "    tally", engine, "tally")
-    timed(spent, "    exports", engine, "exports")
+    timed(spent, "  per item", item_check.ItemRun, "check")
+    timed(spent, "    nodes by type", item_check, "item_nodes")
+    timed(spent, "    summary", item_check, "summarize")
+    timed(spent, "    tally", item_check, "tally")
+    timed(spent, "    exports", item_check, "exports")
     timed(spent, "  document-wide rules", engine.CheckCache, "_run_wide")
     timed(spent, "annotate and fold", findings, "annotate")
     timed(spent, "annotate and fold", findings, "fold")

@@ -125,3 +125,47 @@ async def test_an_edit_while_the_first_checks_run_is_published_for_its_own_text(
         assert any(d.range.start.line == row + 1 for d in published), "the misspelt name is reported"
     finally:
         await session.stop()
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """The processes whose parent is `pid`, with their state (`Z`: exited, not reaped)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append((int(stat.parent.name), fields[0]))
+    return out
+
+
+async def test_long_documents_first_checked_on_two_processes_publish_what_one_process_finds() -> None:
+    """A long document's first check forks a child that checks items from the bottom up
+    (`awl_lsp.checks.parallel`), on the event loop's thread below `OFFLOAD_LINES` and in the worker
+    above: what is published is what one process finds, problems in every step included, and no
+    child is left behind."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from shapes import SHAPES
+
+    for lines in (2000, LINES):
+        session = Session()  # (one per document: `Session.published` is by version)
+        folder = await session.start()
+        try:
+            text = SHAPES["rebound"](lines)
+            uri = (folder / "rebound.awl").as_uri()
+            session.client.text_document_did_open(
+                lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "awl", 1, text))
+            )
+            published = await session.diagnostics_of(1)
+            expected = diagnostics(OpenDocument(text, 1, None, None).snapshot)
+            assert len(expected) > 100
+            assert shown(published) == shown(expected), lines
+            if Path("/proc/self/stat").exists():
+                server = session.client._server.pid  # type: ignore[union-attr]
+                deadline = asyncio.get_running_loop().time() + 5
+                while _children(server) and asyncio.get_running_loop().time() < deadline:
+                    await asyncio.sleep(0.05)
+                assert _children(server) == [], lines
+        finally:
+            await session.stop()

@@ -152,6 +152,31 @@ def test_a_closed_document_is_freed_when_the_input_is_quiet_not_before_the_next_
     assert kept_for_now and freed and other_open
 
 
+def test_documents_opened_and_closed_with_no_quiet_between_are_not_all_held() -> None:
+    """A script that opens and closes documents one after another never leaves the input quiet:
+    once the closed documents waiting to be freed hold more than `CLOSED_LINES` lines together,
+    they are freed at the close that passes it, not all kept until a quiet moment comes."""
+
+    async def body() -> list[bool]:
+        s = Session()
+        lines = TEXT.count("\n") + 1
+        awl_lsp.server.language_server.CLOSED_LINES = 3 * lines  # three documents wait, a fourth frees
+        refs = []
+        for i in range(4):
+            uri = f"file:///churn/d{i}.awl"
+            s.open(uri, TEXT.replace("big_loop", f"loop_{i}"))
+            refs.append(weakref.ref(s.server.documents[uri]))
+            s.close(uri)
+        gc.collect()
+        return [r() is None for r in refs]  # (before any quiet moment: no await yet)
+
+    try:
+        freed = asyncio.run(body())
+    finally:
+        awl_lsp.server.language_server.CLOSED_LINES = 20000
+    assert freed == [True, True, True, True]
+
+
 def test_open_close_cycles_leave_no_objects_behind() -> None:
     async def cycles() -> list[int]:
         s = Session()

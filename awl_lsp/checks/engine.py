@@ -8,23 +8,23 @@ other item keeps its problems unless it looked up one of those names. A run visi
 items it checks and the few it keeps lists of (checked every run, naming line numbers, holding
 problems): problems move with their item when published, and are softened and annotated with
 close names once per declarations epoch. The document-wide rules' problems are reused, moved,
-when nothing they read changed (`awl_lsp.checks.replay`).
+when nothing they read changed (`awl_lsp.checks.replay`). One item is checked by
+`awl_lsp.checks.item_check`; a long document's first run may be split between two processes
+(`awl_lsp.checks.parallel`).
 A throwaway cache gives the same results from scratch, so `run_checks` always goes through here.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import partial
+from collections.abc import Sequence
+from dataclasses import replace
 from itertools import compress
 from operator import attrgetter, not_
 from pathlib import Path
 
 from tree_sitter import Node
 
+from awl_lsp.checks import parallel
 from awl_lsp.checks.across import Across
 from awl_lsp.checks.base import (
     BROKEN_OUTCOMES,
@@ -34,56 +34,22 @@ from awl_lsp.checks.base import (
     CheckContext,
     DocFacts,
     Item,
-    ItemContext,
     Problem,
 )
-from awl_lsp.checks.deps import RecordingModel
-from awl_lsp.checks.exports import CAPTURED, CAPTURED_SET, changed_exports, exports, item_nodes, table_changes
+from awl_lsp.checks.exports import CAPTURED, changed_exports, exports, item_nodes, table_changes
+from awl_lsp.checks.item_check import Entry, ItemRun, seen_item
 from awl_lsp.checks.probes import FactsProbe, NodeProbe, TallyProbe
 from awl_lsp.checks.replay import Replay, replay_wide
 from awl_lsp.checks.rules_support import FLOW_TYPES, broken_outcome_names
 from awl_lsp.checks.suggest import annotate
-from awl_lsp.checks.summary import ItemSummary, summarize
-from awl_lsp.checks.tallies import Resolved, Tally, resolved, tally
 from awl_lsp.checks.top_nodes import TopNodes
 from awl_lsp.checks.unchecked import soften_unchecked
 from awl_lsp.model.builder import item_keys
-from awl_lsp.model.facts import ItemFacts
-from awl_lsp.model.schema_types import ItemTypes, TypeTable, item_types
+from awl_lsp.model.schema_types import TypeTable, item_types
 from awl_lsp.model.types import TypeEnv
 from awl_lsp.syntax.alignment import common_ends
 from awl_lsp.syntax.problems import moved
 
-
-@dataclass(eq=False)
-class _Entry:
-    key: bytes
-    row: int  # the item's first row when `problems` were computed (moved lazily, see `_publish`)
-    problems: list[Problem]
-    deps: frozenset[str]
-    facts: ItemFacts  # the facts the item was checked with (its exports are read from them)
-    summary: ItemSummary
-    tally: Tally
-    types: ItemTypes | None
-    volatile: bool  # reads a schema file or the item above it: checked on every run
-    row_numbers: bool  # a message names a line number: checked again on every edit
-    item: Item | None = None  # as the document-wide rules saw it last
-    resolved_by: frozenset[str] | None = None  # the model's resolution `item.resolved` was read from
-    exports: dict[str, tuple] | None = None
-    kind: str = ""  # the item's node type
-    gap: int = 0  # lines of its key above its first row (comments, blank lines)
-    span: int = 0  # its last row minus its first
-    seen: Resolved | None = None  # its resolution as the document-wide rules last saw it
-    shown: list[Problem] | None = None  # `problems` as published (softened, names annotated), at `row`
-    shown_in: int = -1  # the declarations epoch `shown` was annotated in
-
-    def exported(self) -> dict[str, tuple]:
-        if self.exports is None:  # (always set when checked; kept for entries built elsewhere)
-            self.exports = exports(self.facts, self.key)
-        return self.exports
-
-
-_serials = itertools.count()
 _DEPS = attrgetter("deps")
 
 
@@ -97,11 +63,11 @@ class CheckCache:
     """
 
     def __init__(self) -> None:
-        self._entries: list[_Entry] = []
+        self._entries: list[Entry] = []
         self._keys: list[bytes] = []
         self._where: tuple[Path | None, Path | None] | None = None
         self._doc: tuple | None = None  # (flow kind, broken outcomes, model says workloop)
-        self._flow_entry: _Entry | None = None  # the entry of the first flow item
+        self._flow_entry: Entry | None = None  # the entry of the first flow item
         self._table: TypeTable | None = None
         self._replay: Replay | None = None  # the document-wide rules' last problems
         self._across = Across()  # what the document-wide rules gathered across the items
@@ -134,11 +100,11 @@ class CheckCache:
             name: [j if j < p else j + offset for j in js if j < p or j >= end_old]
             for name, js in self._marked.items()
         }
-        entries: list[_Entry] = [*old[:p], *([None] * (end_new - p)), *old[end_old:]]  # type: ignore[list-item]
+        entries: list[Entry] = [*old[:p], *([None] * (end_new - p)), *old[end_old:]]  # type: ignore[list-item]
         if isinstance(nodes, TopNodes) and (end_new - p) * 2 > count:
             nodes = nodes.whole()  # most items are checked: their nodes in one pass, not one search each
 
-        def before(i: int) -> _Entry | None:
+        def before(i: int) -> Entry | None:
             """The entry item `i` had in the last run (None in the changed middle)."""
             return old[i] if i < p else old[i - offset] if i >= end_new else None
 
@@ -156,8 +122,23 @@ class CheckCache:
         # 2. the items the edit touched are checked first: their exports (by meaning) say what changed
         item_rules = [r.check_item for r in rules if callable(getattr(r, "check_item", None))]
         env = TypeEnv(model, ctx.tree, source, ctx.path, table, ctx.workspace)
+        run = ItemRun(ctx, item_rules, nodes, keys, doc, env, self._across.flag)
+        early: list[Problem] | None = None  # the document-wide rules' problems, if they ran already
+        if not old and fresh and parallel.splits(len(fresh), nodes[-1].end_point.row):
+            # a first run: a child process checks items from the bottom up; the document-wide rules
+            # run meanwhile (they read the items' entries, made first, not their problems)
+            def wide_rules() -> None:
+                nonlocal early
+                early = self._run_wide(ctx, rules, nodes, entries, doc, _signature(ctx, nodes, doc))
+
+            if not parallel.check_apart(run, fresh, entries, wide_rules):
+                early = None
+                for i in fresh:
+                    entries[i] = run.check(i)
+        else:
+            for i in fresh:
+                entries[i] = run.check(i)
         for i in fresh:
-            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
             entries[i].types = types[i]
         if old:
             old_mid = [e.exported() for e in old[p:end_old]]
@@ -188,7 +169,7 @@ class CheckCache:
             again.update(i for i in marked["numbered"] if entries[i] is before(i))
         rechecked = sorted(again)
         for i in rechecked:
-            entries[i] = self._check_item(ctx, item_rules, nodes, i, keys[i], doc, env)
+            entries[i] = run.check(i)
             entries[i].types = types.get(i, before(i).types)  # type: ignore[union-attr]
         env.reset(None)
         visited = sorted({*fresh, *rechecked})
@@ -225,11 +206,13 @@ class CheckCache:
             )
         self._deps = model.item_deps
         self.last_replayed = wide is not None
-        if wide is None:
-            wide = self._run_wide(ctx, rules, nodes, doc, outside)
+        if early is not None:  # (run beside the child's item rules: `_check_apart`)
+            wide = early
+        elif wide is None:
+            wide = self._run_wide(ctx, rules, nodes, self._entries, doc, outside)
         ctx.problems.extend(wide)
 
-    def _publish(self, ctx: CheckContext, e: _Entry, node: Node) -> list[Problem]:
+    def _publish(self, ctx: CheckContext, e: Entry, node: Node) -> list[Problem]:
         """The entry's problems as published, at the item's row now: moved (and remembered so) when
         it moved; softened and annotated with close names once per declarations epoch."""
         row = node.start_point.row
@@ -245,10 +228,16 @@ class CheckCache:
         return e.shown
 
     def _run_wide(
-        self, ctx: CheckContext, rules: list, nodes: Sequence[Node], doc: DocFacts, signature: tuple
+        self,
+        ctx: CheckContext,
+        rules: list,
+        nodes: Sequence[Node],
+        entries: list[Entry],
+        doc: DocFacts,
+        signature: tuple,
     ) -> list[Problem]:
         """Run the document-wide rules, remembering what they reported and which nodes they read."""
-        model, entries = ctx.model, self._entries
+        model = ctx.model
         deps = model.item_deps
         reads: set[int] = set()
         ref_reads: set[int] = set()
@@ -264,7 +253,7 @@ class CheckCache:
             key_rows.append(row - e.gap)
             it = e.item
             if it is None or e.resolved_by is not deps[i]:
-                it = _item(e, facts[i], deps[i])
+                it = seen_item(e, facts[i], deps[i])
             e.seen = it.resolved
             probe: object = it.node
             if type(probe) is NodeProbe:  # the item's probes from the last run, aimed at this one
@@ -278,8 +267,9 @@ class CheckCache:
         ctx.items = items
         self._across.update(items)
         ctx.across = self._across
-        doc.narration = _top_narration(ctx)
-        ctx.doc = replace(doc, flow=items[doc.flow_index].node) if doc.flow_index is not None else doc
+        # (the item rules' `doc` is left as it is: a first run's item rules may still be running)
+        flow = items[doc.flow_index].node if doc.flow_index is not None else doc.flow
+        ctx.doc = replace(doc, flow=flow, narration=_top_narration(ctx))
         kept, ctx.problems = ctx.problems, []
         ctx.read_has_error = None
         for rule in rules:
@@ -293,62 +283,6 @@ class CheckCache:
             wide, key_rows, reads, ref_reads, (signature, ctx.read_has_error), flag_reads, tally_reads
         )
         return wide
-
-    def _check_item(
-        self,
-        ctx: CheckContext,
-        rules: list[Callable[[ItemContext], None]],
-        nodes: Sequence[Node],
-        index: int,
-        key: bytes,
-        doc: DocFacts,
-        env: TypeEnv,
-    ) -> _Entry:
-        node = nodes[index]
-        deps: set[str] = set()
-        found = item_nodes(node)
-        ictx = ItemContext(
-            RecordingModel(ctx.model, deps),  # type: ignore[arg-type]
-            ctx.tree,
-            ctx.source,
-            ctx.path,
-            ctx.workspace,
-            doc=doc,
-            node=node,
-            facts=ctx.model.items[index],
-            nodes=found,
-            captured=CAPTURED_SET,
-            deps=deps,
-            type_env=env,
-        )
-        env.reset(deps)
-        for check in rules:  # (each rule's `check_item`)
-            check(ictx)
-        facts = ctx.model.items[index]
-        exported = exports(facts, key, env)  # the inference it needs is recorded in `deps` too
-        start, end = node.start_point.row, node.end_point.row
-        entry = _Entry(
-            key=key,
-            row=start,
-            problems=ictx.problems,
-            deps=frozenset(deps),
-            facts=facts,
-            summary=summarize(node, found, ctx.source, facts),
-            tally=tally(facts, str(next(_serials)), partial(TallyProbe, counting=self._across.flag)),
-            types=None,
-            volatile=bool(
-                found.get("schema_import") or found.get("unknown_declaration")
-            ),  # (reads the item above)
-            row_numbers=ictx.row_numbers or any(_LINE_NUMBER.search(pr.message) for pr in ictx.problems),
-            exports=exported,
-            kind=node.type,
-            gap=_gap(ctx.source, nodes, index),
-            span=end - start,
-        )
-        resolutions = ctx.model.item_deps
-        if index < len(resolutions):  # the item as document-wide rules see it, while its facts are at hand
-            _item(entry, facts, resolutions[index])
-        return entry
 
 
 def _doc_facts(ctx: CheckContext, nodes: Sequence[Node]) -> DocFacts:
@@ -370,8 +304,6 @@ def _doc_facts(ctx: CheckContext, nodes: Sequence[Node]) -> DocFacts:
     return doc
 
 
-# a message naming a line (noticed here, so a rule need not say so with `ctx.row_numbers`)
-_LINE_NUMBER = re.compile(r"\bline \d")
 # document facts (dependency tokens) the document-wide rules read besides the items
 _DOC_TOKENS = frozenset({FLOW_KIND, BROKEN_OUTCOMES, MODEL_FLOW, FLOW_ITEM})
 
@@ -388,33 +320,12 @@ def _top_narration(ctx: CheckContext) -> list[Node]:
     return out
 
 
-def _gap(source: bytes, nodes: Sequence[Node], index: int) -> int:
-    """The lines of an item's key (see `item_keys`) above the item's first row."""
-    prev_end = nodes[index - 1].end_byte if index else 0
-    start = source.rfind(b"\n", 0, prev_end) + 1
-    return source.count(b"\n", start, nodes[index].start_byte)
-
-
 def _signature(ctx: CheckContext, nodes: Sequence[Node], doc: DocFacts) -> tuple:
     """What the document-wide rules read outside the items: the text after the last item and which
     item is the flow. (Top-level narration lies in the items' keys; whether the tree has an error
     anywhere is recorded with the problems when a rule asked, `CheckContext.tree_has_error`.)"""
     tail = ctx.source[nodes[-1].end_byte :] if nodes else ctx.source
     return (tail, doc.flow_index)
-
-
-def _item(e: _Entry, facts: ItemFacts, resolution: frozenset[str]) -> Item:
-    """The item as document-wide rules see it (its node set by the caller); its
-    resolution-dependent tallies refreshed if needed (the summary's anchor up to date)."""
-    item = e.item
-    if item is None or e.resolved_by is not resolution:
-        starts = None
-        if e.kind != "step_declaration":
-            row = e.summary.anchor.row
-            starts = [(st.step_rel[0] + row, st.step_rel[1]) for st in e.summary.steps]
-        e.resolved_by = resolution
-        item = e.item = Item(None, facts, e.summary, e.tally, resolved(facts, starts))  # type: ignore[arg-type]
-    return item
 
 
 __all__ = ["CAPTURED", "CheckCache", "exports", "item_nodes"]  # (the last three from `exports`)

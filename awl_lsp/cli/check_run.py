@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from awl_lsp.checks import Problem, Severity
+from awl_lsp.checks import Problem, Severity, parallel
 from awl_lsp.cli.check_report import EditRecord, FixRecord, Record
-from awl_lsp.cli.file_jobs import run_jobs
+from awl_lsp.cli.file_jobs import run_jobs, workers_for
 from awl_lsp.cli.file_reads import decode_source
 from awl_lsp.features.documents import analyse_text
 from awl_lsp.features.findings import findings
@@ -283,7 +283,17 @@ def _declaring(results: list[Checked]) -> bool:
 
 
 def check_files(tasks: list[Task], options: Options, jobs: int | None = None) -> list[Checked]:
-    """`awl check` (with --fix, --diff) on the planned files: one `Checked` per checked file, in order."""
+    """`awl check` (with --fix, --diff) on the planned files: one `Checked` per checked file, in order.
+    When the files are checked in this process alone (one file, or a few) and `--jobs` allows more
+    than one, a long file's first check uses a second core (`awl_lsp.checks.parallel`)."""
+    parallel.enable(workers_for(len(tasks), jobs) == 1 and jobs != 1)
+    try:
+        return _check_files(tasks, options, jobs)
+    finally:
+        parallel.enable(False)
+
+
+def _check_files(tasks: list[Task], options: Options, jobs: int | None) -> list[Checked]:
     results = run_jobs(check_one, tasks, options, jobs)
     fixing = options.fix or options.diff
     index = _index(options, tasks, results) if fixing or _declaring(results) else None

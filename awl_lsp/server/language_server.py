@@ -9,8 +9,8 @@ is quiet (`awl_lsp.server.warm`). What the server keeps and does between message
 - `document_table`: the open documents, the workspace folders, the position encoding;
 - `publishing`: when diagnostics are computed and sent (quiet input, a long document's first
   check in a worker), and the work at quiet moments (memory, the warm-up after `initialize`) —
-  its timings are re-exported here (`DEBOUNCE`, `OFFLOAD_LINES`, `RELEASE_AFTER`, …) and read
-  from here at each use;
+  its timings are re-exported here (`DEBOUNCE`, `OFFLOAD_LINES`, `PARALLEL_CHECKS`,
+  `RELEASE_AFTER`, …) and read from here at each use;
 - `document_sync` / `workspace_sync`: the notifications that keep the open documents and the
   workspace index in step; `pull`: diagnostics the client pulls;
 - `cancellable_requests`: requests the client can cancel while they run;
@@ -33,9 +33,11 @@ from awl_lsp.server import custom_requests, document_sync, navigation_requests, 
 from awl_lsp.server.cancellable_requests import cancellable_request
 from awl_lsp.server.protocol import JsonText, RequestRefused, serve_stdio
 from awl_lsp.server.publishing import BURST_DEBOUNCE as BURST_DEBOUNCE  # (the timings, settable here)
+from awl_lsp.server.publishing import CLOSED_LINES as CLOSED_LINES
 from awl_lsp.server.publishing import DEBOUNCE as DEBOUNCE
 from awl_lsp.server.publishing import MAX_POSTPONE as MAX_POSTPONE
 from awl_lsp.server.publishing import OFFLOAD_LINES as OFFLOAD_LINES
+from awl_lsp.server.publishing import PARALLEL_CHECKS as PARALLEL_CHECKS
 from awl_lsp.server.publishing import RECLAIM_AFTER as RECLAIM_AFTER
 from awl_lsp.server.publishing import RELEASE_AFTER as RELEASE_AFTER
 from awl_lsp.server.publishing import PublishingServer

@@ -49,6 +49,12 @@ BURST_DEBOUNCE = max(DEBOUNCE, 0.02)
 MAX_POSTPONE = 0.25
 # a document at least this long is checked for the first time in a worker thread (see `publish_first`)
 OFFLOAD_LINES = int(os.environ.get("AWL_OFFLOAD_LINES", "3000"))
+# a first check of a long document runs part of its item rules in a second process, where there is
+# a second core (`awl_lsp.checks.parallel`); `AWL_PARALLEL_CHECKS=0` keeps it to one
+PARALLEL_CHECKS = os.environ.get("AWL_PARALLEL_CHECKS", "1") != "0"
+# closed documents wait for quiet to be freed, unless they hold more lines than this together: a
+# client that opens and closes documents one after another, never quiet, frees them every few
+CLOSED_LINES = int(os.environ.get("AWL_CLOSED_LINES", "20000"))
 # memory work waits for the input to be quiet this long: after closes, everything is collected and
 # freed pages go back; else the frozen heap is collected in full when it has grown enough
 RELEASE_AFTER = 0.5
@@ -85,7 +91,9 @@ class PublishingServer(DocumentTable):
         # documents closed since the input was last quiet: freed then, with the rest of the memory
         # work (`when_quiet`), not while the message after their close waits (≈ 40 ms at 5,000 lines)
         self._closed: list[OpenDocument] = []
+        self._closed_lines = 0  # their lines
         self.warm: WarmUp | None = None  # the warm-up after `initialize`, once it started
+        self._parallel_set = False  # `checks_ready` ran
 
     # ---- the timings, read at each use from `timings`: this module, or the one a server names
     # (`awl_lsp.server.language_server`, where a test or bench sets `RELEASE_AFTER`, …)
@@ -141,6 +149,7 @@ class PublishingServer(DocumentTable):
         doc = self.documents.get(uri)
         if doc is None:
             return None
+        self.checks_ready()
         if self.recent.touch(uri, self.documents):
             memory.trim()  # what the compacted document dropped
         timer = self._due.pop(uri, None)
@@ -165,6 +174,14 @@ class PublishingServer(DocumentTable):
                 log.exception("workspace diagnostics failed for %s", uri)
         return items, changed
 
+    def checks_ready(self) -> None:
+        """Before the first check: may it use a second process (see `PARALLEL_CHECKS`)?"""
+        if not self._parallel_set:
+            from awl_lsp.checks import parallel
+
+            parallel.enable(self.timings.PARALLEL_CHECKS)
+            self._parallel_set = True
+
     def publish_first(self, uri: str) -> None:
         """The diagnostics of a document just opened. A long document's checks (≈ 0.7 s of CPU at
         20,000 lines) run in a worker thread on its snapshot — a value no later edit changes — so
@@ -185,6 +202,7 @@ class PublishingServer(DocumentTable):
             return
         snap = doc.snapshot
         load(ANALYSIS)  # (the worker imports nothing: `awl_lsp.server.warm`)
+        self.checks_ready()
         lock = self._checking.setdefault(uri, threading.Lock())
 
         def check() -> None:
@@ -286,6 +304,10 @@ class PublishingServer(DocumentTable):
         self._checking.pop(uri, None)
         self.recent.forget(uri)
         self._closed.append(doc)  # (freed when the input is quiet)
+        self._closed_lines += doc.syntax.lines.line_count
+        if self._closed_lines > self.timings.CLOSED_LINES:  # opens and closes with no quiet between
+            self._closed.clear()
+            self._closed_lines = 0
         timer = self._due.pop(uri, None)
         if timer is not None:
             timer.cancel()
@@ -329,6 +351,7 @@ class PublishingServer(DocumentTable):
             if self._release_due:
                 self._release_due = False
                 self._closed.clear()
+                self._closed_lines = 0
                 memory.release()
             return
 
@@ -339,6 +362,7 @@ class PublishingServer(DocumentTable):
             elif self._release_due:
                 self._release_due = False
                 self._closed.clear()
+                self._closed_lines = 0
                 memory.release()
             elif memory.reclaim_due():
                 memory.reclaim()
