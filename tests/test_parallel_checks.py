@@ -229,3 +229,16 @@ def test_awl_check_on_one_long_file_prints_what_one_process_prints(tmp_path: Pat
     one, two = check("--jobs", "1"), check()
     assert one.returncode == two.returncode == 1, one.stderr[-2000:]
     assert two.stdout == one.stdout and one.stdout.count('"code"') > 100
+
+
+def test_every_problem_of_every_document_crosses_to_another_process() -> None:
+    """What a child sends back is pickled: a rule whose problem's `data` could not be would make
+    every split check its items twice (the parent redoing what the child could not send)."""
+    import pickle
+
+    for path in documents():
+        doc = OpenDocument(path.read_text(encoding="utf-8", errors="replace"), 1, None, None)
+        findings(doc.snapshot)
+        for e in doc.checks._entries:
+            sent = (e.problems, set(e.deps), e.row_numbers, e.exports)
+            assert pickle.loads(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL)) == sent, path
