@@ -242,3 +242,29 @@ def test_every_problem_of_every_document_crosses_to_another_process() -> None:
         for e in doc.checks._entries:
             sent = (e.problems, set(e.deps), e.row_numbers, e.exports)
             assert pickle.loads(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL)) == sent, path
+
+
+def test_two_threads_splitting_at_once_find_what_one_process_finds(split: Splits) -> None:
+    """The server may split two first checks at once (a worker thread's, and a fix trial's replica on
+    the event loop): each child closes every file but its own pipe's end, so neither parent waits on
+    the other's child, and both find what one process finds."""
+    import threading
+
+    texts = [SHAPES["rebound"](900), SHAPES["dense"](900), SHAPES["subflows"](900)]
+    expected = [checked(t, False)[1] for t in texts]
+    parallel.enable(True)
+    got: list[list | None] = [None] * len(texts)
+
+    def check(n: int) -> None:
+        got[n] = findings(OpenDocument(texts[n], 1, None, None).snapshot)
+
+    t0 = time.monotonic()
+    for _ in range(3):
+        threads = [threading.Thread(target=check, args=(n,)) for n in range(len(texts))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert got == expected
+    assert time.monotonic() - t0 < 30
+    assert split.runs >= 9

@@ -16,9 +16,10 @@ Whatever goes wrong on the child's side — no `fork` here, a child that fails, 
 something unreadable, or sends nothing for `TIMEOUT` after the parent is done — the parent checks
 the items the child did not deliver itself (as it does the one item both may have left, when they
 took their last ones at the same moment): the results never depend on the split. The child touches
-nothing it shares with the parent besides the pipe and the page: it closes the standard input and
-output at once (the server's protocol), never logs, and leaves by `os._exit` (no `atexit`, no
-flushing). A child is reaped by a thread of its own, so no exited child lingers.
+nothing it shares with the parent besides the pipe and the page: it closes every other file at
+once (the server's protocol on standard input and output among them; standard error stays, for a
+crash's last words), never logs, and leaves by `os._exit` (no `atexit`, no flushing). A child is
+reaped by a thread of its own, so no exited child lingers.
 """
 
 from __future__ import annotations
@@ -91,6 +92,13 @@ def check_apart(run: ItemRun, fresh: list[int], entries: list[Entry], alongside:
         if i not in ruled:
             add_findings(entries[i], *(theirs.get(i) or run.findings(i, found[i])))
     return True
+
+
+def _fd_limit() -> int:
+    try:
+        return int(os.sysconf("SC_OPEN_MAX"))
+    except (AttributeError, ValueError, OSError):
+        return 1 << 16
 
 
 def _cores() -> int:
@@ -209,11 +217,12 @@ def meet(run_one: Callable[[int], Any], indexes: Sequence[int]) -> Meeting | Non
     if pid == 0:  # the child: check, send, leave (never returns)
         code = 1
         try:
-            for fd in (r, 0, 1):
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+            # every file the child was handed but its pipe's end goes: the server's protocol (standard
+            # input and output), and another thread's meeting, whose parent would wait for this
+            # child to end before it read its own child's end of file
+            os.closerange(0, 2)
+            os.closerange(3, w)
+            os.closerange(w + 1, _fd_limit())
             done: list[tuple[int, Any]] = []
             for k in range(len(indexes) - 1, -1, -1):
                 _SLOT.pack_into(page, 8, k)
