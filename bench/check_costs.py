@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import document, typing  # noqa: E402
+from open_stages import cpu_timed  # noqa: E402
 
 from awl_lsp import checks  # noqa: E402
 from awl_lsp.features import diagnostics as diag  # noqa: E402
@@ -35,14 +36,7 @@ def main() -> None:
     spent: dict[str, float] = {}
 
     def timed(name: str, fn: Callable) -> Callable:
-        def run(*args: object, **kwargs: object) -> object:
-            t = time.process_time()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent[name] = spent.get(name, 0.0) + time.process_time() - t
-
-        return run
+        return cpu_timed(spent, name, fn)
 
     findings.run_checks = timed("run_checks", findings.run_checks)  # type: ignore[assignment]
     if len(sys.argv) > 3:

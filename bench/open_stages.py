@@ -42,9 +42,13 @@ ORDER: list[str] = []  # the stages in the order they were wrapped (the table's 
 def timed(spent: Spent, name: str, owner: Any, attr: str) -> None:  # noqa: ANN401 — a module or a class
     """Wrap `owner.attr` so that its CPU time adds to `spent[name]` (an inner call of the same stage
     is not counted twice: the stages nest only as listed in `stages`)."""
-    fn: Callable[..., Any] = getattr(owner, attr)
     if name not in ORDER:
         ORDER.append(name)
+    setattr(owner, attr, cpu_timed(spent, name, getattr(owner, attr)))
+
+
+def cpu_timed(spent: Spent, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn`, its CPU time added to `spent[name]` at each call."""
 
     def run(*args: object, **kwargs: object) -> object:
         t = time.process_time()
@@ -53,7 +57,7 @@ def timed(spent: Spent, name: str, owner: Any, attr: str) -> None:  # noqa: ANN4
         finally:
             spent[name] = spent.get(name, 0.0) + time.process_time() - t
 
-    setattr(owner, attr, run)
+    return run
 
 
 def open_once(text: str) -> float:

@@ -108,13 +108,12 @@ def _source(module: str) -> Path | None:
     return None
 
 
-def test_nothing_the_command_line_may_import_imports_a_protocol_library() -> None:
-    start = _imports(
-        ast.parse((PACKAGE / "cli" / "main.py").read_text(encoding="utf-8")), "awl_lsp.cli.main", {"cmd_lsp"}
-    )
+def import_walk(start: set[str], via_start: str) -> dict[str, str]:
+    """Every module reachable from `start` by imports (in functions too, and each module's parent
+    packages), each with the module that first imports it (`via_start` for those of `start`)."""
+    via: dict[str, str] = {m: via_start for m in start}
     seen: set[str] = set()
     todo = list(start)
-    via: dict[str, str] = {m: "awl_lsp.cli.main" for m in start}
     while todo:
         module = todo.pop()
         if module in seen:
@@ -127,6 +126,15 @@ def test_nothing_the_command_line_may_import_imports_a_protocol_library() -> Non
         for name in _imports(ast.parse(path.read_text(encoding="utf-8")), module) | set(parents):
             via.setdefault(name, module)
             todo.append(name)
+    return {m: via[m] for m in seen}
+
+
+def test_nothing_the_command_line_may_import_imports_a_protocol_library() -> None:
+    start = _imports(
+        ast.parse((PACKAGE / "cli" / "main.py").read_text(encoding="utf-8")), "awl_lsp.cli.main", {"cmd_lsp"}
+    )
+    via = import_walk(start, "awl_lsp.cli.main")
+    seen = set(via)
     found = sorted(m for m in seen if m.split(".")[0] in PROTOCOL)
     assert not found, [(m, via[m]) for m in found]
     assert "awl_lsp.checks" in seen and "awl_lsp.features.fixes" in seen  # (the walk went deep)

@@ -9,7 +9,6 @@ line per module on stderr, which the re-executed process inherits too).
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
 import os
@@ -24,7 +23,7 @@ import pytest
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
 from raw_lsp import RawServer, frame
-from test_cli_imports import PACKAGE, _imports, _source
+from test_cli_imports import PACKAGE, _source, import_walk
 
 from awl_lsp.features.completion import completion_list
 from awl_lsp.features.diagnostics import diagnostics
@@ -201,19 +200,7 @@ def test_it_serves_as_each_client_starts_it_without_re_executing(
 
 def _closure(start: str) -> set[str]:
     """Every module of the package `start` may import, in functions too (a static walk)."""
-    seen: set[str] = set()
-    todo = [start]
-    while todo:
-        module = todo.pop()
-        if module in seen:
-            continue
-        seen.add(module)
-        path = _source(module) if module.startswith("awl_lsp") else None
-        if path is None:
-            continue
-        parents = [".".join(module.split(".")[:i]) for i in range(2, module.count(".") + 1)]
-        todo += _imports(ast.parse(path.read_text(encoding="utf-8")), module) | set(parents)
-    return {m for m in seen if m.startswith("awl_lsp") and _source(m) is not None}
+    return {m for m in import_walk({start}, start) if m.startswith("awl_lsp") and _source(m) is not None}
 
 
 def test_the_warm_up_loads_every_module_the_server_may_need() -> None:

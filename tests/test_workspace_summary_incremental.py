@@ -24,19 +24,23 @@ EXTRA = [
 ]
 
 
+def random_edit(doc: OpenDocument, rng: random.Random, inserts: list[str]) -> TextEdit:
+    """A line deleted (three times in ten), else one of `inserts` typed at a random place."""
+    lines = doc.syntax.text.split("\n")
+    row = rng.randrange(len(lines))
+    if rng.random() < 0.3 and len(lines) > 2:
+        return TextEdit(row, 0, min(row + 1, len(lines) - 1), 0, "")
+    col = rng.randrange(len(lines[row]) + 1)
+    return TextEdit(row, col, row, col, rng.choice(inserts))
+
+
 def test_the_summary_after_each_edit_equals_a_fresh_one() -> None:
     rng = random.Random(7)
     text = document(400)
     doc = OpenDocument(text, 1, None, None)
     document_summary(doc.snapshot)
     for version in range(2, 60):
-        lines = doc.syntax.text.split("\n")
-        row = rng.randrange(len(lines))
-        if rng.random() < 0.3 and len(lines) > 2:
-            edit = TextEdit(row, 0, min(row + 1, len(lines) - 1), 0, "")  # a line deleted
-        else:
-            col = rng.randrange(len(lines[row]) + 1)
-            edit = TextEdit(row, col, row, col, rng.choice(EXTRA))
+        edit = random_edit(doc, rng, EXTRA)
         doc.edit([edit], version)
         snap = doc.snapshot
         assert document_summary(snap) == summarize(snap.model), f"after edit {version}: {edit}"
@@ -73,13 +77,7 @@ def test_typing_lines_up_the_items_with_the_last_summary_and_equals_a_fresh_one(
     summary_module._item_part = lambda facts: read.append(facts) or real(facts)  # type: ignore[assignment]
     try:
         for version in range(2, 120):
-            lines = doc.syntax.text.split("\n")
-            row = rng.randrange(len(lines))
-            if rng.random() < 0.3 and len(lines) > 2:
-                edit = TextEdit(row, 0, min(row + 1, len(lines) - 1), 0, "")  # a line deleted
-            else:
-                col = rng.randrange(len(lines[row]) + 1)
-                edit = TextEdit(row, col, row, col, rng.choice([*EXTRA, "7", "\n  "]))
+            edit = random_edit(doc, rng, [*EXTRA, "7", "\n  "])
             doc.edit([edit], version)
             if rng.random() < 0.3:
                 continue  # (a version nobody summarised)

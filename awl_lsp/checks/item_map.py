@@ -12,6 +12,8 @@ the text allows both alignments.
 
 from __future__ import annotations
 
+from awl_lsp.syntax.alignment import common_ends
+
 Point = tuple[int, int]
 Range = tuple[int, int, int, int]
 
@@ -46,9 +48,7 @@ class ItemMap:
             end = _point(old_key, len(old_key))
             self._a = self._b0 = self._b1 = end
         else:
-            n = min(len(old_key), len(new_key))
-            p = _common_prefix(old_key, new_key, n)
-            s = _common_suffix(old_key, new_key, n - p)
+            p, s = common_ends(old_key, new_key)
             start = _line_start(old_key, new_key, p, s)
             p, s = start, s + p - start
             self._a = _point(old_key, p)
@@ -114,29 +114,6 @@ class _Same:
 
 
 SAME = _Same()
-
-
-def _common_prefix(a: bytes, b: bytes, n: int) -> int:
-    lo, hi = 0, n  # a[:lo] == b[:lo]; the answer is at most hi
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: bytes, b: bytes, n: int) -> int:
-    la, lb = len(a), len(b)
-    lo, hi = 0, n
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 __all__ = ["SAME", "ItemMap", "Point", "Range", "Unmappable"]

@@ -2,8 +2,9 @@
 the end are the same, so that only the run between them is looked at again.
 
 Every layer that keeps something per item between versions asks this one question — the model's
-item keys, the checker's items and gatherings, the workspace summary's parts — of lists whose
-entries compare in C (bytes by value, most objects by identity).
+item keys, the checker's items and gatherings, the workspace summary's parts, and the replay's two
+texts of one edited item (`checks.item_map`) — of sequences whose entries compare in C (bytes by
+value, most objects by identity).
 """
 
 from __future__ import annotations
