@@ -127,7 +127,10 @@ def _after_route(ctx: ItemContext, body: Node) -> None:
 def _named_like_outcome(ctx: ItemContext, step: Node, scope: str) -> None:
     name_node = step.child_by_field_id(F.NAME)
     name = ctx.text(name_node)
-    if name and ctx.model.first(_K_OUTCOME, name, scope) is not None:
+    outcome = ctx.model.first(_K_OUTCOME, name, scope) if name else None
+    # (only an outcome of the step's own flow: a subflow's steps route to its outcomes alone, and the
+    # workflow's steps never to a subflow's — `first` falls back to another scope's when none is here)
+    if outcome is not None and outcome.scope == scope:
         flow = "subflow" if scope else "workflow"
         ctx.error(
             name_node or step,
