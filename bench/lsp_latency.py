@@ -41,6 +41,7 @@ from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import PASTE, document, typing  # noqa: E402
+from startup import process_cpu  # noqa: E402
 
 SIZES = [int(s) for s in os.environ.get("AWL_BENCH_SIZES", "300,500,5000,20000").split(",") if s]
 RUNS = int(os.environ.get("AWL_BENCH_RUNS", "20"))
@@ -143,16 +144,8 @@ class Bench:
             self.client._server.kill()  # type: ignore[union-attr]
 
     def server_cpu(self) -> float:
-        """Seconds of CPU the server process has run, all its threads (the scheduler's own account,
-        in ns: what a loaded machine's waiting does not inflate)."""
-        pid = self.client._server.pid  # type: ignore[union-attr]
-        total = 0
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            try:
-                total += int((task / "schedstat").read_text().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
-        return total / 1e9
+        """Seconds of CPU the server process has run, all its threads (`startup.process_cpu`)."""
+        return process_cpu(self.client._server.pid)  # type: ignore[union-attr]
 
     def rss_mb(self) -> float:
         pid = self.client._server.pid  # type: ignore[union-attr]

@@ -53,6 +53,19 @@ sys.path.insert(0, str(HERE))
 from generate import document, typing  # noqa: E402
 from shapes import subflows  # noqa: E402
 
+
+def process_cpu(pid: int) -> float:
+    """Seconds of CPU process `pid` has run, all its threads (the scheduler's own account, in ns:
+    what a loaded machine's waiting does not inflate)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
+
+
 RUNS = int(os.environ.get("AWL_STARTUP_RUNS", "9"))
 COMPLETION_RUNS = int(os.environ.get("AWL_STARTUP_COMPLETION_RUNS", "5"))
 QUIET = 1.0  # seconds: "after a quiet second"
@@ -159,13 +172,7 @@ class Wire:
 
     def cpu(self) -> float:
         """Seconds of CPU the server process has run (all its threads; the scheduler's account)."""
-        total = 0
-        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
-            try:
-                total += int((task / "schedstat").read_text().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
-        return total / 1e9
+        return process_cpu(self.proc.pid)
 
     def stop(self) -> None:
         try:
