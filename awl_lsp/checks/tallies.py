@@ -203,16 +203,21 @@ def resolved(facts: ItemFacts, step_starts: list[tuple[int, int]] | None) -> Res
     return Resolved(_frozen(variants), tuple(reads) if reads else ())
 
 
+_HANDS_OUT = frozenset({"distribute", "sequence"})  # the item bindings of a region's opener
+
+
 def own_line(r: Reference) -> bool:
     """Does the value read `r` lie in the line that makes the binding it resolved to (a call or pipe
-    reading the name it binds, which the model resolves there when nothing binds it earlier)?"""
+    reading the name it binds, which the model resolves there when nothing binds it earlier; a
+    `distribute`/`sequence` reading its own item name as the list)?"""
     t = r.target
     if t is None:
         return False
-    at, name = r.range, t.selection
+    at, name, where = r.range, t.selection, t.range
+    if t.extra.get("how") in _HANDS_OUT:  # `distribute item in …`: no item is handed out before
+        return (where[0], where[1]) <= (at[0], at[1]) <= (where[2], where[3])  # its list is read
     if (at[0], at[1]) >= (name[0], name[1]):
         return False  # (the usual read: below the name it reads)
-    where = t.range
     return (where[0], where[1]) <= (at[0], at[1]) and t.extra.get("how") == "binding"
 
 
